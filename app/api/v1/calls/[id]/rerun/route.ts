@@ -1,0 +1,7 @@
+import { withWorkspace } from "@/lib/api/route";
+import { rerunCall } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/calls/:id/rerun – run the same request again as a new, linked call
+export const POST = withWorkspace<{ id: string }>(async ({ principal, params }) => ({ call: await rerunCall(principal, params.id) }));

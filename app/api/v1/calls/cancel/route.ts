@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { CancelCallSchema } from "@/lib/calls";
+import { cancelCall } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/calls/cancel – cancel a running call by the requestId its caller chose
+export const POST = withWorkspace(async ({ request, principal }) => {
+  const { requestId } = await parseBody(request, CancelCallSchema);
+  return { cancelled: cancelCall(principal, requestId) };
+});

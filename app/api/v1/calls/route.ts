@@ -1,0 +1,8 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListCallsQuerySchema } from "@/lib/calls";
+import { listCalls } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/calls – the workspace's calls, newest first, filtered, cursor-paginated
+export const GET = withWorkspace(async ({ request, principal }) => listCalls(principal, parseQuery(request, ListCallsQuerySchema)));

@@ -1,0 +1,12 @@
+import { withWorkspace } from "@/lib/api/route";
+import { notFound } from "@/lib/errors";
+import { CAPABILITY_KINDS, type CapabilityKind } from "@/lib/servers";
+import { listCapability } from "@/lib/servers/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/servers/:id/{tools,resources,resource-templates,prompts} – every page merged
+export const GET = withWorkspace<{ id: string; kind: string }>(async ({ principal, params }) => {
+  if (!CAPABILITY_KINDS.includes(params.kind as CapabilityKind)) throw notFound("Route");
+  return { items: await listCapability(principal, params.id, params.kind as CapabilityKind) };
+});

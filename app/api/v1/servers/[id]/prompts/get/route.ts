@@ -1,0 +1,19 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { GetPromptSchema } from "@/lib/calls";
+import { runCall } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/:id/prompts/get – get a prompt; the recorded call is the answer
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const body = await parseBody(request, GetPromptSchema);
+  const call = await runCall(principal, {
+    serverId: params.id,
+    method: "prompts/get",
+    name: body.name,
+    params: { name: body.name, arguments: body.arguments },
+    timeoutMs: body.timeoutMs,
+    requestId: body.requestId,
+  });
+  return { call };
+});

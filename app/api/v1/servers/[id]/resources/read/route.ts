@@ -1,0 +1,19 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { ReadResourceSchema } from "@/lib/calls";
+import { runCall } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/:id/resources/read – read a resource; the recorded call is the answer
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const body = await parseBody(request, ReadResourceSchema);
+  const call = await runCall(principal, {
+    serverId: params.id,
+    method: "resources/read",
+    name: body.uri,
+    params: { uri: body.uri },
+    timeoutMs: body.timeoutMs,
+    requestId: body.requestId,
+  });
+  return { call };
+});

@@ -1,0 +1,19 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { CallToolSchema } from "@/lib/calls";
+import { runCall } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/:id/tools/call – call a tool; the recorded call is the answer
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const body = await parseBody(request, CallToolSchema);
+  const call = await runCall(principal, {
+    serverId: params.id,
+    method: "tools/call",
+    name: body.name,
+    params: { name: body.name, arguments: body.arguments },
+    timeoutMs: body.timeoutMs,
+    requestId: body.requestId,
+  });
+  return { call };
+});

@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { ImportServersSchema } from "@/lib/servers";
+import { importServers } from "@/lib/servers/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/import – add servers from an mcpServers JSON (HTTP now, stdio for the agent)
+export const POST = withWorkspace(async ({ request, principal }) => {
+  const { config } = await parseBody(request, ImportServersSchema);
+  return importServers(principal, config);
+});

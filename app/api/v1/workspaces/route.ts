@@ -1,0 +1,11 @@
+import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
+import { CreateWorkspaceSchema } from "@/lib/workspaces";
+import { createWorkspace } from "@/lib/workspaces/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/workspaces – create a workspace owned by the caller
+export const POST = withWorkspace(async ({ request, principal }) => {
+  const { name } = await parseBody(request, CreateWorkspaceSchema);
+  return new Reply({ workspace: await createWorkspace(principal, name) }, 201);
+});

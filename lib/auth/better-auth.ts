@@ -1,0 +1,41 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { prisma } from "@/lib/db/client";
+import { derivedSecret } from "@/lib/crypto";
+
+/**
+ * better-auth owns users, password hashing (scrypt) and browser sessions (signed cookies).
+ * Public sign-up is off: the first account comes from set-up, later ones from an owner.
+ */
+export const auth = betterAuth({
+  appName: "Switchboard",
+  secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
+  database: prismaAdapter(prisma, { provider: "sqlite" }),
+  emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+  session: { expiresIn: 60 * 60 * 24 * 30, cookieCache: { enabled: true, maxAge: 60 } },
+  trustedOrigins: (request) => (request ? [new URL(request.url).origin, ...extraOrigins()] : extraOrigins()),
+  telemetry: { enabled: false },
+  rateLimit: { enabled: process.env.NODE_ENV === "production" && !process.env.SWITCHBOARD_TEST },
+  advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" },
+});
+
+function extraOrigins(): string[] {
+  return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean);
+}
+
+/** Creates a credential account through better-auth's own adapter and password hasher. */
+export async function createUserWithPassword(input: { name: string; email: string; password: string }) {
+  const ctx = await auth.$context;
+  const { minPasswordLength, maxPasswordLength } = ctx.password.config;
+  if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength) {
+    throw new RangeError(`Password must be ${minPasswordLength}–${maxPasswordLength} characters`);
+  }
+  const hash = await ctx.password.hash(input.password);
+  const user = await ctx.internalAdapter.createUser(
+    { name: input.name, email: input.email.toLowerCase(), emailVerified: false },
+    { method: "email-password" },
+  );
+  await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+  return user;
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createAuthClient } from "better-auth/react";
+import { api, isApiError } from "@/lib/api-client";
+import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
+
+/** better-auth's browser client; its endpoints live under /api/auth on this origin. */
+export const authClient = createAuthClient();
+
+export interface WorkspaceRef {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** The answer of GET /api/v1/me. */
+export interface Me {
+  user: { id: string; name: string; email: string };
+  workspace: WorkspaceRef;
+  role: string;
+  workspaces: (WorkspaceRef & { role: string })[];
+}
+
+export const setupKeys = { status: () => ["setup"] as const };
+
+export function useSetupStatus() {
+  return useQuery({
+    queryKey: setupKeys.status(),
+    queryFn: () => api<{ needed: boolean }>("/setup"),
+    staleTime: 0,
+  });
+}
+
+/** The signed-in user; resolves to null (not an error) when nobody is signed in. */
+export function useMe() {
+  return useQuery({
+    queryKey: authKeys.me(),
+    queryFn: async () => {
+      try {
+        return await api<Me>("/me");
+      } catch (err) {
+        if (isApiError(err, "unauthorized")) return null;
+        throw err;
+      }
+    },
+    retry: (count, err) => !isApiError(err) && count < 2,
+  });
+}
+
+export function useSetup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: Setup) => {
+      await api("/setup", { method: "POST", body: input });
+      const signIn = await authClient.signIn.email({ email: input.email, password: input.password });
+      if (signIn.error) throw new Error(signIn.error.message ?? "Set-up worked, but signing in failed");
+    },
+    onSuccess: () => queryClient.clear(),
+  });
+}
+
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { email: string; password: string }) => {
+      const result = await authClient.signIn.email(input);
+      if (result.error) throw new Error(result.error.message || "Wrong email or password");
+    },
+    onSuccess: () => queryClient.clear(),
+  });
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await authClient.signOut();
+    },
+    onSuccess: () => queryClient.clear(),
+  });
+}
+
+export function useTokens() {
+  return useQuery({
+    queryKey: authKeys.tokens(),
+    queryFn: () => api<{ items: ApiTokenInfo[] }>("/tokens").then((r) => r.items),
+  });
+}
+
+export function useCreateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api<{ token: ApiTokenInfo; secret: string }>("/tokens", { method: "POST", body: { name } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.tokens() }),
+  });
+}
+
+export function useRevokeToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/tokens/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.tokens() }),
+  });
+}

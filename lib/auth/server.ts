@@ -1,0 +1,49 @@
+import "server-only";
+import { prisma } from "@/lib/db/client";
+import { hashToken } from "@/lib/crypto";
+import { SwitchboardError } from "@/lib/errors";
+import { auth } from "./better-auth";
+import type { Principal } from "./index";
+
+export { auth, createUserWithPassword } from "./better-auth";
+
+const WORKSPACE_HEADER = "x-workspace-id";
+const lastUsedWrites = new Map<string, number>();
+
+/**
+ * Who is calling and in which workspace: a bearer API token (bound to one workspace) or a
+ * better-auth session cookie (workspace from the `x-workspace-id` header, else the first membership).
+ */
+export async function authenticate(request: Request): Promise<Principal> {
+  const header = request.headers.get("authorization");
+  if (header?.toLowerCase().startsWith("bearer ")) return fromToken(header.slice(7).trim());
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
+  const wanted = request.headers.get(WORKSPACE_HEADER);
+  const member = await prisma.member.findFirst({
+    where: { userId: session.user.id, ...(wanted ? { workspaceId: wanted } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
+  if (!member) throw new SwitchboardError(wanted ? "not_found" : "forbidden", wanted ? "Workspace not found" : "You are not a member of any workspace");
+  return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role: member.role, via: "session" };
+}
+
+async function fromToken(token: string): Promise<Principal> {
+  const row = await prisma.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    include: { user: { select: { name: true } } },
+  });
+  if (!row || row.revokedAt) throw new SwitchboardError("unauthorized", "Invalid or revoked API token");
+  const member = await prisma.member.findUnique({ where: { workspaceId_userId: { workspaceId: row.workspaceId, userId: row.userId } } });
+  if (!member) throw new SwitchboardError("unauthorized", "The token's owner is no longer a member of its workspace");
+  touchToken(row.id);
+  return { userId: row.userId, userName: row.user.name, workspaceId: row.workspaceId, role: member.role, via: "token", tokenId: row.id };
+}
+
+// lastUsedAt is informational: write it at most once a minute per token, off the request path.
+function touchToken(id: string) {
+  const now = Date.now();
+  if ((lastUsedWrites.get(id) ?? 0) > now - 60_000) return;
+  lastUsedWrites.set(id, now);
+  void prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+}

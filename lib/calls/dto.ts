@@ -1,0 +1,36 @@
+import type { CallDto, CallError, CallMethod, CallStatus, CallSummary } from "./index";
+import type { CallRow, CallSummaryRow } from "./queries";
+
+type Common = Omit<CallRow, "params" | "result">;
+
+function common(row: Common): Omit<CallDto, "params" | "result"> {
+  return {
+    id: row.id,
+    serverId: row.serverId,
+    serverName: row.server?.name ?? null,
+    sessionId: row.sessionId,
+    userId: row.userId,
+    userName: row.userName,
+    method: row.method as CallMethod,
+    name: row.name,
+    error: row.error ? (JSON.parse(row.error) as CallError) : null,
+    status: row.status as CallStatus,
+    isError: row.isError,
+    requestId: row.requestId,
+    traceId: row.traceId,
+    rerunOfId: row.rerunOfId,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    durationMs: row.durationMs,
+    requestSize: row.requestSize,
+    resultSize: row.resultSize,
+  };
+}
+
+export function toCallDto(row: CallRow): CallDto {
+  return { ...common(row), params: JSON.parse(row.params), result: row.result === null ? null : JSON.parse(row.result) };
+}
+
+export function toCallSummary(row: CallSummaryRow): CallSummary {
+  return { ...common(row), paramsPreview: row.paramsPreview ?? "", resultPreview: row.resultPreview ?? null };
+}

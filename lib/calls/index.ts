@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
+export const CallStatusSchema = z.enum(CALL_STATUSES);
+export type CallStatus = z.infer<typeof CallStatusSchema>;
+
+export const CALL_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
+export type CallMethod = (typeof CALL_METHODS)[number];
+
+const TimeoutSchema = z.number().int().min(100).max(3_600_000).optional();
+/** Optional client-chosen id; it doubles as an idempotency key and lets the client cancel. */
+const RequestIdSchema = z.string().min(8).max(100).regex(/^[\w.:-]+$/).optional();
+
+export const CallToolSchema = z.object({
+  name: z.string().min(1).max(500),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  timeoutMs: TimeoutSchema,
+  requestId: RequestIdSchema,
+});
+export type CallTool = z.infer<typeof CallToolSchema>;
+
+export const ReadResourceSchema = z.object({
+  uri: z.string().min(1).max(10_000),
+  timeoutMs: TimeoutSchema,
+  requestId: RequestIdSchema,
+});
+export type ReadResource = z.infer<typeof ReadResourceSchema>;
+
+export const GetPromptSchema = z.object({
+  name: z.string().min(1).max(500),
+  arguments: z.record(z.string(), z.string()).default({}),
+  timeoutMs: TimeoutSchema,
+  requestId: RequestIdSchema,
+});
+export type GetPrompt = z.infer<typeof GetPromptSchema>;
+
+export const CancelCallSchema = z.object({ requestId: z.string().min(1).max(100) });
+
+export const ListCallsQuerySchema = z.object({
+  serverId: z.string().optional(),
+  method: z.enum(CALL_METHODS).optional(),
+  name: z.string().max(500).optional(),
+  status: CallStatusSchema.optional(),
+  userId: z.string().optional(),
+  q: z.string().max(500).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListCallsQuery = z.infer<typeof ListCallsQuerySchema>;
+
+/** The error recorded on a call: a JSON-RPC error from the server, or why it never got an answer. */
+export interface CallError {
+  kind: "protocol" | "timeout" | "cancelled" | "connection" | "validation" | "interrupted" | "offline";
+  message: string;
+  code?: number;
+  data?: unknown;
+}
+
+export interface CallDto {
+  id: string;
+  serverId: string;
+  serverName: string | null;
+  sessionId: string | null;
+  userId: string | null;
+  userName: string | null;
+  method: CallMethod;
+  name: string;
+  params: unknown;
+  result: unknown;
+  error: CallError | null;
+  status: CallStatus;
+  isError: boolean;
+  requestId: string;
+  traceId: string;
+  rerunOfId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  requestSize: number;
+  resultSize: number | null;
+}
+
+/** A history row: the call without its (possibly huge) params and result, plus short previews. */
+export type CallSummary = Omit<CallDto, "params" | "result"> & { paramsPreview: string; resultPreview: string | null };
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export const callKeys = {
+  list: (filters: Partial<ListCallsQuery>) => ["calls", filters] as const,
+  detail: (id: string) => ["calls", "detail", id] as const,
+};

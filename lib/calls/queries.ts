@@ -1,0 +1,73 @@
+import { prisma } from "@/lib/db/client";
+import { Prisma } from "@prisma/client";
+import type { ListCallsQuery } from "./index";
+
+const withServerName = { server: { select: { name: true } } } satisfies Prisma.CallInclude;
+
+export function insertCall({ data }: { data: Prisma.CallUncheckedCreateInput }) {
+  return prisma.call.create({ data, include: withServerName });
+}
+
+export function completeCall({ id, data }: { id: string; data: Prisma.CallUncheckedUpdateInput }) {
+  return prisma.call.update({ where: { id }, data, include: withServerName });
+}
+
+export function findCall({ workspaceId, id }: { workspaceId: string; id: string }) {
+  return prisma.call.findFirst({ where: { workspaceId, id }, include: withServerName });
+}
+
+export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: string; requestId: string }) {
+  return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
+}
+
+/** Newest first, keyset pagination on (startedAt, id). */
+export async function listCalls({ workspaceId, query }: { workspaceId: string; query: ListCallsQuery }) {
+  const where: Prisma.CallWhereInput = {
+    workspaceId,
+    ...(query.serverId ? { serverId: query.serverId } : {}),
+    ...(query.method ? { method: query.method } : {}),
+    ...(query.name ? { name: query.name } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.userId ? { userId: query.userId } : {}),
+    ...(query.from || query.to
+      ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
+      : {}),
+    ...(query.q ? { OR: [{ params: { contains: query.q } }, { result: { contains: query.q } }, { error: { contains: query.q } }] } : {}),
+  };
+  const rows = await prisma.call.findMany({
+    where,
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+    ...(query.cursor ? { cursor: { id: query.cursor }, skip: 1 } : {}),
+    omit: { params: true, result: true },
+    include: withServerName,
+  });
+  const items = rows.slice(0, query.limit);
+  const previews = await previewsFor(items.map((r) => r.id));
+  return { items: items.map((r) => ({ ...r, ...previews.get(r.id) })), nextCursor: rows.length > query.limit ? items[items.length - 1]!.id : null };
+}
+
+// Previews are cut in SQL so a page of 10 MB results never loads the bodies.
+async function previewsFor(ids: string[]) {
+  const map = new Map<string, { paramsPreview: string; resultPreview: string | null }>();
+  if (!ids.length) return map;
+  const rows = await prisma.$queryRaw<{ id: string; p: string; r: string | null }[]>`
+    SELECT id, substr(params, 1, 200) AS p, substr(result, 1, 200) AS r FROM "call" WHERE id IN (${Prisma.join(ids)})`;
+  for (const row of rows) map.set(row.id, { paramsPreview: row.p, resultPreview: row.r });
+  return map;
+}
+
+/** At start-up: calls left pending by a previous process never got their answer recorded. */
+export function interruptPending() {
+  return prisma.call.updateMany({
+    where: { status: "pending" },
+    data: {
+      status: "interrupted",
+      finishedAt: new Date(),
+      error: JSON.stringify({ kind: "interrupted", message: "The console stopped before the answer arrived" }),
+    },
+  });
+}
+
+export type CallRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
+export type CallSummaryRow = Awaited<ReturnType<typeof listCalls>>["items"][number];

@@ -1,0 +1,25 @@
+import "server-only";
+
+/** Events pushed to browsers watching a workspace (GET /api/v1/events). */
+export type WorkspaceEvent =
+  | { type: "server"; serverId: string; status: string }
+  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" };
+
+type Listener = (event: WorkspaceEvent) => void;
+
+// On globalThis so that every module graph in the process (Next bundles, server.ts) shares one bus.
+const bus = ((globalThis as { switchboardEvents?: Map<string, Set<Listener>> }).switchboardEvents ??= new Map());
+
+export function publish(workspaceId: string, event: WorkspaceEvent): void {
+  for (const listener of bus.get(workspaceId) ?? []) listener(event);
+}
+
+export function subscribe(workspaceId: string, listener: Listener): () => void {
+  let set = bus.get(workspaceId);
+  if (!set) bus.set(workspaceId, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) bus.delete(workspaceId);
+  };
+}

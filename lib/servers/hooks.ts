@@ -1,0 +1,193 @@
+"use client";
+
+import { useEffect } from "react";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import {
+  serverKeys,
+  type CapabilityKind,
+  type CreateServer,
+  type ImportResult,
+  type ServerDto,
+  type ServerStatus,
+  type SessionInfo,
+  type UpdateServer,
+} from "@/lib/servers";
+
+/** MCP list items as servers describe them (untrusted: every field may be missing or odd). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+}
+export interface McpResource {
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: McpPromptArgument[];
+}
+export interface CapabilityItems {
+  tools: McpTool;
+  resources: McpResource;
+  "resource-templates": McpResourceTemplate;
+  prompts: McpPrompt;
+}
+
+const POLL_MS = 10_000;
+
+function unwrapServer(body: { server: ServerDto } | ServerDto): ServerDto {
+  return "server" in body ? body.server : body;
+}
+
+export function useServers() {
+  return useQuery({
+    queryKey: serverKeys.all(),
+    queryFn: () => api<{ items: ServerDto[] }>("/servers").then((r) => r.items),
+    refetchInterval: POLL_MS,
+  });
+}
+
+export function useServer(id: string) {
+  return useQuery({
+    queryKey: serverKeys.detail(id),
+    queryFn: () => api<{ server: ServerDto } | ServerDto>(`/servers/${encodeURIComponent(id)}`).then(unwrapServer),
+    refetchInterval: POLL_MS,
+  });
+}
+
+/** One capability list (tools, resources, templates or prompts); the API connects first if needed. */
+export function useCapability<K extends CapabilityKind>(id: string, kind: K, enabled = true) {
+  return useQuery({
+    queryKey: serverKeys.capability(id, kind),
+    queryFn: () => api<{ items: CapabilityItems[K][] }>(`/servers/${encodeURIComponent(id)}/${kind}`).then((r) => r.items ?? []),
+    enabled,
+    retry: false,
+  });
+}
+
+/** Refreshes the server list and (exactly) one server's detail, not its capability lists. */
+function invalidateServer(queryClient: QueryClient, id?: string) {
+  void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+  if (id) void queryClient.invalidateQueries({ queryKey: serverKeys.detail(id), exact: true });
+}
+
+export function useCreateServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateServer) => api<{ server: ServerDto }>("/servers", { method: "POST", body: input }).then((r) => r.server),
+    onSuccess: () => invalidateServer(queryClient),
+  });
+}
+
+export function useUpdateServer(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateServer) =>
+      api<{ server: ServerDto } | ServerDto>(`/servers/${encodeURIComponent(id)}`, { method: "PATCH", body: input }).then(unwrapServer),
+    onSuccess: (server) => {
+      queryClient.setQueryData(serverKeys.detail(id), server);
+      invalidateServer(queryClient, id);
+    },
+  });
+}
+
+export function useDeleteServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/servers/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: (_data, id) => {
+      queryClient.removeQueries({ queryKey: serverKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+    },
+  });
+}
+
+export function useImportServers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (config: string) => api<ImportResult>("/servers/import", { method: "POST", body: { config } }),
+    onSuccess: () => invalidateServer(queryClient),
+  });
+}
+
+export function useConnectServer(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ session: SessionInfo }>(`/servers/${encodeURIComponent(id)}/connect`, { method: "POST" }),
+    onSettled: () => {
+      // A new session may list different tools; every list of this server is stale.
+      void queryClient.invalidateQueries({ queryKey: serverKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+    },
+  });
+}
+
+export function useDisconnectServer(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<void>(`/servers/${encodeURIComponent(id)}/disconnect`, { method: "POST" }),
+    onSettled: () => invalidateServer(queryClient, id),
+  });
+}
+
+type ServerEvent =
+  | { type: "server"; serverId: string; status: ServerStatus }
+  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" };
+
+/** Subscribes to GET /api/v1/events and keeps server statuses and capability lists fresh. */
+export function useServerEvents() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/v1/events");
+    source.onmessage = (message: MessageEvent<string>) => {
+      let event: ServerEvent;
+      try {
+        event = JSON.parse(message.data) as ServerEvent;
+      } catch {
+        return;
+      }
+      if (event.type === "server" && typeof event.serverId === "string") {
+        queryClient.setQueryData<ServerDto[]>(serverKeys.all(), (old) =>
+          old?.map((s) => (s.id === event.serverId ? { ...s, status: event.status } : s)),
+        );
+        void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
+        void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+      } else if (event.type === "list_changed" && typeof event.serverId === "string") {
+        const kinds: CapabilityKind[] = event.kind === "resources" ? ["resources", "resource-templates"] : [event.kind];
+        for (const kind of kinds) void queryClient.invalidateQueries({ queryKey: serverKeys.capability(event.serverId, kind) });
+      }
+    };
+    return () => source.close();
+  }, [queryClient]);
+}

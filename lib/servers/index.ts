@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+export const TransportModeSchema = z.enum(["auto", "streamable-http", "sse"]);
+export type TransportMode = z.infer<typeof TransportModeSchema>;
+
+const HttpUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "Must be an http:// or https:// URL");
+
+const HeaderNameSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Not a valid HTTP header name");
+
+export const CreateServerSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  url: HttpUrlSchema,
+  transport: TransportModeSchema.default("auto"),
+  headers: z.record(HeaderNameSchema, z.string().max(8192)).default({}),
+  timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+});
+export type CreateServer = z.infer<typeof CreateServerSchema>;
+
+/** Header values are write-only: a string sets it, null removes it, an absent key keeps it. */
+export const UpdateServerSchema = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  url: HttpUrlSchema.optional(),
+  transport: TransportModeSchema.optional(),
+  headers: z.record(HeaderNameSchema, z.string().max(8192).nullable()).optional(),
+  timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+});
+export type UpdateServer = z.infer<typeof UpdateServerSchema>;
+
+/** `config` is the text of an `{ "mcpServers": { … } }` file (Claude Desktop, Cursor, VS Code `servers`). */
+export const ImportServersSchema = z.object({ config: z.string().min(2).max(1_000_000) });
+export type ImportServers = z.infer<typeof ImportServersSchema>;
+
+export type ServerKind = "http" | "agent" | "stdio";
+export type Era = "legacy" | "modern";
+export type ServerStatus = "connected" | "disconnected" | "error" | "offline" | "waiting";
+
+export interface SessionInfo {
+  id: string;
+  status: "connecting" | "connected" | "closed" | "failed";
+  transport: string | null;
+  protocolVersion: string | null;
+  era: Era | null;
+  serverInfo: { name: string; version: string; title?: string; [key: string]: unknown } | null;
+  capabilities: Record<string, unknown> | null;
+  instructions: string | null;
+  error: string | null;
+  createdAt: string;
+  closedAt: string | null;
+}
+
+export interface ServerDto {
+  id: string;
+  name: string;
+  kind: ServerKind;
+  url: string | null;
+  transport: TransportMode;
+  /** Names of the custom headers that are set; values never leave the server. */
+  headerNames: string[];
+  timeoutMs: number;
+  agentId: string | null;
+  stdio: { command: string; args: string[]; cwd?: string; envNames: string[] } | null;
+  status: ServerStatus;
+  session: SessionInfo | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ImportResult {
+  created: ServerDto[];
+  skipped: { name: string; reason: string }[];
+}
+
+export const CAPABILITY_KINDS = ["tools", "resources", "resource-templates", "prompts"] as const;
+export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
+
+export const serverKeys = {
+  all: () => ["servers"] as const,
+  detail: (id: string) => ["servers", id] as const,
+  capability: (id: string, kind: CapabilityKind) => ["servers", id, kind] as const,
+};

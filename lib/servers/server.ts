@@ -1,0 +1,171 @@
+import "server-only";
+import type { Principal } from "@/lib/auth";
+import { decryptJson, encryptJson } from "@/lib/crypto";
+import { notFound, SwitchboardError } from "@/lib/errors";
+import { connectServer, disconnectServer, getConnection, isLive, toSessionInfo } from "@/lib/sessions/server";
+import type { CapabilityKind, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
+import { parseMcpServersConfig } from "./import";
+import * as q from "./queries";
+import type { ServerRow, ServerSecretRow } from "./queries";
+
+export type { ServerSecretRow } from "./queries";
+
+export async function listServers(principal: Principal): Promise<ServerDto[]> {
+  return (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
+}
+
+export async function getServer(principal: Principal, id: string): Promise<ServerDto> {
+  return toDto(await requireServer(principal, id));
+}
+
+/** The server row with its encrypted headers, for opening connections. Other workspaces' ids are 404. */
+export async function getServerForCall(principal: Principal, id: string): Promise<ServerSecretRow> {
+  const row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
+  if (!row) throw notFound("Server");
+  return row;
+}
+
+export async function createServer(principal: Principal, input: CreateServer): Promise<ServerDto> {
+  await assertNameFree(principal.workspaceId, input.name);
+  const row = await q.createServer({
+    data: {
+      workspaceId: principal.workspaceId,
+      name: input.name,
+      kind: "http",
+      url: input.url,
+      transport: input.transport,
+      timeoutMs: input.timeoutMs,
+      ...headerColumns(input.headers),
+    },
+  });
+  return toDto(row);
+}
+
+export async function updateServer(principal: Principal, id: string, input: UpdateServer): Promise<ServerDto> {
+  const current = await getServerForCall(principal, id);
+  if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
+  if (current.kind !== "http" && (input.url || input.transport || input.headers)) {
+    throw new SwitchboardError("bad_request", "Only the name and timeout of an agent server can be edited");
+  }
+  let headers: Record<string, string> | undefined;
+  if (input.headers) {
+    headers = current.headersSecret ? decryptJson<Record<string, string>>(current.headersSecret) : {};
+    for (const [name, value] of Object.entries(input.headers)) {
+      if (value === null) delete headers[name];
+      else headers[name] = value;
+    }
+  }
+  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined;
+  const row = await q.updateServer({
+    workspaceId: principal.workspaceId,
+    id,
+    data: {
+      name: input.name,
+      url: input.url,
+      transport: input.transport,
+      timeoutMs: input.timeoutMs,
+      ...(headers ? headerColumns(headers) : {}),
+      ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
+    },
+  });
+  // A live session still uses the old URL or headers: end it; the next request reconnects.
+  if (connectionChanged || input.timeoutMs !== undefined) await disconnectServer(id, principal.workspaceId);
+  return toDto((await q.findServer({ workspaceId: principal.workspaceId, id })) ?? row);
+}
+
+export async function deleteServer(principal: Principal, id: string): Promise<void> {
+  await requireServer(principal, id);
+  await disconnectServer(id, principal.workspaceId);
+  if (!(await q.deleteServer({ workspaceId: principal.workspaceId, id }))) throw notFound("Server");
+}
+
+export async function importServers(principal: Principal, config: string): Promise<ImportResult> {
+  let entries;
+  try {
+    entries = parseMcpServersConfig(config);
+  } catch (err) {
+    throw new SwitchboardError("bad_request", (err as Error).message);
+  }
+  const taken = new Set((await q.findServerNames({ workspaceId: principal.workspaceId })).map((s) => s.name));
+  const result: ImportResult = { created: [], skipped: [] };
+  for (const entry of entries) {
+    if (entry.kind === "invalid") {
+      result.skipped.push({ name: entry.name, reason: entry.reason });
+      continue;
+    }
+    if (taken.has(entry.name)) {
+      result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
+      continue;
+    }
+    taken.add(entry.name);
+    const data =
+      entry.kind === "http"
+        ? { kind: "http", url: entry.url, transport: entry.transport, ...headerColumns(entry.headers) }
+        : { kind: "stdio", stdioConfig: JSON.stringify(entry.stdio) };
+    const row = await q.createServer({ data: { workspaceId: principal.workspaceId, name: entry.name, ...data } });
+    result.created.push(toDto(row));
+  }
+  return result;
+}
+
+export async function connect(principal: Principal, id: string): Promise<SessionInfo> {
+  return connectServer(await getServerForCall(principal, id));
+}
+
+export async function disconnect(principal: Principal, id: string): Promise<void> {
+  await requireServer(principal, id);
+  await disconnectServer(id, principal.workspaceId);
+}
+
+/** Everything the server offers of one kind, every page merged. */
+export async function listCapability(principal: Principal, id: string, kind: CapabilityKind): Promise<unknown[]> {
+  const { connection } = await getConnection(await getServerForCall(principal, id));
+  try {
+    return await connection.list(kind);
+  } catch (err) {
+    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function requireServer(principal: Principal, id: string): Promise<ServerRow> {
+  const row = await q.findServer({ workspaceId: principal.workspaceId, id });
+  if (!row) throw notFound("Server");
+  return row;
+}
+
+async function assertNameFree(workspaceId: string, name: string) {
+  const names = await q.findServerNames({ workspaceId });
+  if (names.some((s) => s.name === name)) throw new SwitchboardError("conflict", `A server named "${name}" exists already`);
+}
+
+function headerColumns(headers: Record<string, string>) {
+  const names = Object.keys(headers).sort();
+  return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
+}
+
+function toDto(row: ServerRow): ServerDto {
+  const session = row.sessions[0] ? toSessionInfo(row.sessions[0]) : null;
+  const stdio = row.stdioConfig ? (JSON.parse(row.stdioConfig) as ServerDto["stdio"]) : null;
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind as ServerDto["kind"],
+    url: row.url,
+    transport: row.transport as ServerDto["transport"],
+    headerNames: JSON.parse(row.headerNames) as string[],
+    timeoutMs: row.timeoutMs,
+    agentId: row.agentId,
+    stdio,
+    status: statusOf(row, session),
+    session,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function statusOf(row: ServerRow, session: SessionInfo | null): ServerStatus {
+  if (row.kind === "stdio") return "waiting";
+  if (session?.status === "failed") return "error";
+  if (session?.status === "connected" || session?.status === "connecting") return isLive(row.id) || session.status === "connected" ? "connected" : "disconnected";
+  return "disconnected";
+}

@@ -1,0 +1,22 @@
+import type { Era, SessionInfo } from "@/lib/servers";
+import type { SessionRow } from "./queries";
+
+export function toSessionInfo(row: SessionRow): SessionInfo {
+  return {
+    id: row.id,
+    status: row.status as SessionInfo["status"],
+    transport: row.transport,
+    protocolVersion: row.protocolVersion,
+    era: row.era as Era | null,
+    serverInfo: parse(row.serverInfo) as SessionInfo["serverInfo"],
+    capabilities: parse(row.capabilities) as SessionInfo["capabilities"],
+    instructions: row.instructions,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    closedAt: row.closedAt?.toISOString() ?? null,
+  };
+}
+
+function parse(text: string | null): unknown {
+  return text ? JSON.parse(text) : null;
+}

@@ -1,0 +1,43 @@
+import { prisma } from "@/lib/db/client";
+
+export function createSession({ workspaceId, serverId }: { workspaceId: string; serverId: string }) {
+  return prisma.mcpSession.create({ data: { workspaceId, serverId, status: "connecting" } });
+}
+
+export function markConnected(input: {
+  id: string;
+  transport: string;
+  protocolVersion: string | null;
+  era: string;
+  serverInfo: unknown;
+  capabilities: unknown;
+  instructions: string | null;
+  remoteSessionId: string | null;
+}) {
+  const { id, serverInfo, capabilities, ...rest } = input;
+  return prisma.mcpSession.update({
+    where: { id },
+    data: { ...rest, status: "connected", serverInfo: JSON.stringify(serverInfo), capabilities: JSON.stringify(capabilities) },
+  });
+}
+
+export function markEnded({ id, status, error }: { id: string; status: "closed" | "failed"; error?: string }) {
+  return prisma.mcpSession.updateMany({
+    where: { id, status: { in: ["connecting", "connected"] } },
+    data: { status, error: error ?? null, closedAt: new Date() },
+  });
+}
+
+export function findSession({ id }: { id: string }) {
+  return prisma.mcpSession.findUnique({ where: { id } });
+}
+
+/** Sessions whose connection died with a previous console process. */
+export function closeOrphans({ keep }: { keep: string[] }) {
+  return prisma.mcpSession.updateMany({
+    where: { status: "connecting", id: { notIn: keep } },
+    data: { status: "failed", error: "The console stopped while connecting", closedAt: new Date() },
+  });
+}
+
+export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;

@@ -1,0 +1,100 @@
+import "server-only";
+import { openConnection, McpError, type McpConnection } from "@/lib/mcp/server";
+import { decryptJson } from "@/lib/crypto";
+import { SwitchboardError } from "@/lib/errors";
+import { publish } from "@/lib/events/server";
+import type { SessionInfo } from "@/lib/servers";
+import type { ServerSecretRow } from "@/lib/servers/queries";
+import * as serverQueries from "@/lib/servers/queries";
+import * as q from "./queries";
+import { connectionTransportFor } from "./transport";
+
+export { toSessionInfo } from "./dto";
+import { toSessionInfo } from "./dto";
+
+interface Live {
+  sessionId: string;
+  workspaceId: string;
+  ready: Promise<McpConnection>;
+}
+
+// Live connections, keyed by server id. The session row is the truth; this map is rebuilt on
+// demand (after a restart, the first request opens a fresh session).
+const live = ((globalThis as { switchboardLive?: Map<string, Live> }).switchboardLive ??= new Map());
+
+/** Opens a new session for the server, replacing any current one. */
+export async function connectServer(server: ServerSecretRow): Promise<SessionInfo> {
+  await disconnectServer(server.id, server.workspaceId);
+  const entry = open(server);
+  await entry.ready.catch(() => undefined);
+  const row = await q.findSession({ id: entry.sessionId });
+  if (row?.status === "failed") throw new SwitchboardError("upstream_error", row.error ?? "Could not connect");
+  return toSessionInfo(row!);
+}
+
+/** The live connection for a server, opening a session when there is none. */
+export async function getConnection(server: ServerSecretRow): Promise<{ sessionId: string; connection: McpConnection }> {
+  const entry = live.get(server.id) ?? open(server);
+  const connection = await entry.ready;
+  return { sessionId: entry.sessionId, connection };
+}
+
+export async function disconnectServer(serverId: string, workspaceId: string): Promise<void> {
+  const entry = live.get(serverId);
+  if (!entry) return;
+  live.delete(serverId);
+  const connection = await entry.ready.catch(() => undefined);
+  await connection?.close();
+  await q.markEnded({ id: entry.sessionId, status: "closed" });
+  publish(workspaceId, { type: "server", serverId, status: "disconnected" });
+}
+
+export function isLive(serverId: string): boolean {
+  return live.has(serverId);
+}
+
+function open(server: ServerSecretRow): Live {
+  const entry: Live = { sessionId: "", workspaceId: server.workspaceId, ready: undefined as never };
+  const created = q.createSession({ workspaceId: server.workspaceId, serverId: server.id });
+  entry.ready = created.then(async (row) => {
+    entry.sessionId = row.id;
+    try {
+      const connection = await openConnection({
+        url: server.url ?? "",
+        transport: server.transport as "auto",
+        headers: server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {},
+        timeoutMs: server.timeoutMs,
+        eraHint: server.eraHint as "legacy" | "modern" | null,
+        createTransport: connectionTransportFor(server),
+        onListChanged: (kind) => publish(server.workspaceId, { type: "list_changed", serverId: server.id, kind }),
+        onClose: (reason) => void lost(server, row.id, reason),
+      });
+      const { info } = connection;
+      await q.markConnected({ id: row.id, ...info });
+      if (info.era !== server.eraHint) await serverQueries.rememberEra({ id: server.id, era: info.era });
+      publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
+      return connection;
+    } catch (err) {
+      if (live.get(server.id) === entry) live.delete(server.id);
+      const failure =
+        err instanceof SwitchboardError
+          ? err
+          : err instanceof McpError
+            ? new SwitchboardError("upstream_error", err.message, { kind: err.kind, status: err.status })
+            : new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+      await q.markEnded({ id: row.id, status: "failed", error: failure.message });
+      publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
+      throw failure;
+    }
+  });
+  // Keep the session id visible synchronously for callers that only need it once ready.
+  live.set(server.id, entry);
+  return entry;
+}
+
+async function lost(server: ServerSecretRow, sessionId: string, reason: string) {
+  const entry = live.get(server.id);
+  if (entry?.sessionId === sessionId) live.delete(server.id);
+  await q.markEnded({ id: sessionId, status: "failed", error: reason });
+  publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
+}

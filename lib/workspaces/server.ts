@@ -1,0 +1,79 @@
+import "server-only";
+import { createUserWithPassword } from "@/lib/auth/server";
+import type { ApiTokenInfo, Principal, Setup } from "@/lib/auth";
+import { hashToken, newToken } from "@/lib/crypto";
+import { SwitchboardError, notFound } from "@/lib/errors";
+import type { MeDto, WorkspaceDto } from "./index";
+import * as q from "./queries";
+
+export async function setupNeeded(): Promise<boolean> {
+  return (await q.countUsers()) === 0;
+}
+
+let setupRunning = false;
+
+/** First run: the owner account, a default workspace and an API token for scripts. */
+export async function runSetup(input: Setup) {
+  if (setupRunning || !(await setupNeeded())) throw new SwitchboardError("conflict", "Set-up is already done; sign in instead");
+  setupRunning = true;
+  try {
+    let user;
+    try {
+      user = await createUserWithPassword(input);
+    } catch (err) {
+      if (err instanceof RangeError) throw new SwitchboardError("bad_request", err.message);
+      throw err;
+    }
+    const workspace = await q.createWorkspaceWithOwner({ name: input.workspaceName, userId: user.id });
+    const { secret } = await issueToken({ workspaceId: workspace.id, userId: user.id, name: "setup" });
+    return { user: { id: user.id, name: user.name, email: user.email }, workspace, token: secret };
+  } finally {
+    setupRunning = false;
+  }
+}
+
+export async function getMe(principal: Principal): Promise<MeDto> {
+  const [user, memberships] = await Promise.all([q.findUser({ userId: principal.userId }), q.listMemberships({ userId: principal.userId })]);
+  const workspaces = memberships.map((m) => ({ ...toWorkspace(m.workspace), role: m.role }));
+  const current = workspaces.find((w) => w.id === principal.workspaceId);
+  if (!current) throw notFound("Workspace");
+  return { user, workspace: toWorkspace(current), role: current.role, workspaces };
+}
+
+export function createWorkspace(principal: Principal, name: string): Promise<WorkspaceDto> {
+  return q.createWorkspaceWithOwner({ name, userId: principal.userId });
+}
+
+function toWorkspace(w: WorkspaceDto): WorkspaceDto {
+  return { id: w.id, name: w.name, slug: w.slug };
+}
+
+export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> {
+  const rows = await q.listTokens({ workspaceId: principal.workspaceId, userId: principal.userId });
+  return rows.map(toTokenInfo);
+}
+
+export async function createToken(principal: Principal, name: string) {
+  return issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name });
+}
+
+async function issueToken(input: { workspaceId: string; userId: string; name: string }) {
+  const secret = newToken("sb");
+  const row = await q.createToken({ ...input, prefix: secret.slice(0, 7), tokenHash: hashToken(secret) });
+  return { token: toTokenInfo(row), secret };
+}
+
+export async function revokeToken(principal: Principal, id: string): Promise<void> {
+  if (!(await q.revokeToken({ workspaceId: principal.workspaceId, userId: principal.userId, id }))) throw notFound("Token");
+}
+
+function toTokenInfo(row: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}

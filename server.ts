@@ -1,0 +1,39 @@
+import { createServer } from "node:http";
+import next from "next";
+
+// App Router route handlers cannot accept WebSocket upgrades, so this process hosts Next and
+// hands every upgrade that is not the agent relay's back to Next (dev HMR uses them).
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "127.0.0.1";
+
+async function main() {
+  const app = next({ dev, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const upgrade = app.getUpgradeHandler();
+  const { attachRelay } = await import("./lib/relay/socket-server");
+
+  const server = createServer((req, res) => void handle(req, res));
+  const relay = attachRelay();
+  server.on("upgrade", (req, socket, head) => {
+    if (relay.handles(req)) relay.upgrade(req, socket, head);
+    else void upgrade(req, socket, head);
+  });
+  server.listen(port, hostname, () => {
+    console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+  });
+
+  const shutdown = () => {
+    relay.close();
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
