@@ -26,10 +26,10 @@ const live = ((globalThis as { switchboardLive?: Map<string, Live> }).switchboar
 export async function connectServer(server: ServerSecretRow): Promise<SessionInfo> {
   await disconnectServer(server.id, server.workspaceId);
   const entry = open(server);
-  await entry.ready.catch(() => undefined);
+  await entry.ready;
   const row = await q.findSession({ id: entry.sessionId });
-  if (row?.status === "failed") throw new SwitchboardError("upstream_error", row.error ?? "Could not connect");
-  return toSessionInfo(row!);
+  if (!row) throw new SwitchboardError("internal", "Session row vanished");
+  return toSessionInfo(row);
 }
 
 /** The live connection for a server, opening a session when there is none. */
@@ -87,7 +87,7 @@ function open(server: ServerSecretRow): Live {
       throw failure;
     }
   });
-  // Keep the session id visible synchronously for callers that only need it once ready.
+  entry.ready.catch(() => undefined); // failures reach whoever awaits; none is unhandled
   live.set(server.id, entry);
   return entry;
 }

@@ -1,0 +1,5 @@
+import { RootRedirect } from "@/components/auth/root-redirect";
+
+export default function HomePage() {
+  return <RootRedirect />;
+}

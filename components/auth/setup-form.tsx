@@ -1,0 +1,64 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import { Loading } from "@/components/ui/spinner";
+import { useSetup, useSetupStatus } from "@/lib/auth/hooks";
+
+/** First run: creates the owner and the first workspace, then signs in. */
+export function SetupForm() {
+  const router = useRouter();
+  const status = useSetupStatus();
+  const setup = useSetup();
+  const [form, setForm] = useState({ name: "", email: "", password: "", workspaceName: "Default" });
+  const passwordTooShort = form.password.length > 0 && form.password.length < 8;
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setup.mutate(form, { onSuccess: () => router.replace("/") });
+  }
+
+  if (status.isPending) return <Loading />;
+  if (status.data?.needed === false && !setup.isSuccess) {
+    return (
+      <Alert tone="info" title="Switchboard is already set up">
+        <Link href="/sign-in" className="underline">
+          Sign in
+        </Link>{" "}
+        with your account instead.
+      </Alert>
+    );
+  }
+
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-labelledby="setup-title">
+      <div>
+        <h1 id="setup-title" className="text-lg font-semibold">
+          Set up Switchboard
+        </h1>
+        <p className="text-sm text-muted">Create the owner account and your first workspace.</p>
+      </div>
+      <Field label="Name" required>
+        {(p) => <Input {...p} autoComplete="name" value={form.name} onChange={set("name")} />}
+      </Field>
+      <Field label="Email" required>
+        {(p) => <Input {...p} type="email" autoComplete="email" value={form.email} onChange={set("email")} />}
+      </Field>
+      <Field label="Password" required hint="At least 8 characters." error={passwordTooShort ? "Too short" : null}>
+        {(p) => <Input {...p} type="password" autoComplete="new-password" minLength={8} value={form.password} onChange={set("password")} />}
+      </Field>
+      <Field label="Workspace name" required>
+        {(p) => <Input {...p} value={form.workspaceName} onChange={set("workspaceName")} />}
+      </Field>
+      <ErrorAlert error={setup.error} />
+      <Button type="submit" variant="primary" busy={setup.isPending}>
+        Create account
+      </Button>
+    </form>
+  );
+}

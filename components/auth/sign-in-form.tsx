@@ -1,0 +1,49 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
+
+export function SignInForm() {
+  const router = useRouter();
+  const signIn = useSignIn();
+  const setup = useSetupStatus();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    signIn.mutate({ email, password }, { onSuccess: () => router.replace("/servers") });
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title" className="text-lg font-semibold">
+        Sign in
+      </h1>
+      {setup.data?.needed && (
+        <p className="text-sm text-muted">
+          No account exists yet.{" "}
+          <Link href="/setup" className="text-accent underline">
+            Set up Switchboard
+          </Link>
+          .
+        </p>
+      )}
+      <Field label="Email" required>
+        {(p) => <Input {...p} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
+      </Field>
+      <Field label="Password" required>
+        {(p) => <Input {...p} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+      </Field>
+      <ErrorAlert error={signIn.error} />
+      <Button type="submit" variant="primary" busy={signIn.isPending}>
+        Sign in
+      </Button>
+    </form>
+  );
+}

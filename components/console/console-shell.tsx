@@ -1,0 +1,53 @@
+"use client";
+
+import { useEffect, type ReactNode } from "react";
+import { useRouter } from "next/navigation";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Loading } from "@/components/ui/spinner";
+import { useMe } from "@/lib/auth/hooks";
+import { useServerEvents } from "@/lib/servers/hooks";
+import { ConsoleHeader } from "./console-header";
+import { Sidebar } from "./sidebar";
+
+/** The signed-in frame: sidebar, header and the page. Strangers are sent to sign in. */
+export function ConsoleShell({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const me = useMe();
+  const signedOut = me.isSuccess && me.data === null;
+
+  useEffect(() => {
+    if (signedOut) router.replace("/sign-in");
+  }, [router, signedOut]);
+
+  if (me.error) {
+    return (
+      <main className="flex min-h-full items-center justify-center p-6">
+        <ErrorAlert error={me.error} title="Could not load your account" className="max-w-md" />
+      </main>
+    );
+  }
+  if (!me.data) {
+    return (
+      <main className="flex min-h-full items-center justify-center">
+        <Loading label={signedOut ? "Redirecting to sign in…" : "Loading…"} />
+      </main>
+    );
+  }
+  return <SignedIn me={me.data}>{children}</SignedIn>;
+}
+
+function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["data"]>; children: ReactNode }) {
+  useServerEvents();
+  return (
+    <div className="grid h-full grid-cols-[15rem_minmax(0,1fr)] grid-rows-[3rem_minmax(0,1fr)]">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-raised focus:px-3 focus:py-1">
+        Skip to content
+      </a>
+      <Sidebar />
+      <ConsoleHeader me={me} />
+      <main id="main" className="min-h-0 overflow-auto">
+        {children}
+      </main>
+    </div>
+  );
+}

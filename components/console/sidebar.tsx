@@ -1,0 +1,88 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { buttonClasses } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { Skeleton } from "@/components/ui/spinner";
+import { StatusDot } from "@/components/servers/server-status";
+import { useServers } from "@/lib/servers/hooks";
+import { Logo } from "./logo";
+
+const NAV = [
+  { href: "/servers", label: "Servers" },
+  { href: "/history", label: "History" },
+  { href: "/settings/tokens", label: "Settings" },
+];
+
+export function Sidebar() {
+  const pathname = usePathname();
+  const servers = useServers();
+
+  return (
+    <aside className="row-span-2 flex min-h-0 flex-col border-r bg-panel">
+      <div className="flex h-12 shrink-0 items-center border-b px-4">
+        <Link href="/servers" aria-label="Switchboard home">
+          <Logo />
+        </Link>
+      </div>
+      <nav aria-label="Main" className="flex flex-col gap-0.5 p-2">
+        {NAV.map((item) => {
+          const active = item.href === "/servers" ? pathname === "/servers" : pathname.startsWith(item.href.replace(/\/tokens$/, ""));
+          return (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={active ? "page" : undefined}
+              className={cn("rounded-md px-2 py-1.5 font-medium", active ? "bg-hover text-fg" : "text-muted hover:bg-hover hover:text-fg")}
+            >
+              {item.label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="flex items-center justify-between px-4 pt-3 pb-1">
+        <h2 id="sidebar-servers" className="text-[11px] font-semibold tracking-wide text-muted uppercase">
+          Servers
+        </h2>
+      </div>
+      <nav aria-labelledby="sidebar-servers" className="min-h-0 flex-1 overflow-y-auto px-2">
+        {servers.isPending ? (
+          <div className="flex flex-col gap-2 p-2">
+            <Skeleton className="h-4 w-32" />
+            <Skeleton className="h-4 w-24" />
+          </div>
+        ) : servers.error ? (
+          <p className="px-2 text-xs text-red-600 dark:text-red-400">Could not load servers.</p>
+        ) : servers.data.length === 0 ? (
+          <p className="px-2 text-xs text-muted">No servers yet.</p>
+        ) : (
+          <ul className="flex flex-col gap-px">
+            {servers.data.map((server) => {
+              const href = `/servers/${server.id}`;
+              const active = pathname === href;
+              return (
+                <li key={server.id}>
+                  <Link
+                    href={href}
+                    aria-current={active ? "page" : undefined}
+                    className={cn("flex items-center gap-2 rounded-md px-2 py-1 text-sm", active ? "bg-hover text-fg" : "text-fg/90 hover:bg-hover")}
+                  >
+                    <StatusDot status={server.status} />
+                    <span className="min-w-0 flex-1 truncate">{server.name}</span>
+                    <span className="sr-only">({server.status})</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </nav>
+      <div className="border-t p-2">
+        <Link href="/servers/new" className={buttonClasses("primary", "md", "w-full")}>
+          Add server
+        </Link>
+      </div>
+    </aside>
+  );
+}

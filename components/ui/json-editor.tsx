@@ -1,0 +1,68 @@
+"use client";
+
+import { useMemo, useSyncExternalStore } from "react";
+import CodeMirror, { EditorView, keymap } from "@uiw/react-codemirror";
+import { json } from "@codemirror/lang-json";
+
+function subscribeScheme(callback: () => void) {
+  const query = window.matchMedia("(prefers-color-scheme: dark)");
+  query.addEventListener("change", callback);
+  return () => query.removeEventListener("change", callback);
+}
+
+/** Whether the system asks for a dark theme. */
+export function usePrefersDark(): boolean {
+  return useSyncExternalStore(
+    subscribeScheme,
+    () => window.matchMedia("(prefers-color-scheme: dark)").matches,
+    () => false,
+  );
+}
+
+interface JsonEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** The accessible name of the editable text box. */
+  label: string;
+  minHeight?: string;
+  maxHeight?: string;
+  readOnly?: boolean;
+  /** Called on Ctrl/Cmd+Enter inside the editor. */
+  onSubmit?: () => void;
+}
+
+/** A CodeMirror JSON editor whose text box is named `label` (role="textbox"). */
+export function JsonEditor({ value, onChange, label, minHeight = "8rem", maxHeight = "24rem", readOnly, onSubmit }: JsonEditorProps) {
+  const dark = usePrefersDark();
+  const extensions = useMemo(
+    () => [
+      json(),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ "aria-label": label }),
+      keymap.of([
+        {
+          key: "Mod-Enter",
+          run: () => {
+            onSubmit?.();
+            return Boolean(onSubmit);
+          },
+        },
+      ]),
+    ],
+    [label, onSubmit],
+  );
+  return (
+    <div className="overflow-hidden rounded-md border text-xs">
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        extensions={extensions}
+        theme={dark ? "dark" : "light"}
+        readOnly={readOnly}
+        minHeight={minHeight}
+        maxHeight={maxHeight}
+        basicSetup={{ foldGutter: true, highlightActiveLine: false, autocompletion: false }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/** What went wrong, as far as a person needs to know. */
+export type McpErrorKind =
+  | "dns"
+  | "refused"
+  | "tls"
+  | "timeout"
+  | "http"
+  | "unauthorized"
+  | "content_type"
+  | "protocol_version"
+  | "protocol"
+  | "cancelled"
+  | "closed"
+  | "unknown";
+
+export interface McpErrorDetails {
+  /** JSON-RPC error code when kind is "protocol". */
+  code?: number;
+  /** JSON-RPC error data. */
+  data?: unknown;
+  /** HTTP status of the failed exchange. */
+  status?: number;
+  /** First ~500 characters of an HTTP error body. */
+  bodyExcerpt?: string;
+  wwwAuthenticate?: string;
+  cause?: unknown;
+}
+
+/** One error type for lib/mcp failures; the message is already written for humans and names the cause. */
+export class McpError extends Error {
+  readonly kind: McpErrorKind;
+  readonly code?: number;
+  readonly data?: unknown;
+  readonly status?: number;
+  readonly bodyExcerpt?: string;
+  readonly wwwAuthenticate?: string;
+
+  constructor(kind: McpErrorKind, message: string, details: McpErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "McpError";
+    this.kind = kind;
+    if (details.code !== undefined) this.code = details.code;
+    if (details.data !== undefined) this.data = details.data;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.bodyExcerpt !== undefined) this.bodyExcerpt = details.bodyExcerpt;
+    if (details.wwwAuthenticate !== undefined) this.wwwAuthenticate = details.wwwAuthenticate;
+  }
+}

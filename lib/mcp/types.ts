@@ -1,0 +1,74 @@
+import type { Transport } from "@modelcontextprotocol/client";
+
+/** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
+export type TransportMode = "auto" | "streamable-http" | "sse";
+
+export type ListKind = "tools" | "resources" | "resource-templates" | "prompts";
+export type ListChangedKind = "tools" | "resources" | "prompts";
+export type CallMethod = "tools/call" | "resources/read" | "prompts/get";
+
+export interface ConnectionConfig {
+  /** The MCP endpoint; for legacy HTTP+SSE servers, the SSE URL (e.g. http://host/sse). */
+  url: string;
+  transport: TransportMode;
+  /** Sent on every HTTP request, including the SSE GET stream and DELETE. Never echoed in errors. */
+  headers: Record<string, string>;
+  /** Default request timeout; also bounds the whole connect (probe, initialize, fallback). */
+  timeoutMs: number;
+  /**
+   * Cached era verdict. "legacy" skips the `server/discover` probe. "modern" is used only
+   * together with `discoverResult` (zero round trips); without it the server is probed.
+   * Freshness is the caller's job: a stale "modern" verdict fails at the first request.
+   */
+  eraHint?: "legacy" | "modern" | null;
+  /** A `ConnectionInfo.discoverResult` saved from an earlier modern connection. */
+  discoverResult?: Record<string, unknown> | null;
+  /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
+  createTransport?: () => Transport;
+  onListChanged?: (kind: ListChangedKind) => void;
+  /** The connection was lost for good (the transport closed on its own). Not called after `close()`. */
+  onClose?: (reason: string) => void;
+}
+
+export interface ConnectionInfo {
+  transport: "streamable-http" | "sse" | "relay";
+  protocolVersion: string | null;
+  era: "legacy" | "modern";
+  serverInfo: { name: string; version: string; [k: string]: unknown } | null;
+  capabilities: Record<string, unknown> | null;
+  instructions: string | null;
+  /** The Mcp-Session-Id of a Streamable HTTP session, if the server issued one. */
+  remoteSessionId: string | null;
+  /** The `server/discover` result of a modern connection; persist it to reconnect without a probe. */
+  discoverResult: Record<string, unknown> | null;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ToolDefinition {
+  name: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  [k: string]: unknown;
+}
+
+/** A live MCP connection. Every failure is thrown as an explained `McpError`. */
+export interface McpConnection {
+  /** Updated after a transparent re-initialise. */
+  readonly info: ConnectionInfo;
+  /** Every page merged. Returns [] if the server lacks the capability. */
+  list(kind: ListKind, opts?: RequestOptions): Promise<unknown[]>;
+  /** Cached tools/list (fetched on first use, invalidated on list_changed and on a new session). */
+  tools(): Promise<ToolDefinition[]>;
+  /**
+   * tools/call, resources/read, prompts/get. Resolves with the raw result object: a CallToolResult
+   * with isError stays a result, and structuredContent is not checked against outputSchema here.
+   */
+  request(method: CallMethod, params: Record<string, unknown>, opts?: RequestOptions): Promise<Record<string, unknown>>;
+  ping(opts?: RequestOptions): Promise<void>;
+  /** Leave the session (HTTP DELETE when there is a session id), then close. Never throws. */
+  close(): Promise<void>;
+}

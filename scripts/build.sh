@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the Next app (and the agent package, when present) if any source is newer than the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -f agent/package.json ] && [ -f agent/build.mjs ]; then
+  node agent/build.mjs
+fi
+stale=yes
+if [ -f .next/BUILD_ID ]; then
+  newer=$(find app components lib public next.config.js package-lock.json instrumentation.ts -newer .next/BUILD_ID -type f 2>/dev/null | head -1)
+  [ -z "$newer" ] && stale=no
+fi
+if [ "$stale" = yes ]; then
+  echo "› Building the console"
+  NEXT_TELEMETRY_DISABLED=1 npx next build
+fi

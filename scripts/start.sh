@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# One command runs the app: install, generate, migrate and build as needed, then serve.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "› Installing dependencies"
+  npm ci --no-audit --no-fund
+fi
+npx prisma generate >/dev/null
+echo "› Migrating the database (${DATABASE_URL:-file:./data/switchboard.db})"
+npx prisma migrate deploy
+bash scripts/build.sh
+echo "› Starting Switchboard on http://${HOST:-127.0.0.1}:${PORT:-3000}"
+NODE_ENV=production exec npx tsx server.ts

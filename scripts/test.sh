@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# One command runs every test: types, unit, integration (real servers, real SQLite), browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1 SWITCHBOARD_TEST=1
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npx prisma generate >/dev/null
+echo "› Type check"
+npx tsc --noEmit -p .
+bash scripts/build.sh
+echo "› Unit and integration tests"
+npx vitest run
+echo "› Browser tests"
+npx playwright test

@@ -1,0 +1,118 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface ConsoleHandle {
+  url: string;
+  dbFile: string;
+  /** Stops the process (SIGTERM, or SIGKILL with `{ crash: true }`). */
+  stop(opts?: { crash?: boolean }): Promise<void>;
+  /** Starts the console again on the same port and database. */
+  restart(): Promise<void>;
+  logs(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built console (`next build` must have run) on 127.0.0.1 with its own SQLite file,
+ * migrated with `prisma migrate deploy`. Refuses any database that is not a local file.
+ */
+export async function startConsole(opts: { env?: Record<string, string> } = {}): Promise<ConsoleHandle> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
+  const dbFile = path.join(dir, "test.db");
+  const databaseUrl = `file:${dbFile}`;
+  if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
+  const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let output = "";
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    SWITCHBOARD_SECRET: "test-secret-for-switchboard",
+    SWITCHBOARD_TEST: "1",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...opts.env,
+  };
+
+  const start = async () => {
+    child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    await waitFor(async () => {
+      if (child!.exitCode !== null) throw new Error(`console exited early:\n${output}`);
+      const res = await fetch(`${url}/api/v1/setup`).catch(() => undefined);
+      return res?.ok === true;
+    }, 60_000, () => output);
+  };
+
+  const stop = async ({ crash = false } = {}) => {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once("exit", r));
+    c.kill(crash ? "SIGKILL" : "SIGTERM");
+    await exited;
+  };
+
+  await start();
+  return { url, dbFile, stop, restart: start, logs: () => output };
+}
+
+/** Polls `check` until it returns true or the deadline passes. */
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, describe?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms${describe ? `\n${describe()}` : ""}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A tiny API client for tests: JSON in, `{ status, body }` out. */
+export function apiClient(base: string, token?: string) {
+  return async function api<T = any>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(`${base}${route}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+  };
+}
+
+/** Runs first-run set-up and returns an API client with the owner's token. */
+export async function setupOwner(base: string) {
+  const api = apiClient(base);
+  const res = await api("POST", "/api/v1/setup", { name: "Ada Owner", email: "ada@example.com", password: "correct horse battery", workspaceName: "Default" });
+  if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.body.token as string, workspace: res.body.workspace, api: apiClient(base, res.body.token) };
+}
