@@ -1,7 +1,7 @@
 "use client";
 
-import { useMemo, useSyncExternalStore } from "react";
-import CodeMirror, { EditorView, keymap } from "@uiw/react-codemirror";
+import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import CodeMirror, { EditorView, keymap, Prec } from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 
 function subscribeScheme(callback: () => void) {
@@ -34,22 +34,34 @@ interface JsonEditorProps {
 /** A CodeMirror JSON editor whose text box is named `label` (role="textbox"). */
 export function JsonEditor({ value, onChange, label, minHeight = "8rem", maxHeight = "24rem", readOnly, onSubmit }: JsonEditorProps) {
   const dark = usePrefersDark();
+  const submitRef = useRef(onSubmit);
+  useEffect(() => {
+    submitRef.current = onSubmit;
+  }, [onSubmit]);
+  const hasSubmit = Boolean(onSubmit);
   const extensions = useMemo(
     () => [
       json(),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ "aria-label": label }),
-      keymap.of([
-        {
-          key: "Mod-Enter",
-          run: () => {
-            onSubmit?.();
-            return Boolean(onSubmit);
-          },
-        },
-      ]),
+      // Handled here (and the key event marked as handled) so the default Mod-Enter does not insert a line.
+      ...(hasSubmit
+        ? [
+            Prec.highest(
+              keymap.of([
+                {
+                  key: "Mod-Enter",
+                  run: () => {
+                    submitRef.current?.();
+                    return true;
+                  },
+                },
+              ]),
+            ),
+          ]
+        : []),
     ],
-    [label, onSubmit],
+    [label, hasSubmit],
   );
   return (
     <div className="overflow-hidden rounded-md border text-xs">

@@ -4,23 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, isApiError } from "@/lib/api-client";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
+import type { MeDto } from "@/lib/workspaces";
 
 /** better-auth's browser client; its endpoints live under /api/auth on this origin. */
 export const authClient = createAuthClient();
 
-export interface WorkspaceRef {
-  id: string;
-  name: string;
-  slug: string;
-}
-
 /** The answer of GET /api/v1/me. */
-export interface Me {
-  user: { id: string; name: string; email: string };
-  workspace: WorkspaceRef;
-  role: string;
-  workspaces: (WorkspaceRef & { role: string })[];
-}
+export type Me = MeDto;
 
 export const setupKeys = { status: () => ["setup"] as const };
 
@@ -38,7 +28,7 @@ export function useMe() {
     queryKey: authKeys.me(),
     queryFn: async () => {
       try {
-        return await api<Me>("/me");
+        return await api<MeDto>("/me");
       } catch (err) {
         if (isApiError(err, "unauthorized")) return null;
         throw err;

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import {
@@ -71,4 +72,48 @@ export function useRerunCall() {
     mutationFn: (id: string) => api<{ call: CallDto }>(`/calls/${encodeURIComponent(id)}/rerun`, { method: "POST" }).then((r) => r.call),
     onSuccess: (call) => remember(queryClient, call),
   });
+}
+
+type RunBody<M extends RunCallInput["method"]> = Omit<Extract<RunCallInput, { method: M }>["body"], "requestId">;
+
+/**
+ * Runs one call at a time with a client-chosen requestId, so it can be cancelled, and ticks an
+ * elapsed-time counter while it is in flight.
+ */
+export function useCallRunner() {
+  const run = useRunCall();
+  const cancel = useCancelCall();
+  const [requestId, setRequestId] = useState<string | null>(null);
+  const [startedAt, setStartedAt] = useState(0);
+  const [now, setNow] = useState(0);
+  const running = run.isPending;
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, [running]);
+
+  function start<M extends RunCallInput["method"]>(serverId: string, method: M, body: RunBody<M>) {
+    const id = crypto.randomUUID();
+    const at = Date.now();
+    setRequestId(id);
+    setStartedAt(at);
+    setNow(at);
+    cancel.reset();
+    run.mutate({ serverId, method, body: { ...body, requestId: id } } as unknown as RunCallInput);
+  }
+
+  return {
+    start,
+    cancel: () => {
+      if (requestId && running) cancel.mutate(requestId);
+    },
+    running,
+    cancelling: cancel.isPending || (cancel.isSuccess && running),
+    elapsedMs: running ? Math.max(0, now - startedAt) : null,
+    call: run.data,
+    error: run.error ?? cancel.error,
+    reset: run.reset,
+  };
 }

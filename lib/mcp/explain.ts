@@ -35,11 +35,14 @@ export function explainError(err: unknown, context: ExplainContext = {}): McpErr
     const explained = explainOne(link, context);
     if (explained) return explained;
   }
+  const fetchFailure = causeChain(err).find((e) => e instanceof TypeError && e.message === "fetch failed");
+  if (fetchFailure) {
+    const why = messageOf((fetchFailure as Error).cause);
+    const where = hostOf(context.url) ?? "the server";
+    return new McpError("unknown", `Network request to ${where} failed${why ? `: ${why}` : ""}`, { cause: err });
+  }
   if (SdkError.isInstance(err) && err.code === SdkErrorCode.EraNegotiationFailed) {
     return new McpError("protocol_version", err.message, { cause: err });
-  }
-  if (err instanceof TypeError && err.message === "fetch failed") {
-    return new McpError("unknown", `Network request to ${hostOf(context.url) ?? "the server"} failed`, { cause: err });
   }
   return new McpError("unknown", messageOf(err) || "Unknown error", { cause: err });
 }

@@ -21,7 +21,7 @@ export interface ConnectionConfig {
    * Freshness is the caller's job: a stale "modern" verdict fails at the first request.
    */
   eraHint?: "legacy" | "modern" | null;
-  /** A `ConnectionInfo.discoverResult` saved from an earlier modern connection. */
+  /** `McpConnection.discoverResult` saved from an earlier modern connection. */
   discoverResult?: Record<string, unknown> | null;
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
@@ -39,8 +39,6 @@ export interface ConnectionInfo {
   instructions: string | null;
   /** The Mcp-Session-Id of a Streamable HTTP session, if the server issued one. */
   remoteSessionId: string | null;
-  /** The `server/discover` result of a modern connection; persist it to reconnect without a probe. */
-  discoverResult: Record<string, unknown> | null;
 }
 
 export interface RequestOptions {
@@ -59,6 +57,11 @@ export interface ToolDefinition {
 export interface McpConnection {
   /** Updated after a transparent re-initialise. */
   readonly info: ConnectionInfo;
+  /**
+   * The `server/discover` result of a modern-era connection (null for legacy). Persist it with
+   * the era verdict and pass it back as `ConnectionConfig.discoverResult` to skip the probe.
+   */
+  readonly discoverResult: Record<string, unknown> | null;
   /** Every page merged. Returns [] if the server lacks the capability. */
   list(kind: ListKind, opts?: RequestOptions): Promise<unknown[]>;
   /** Cached tools/list (fetched on first use, invalidated on list_changed and on a new session). */

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, setWorkspaceId } from "@/lib/api-client";
-import type { WorkspaceRef } from "@/lib/auth/hooks";
+import type { WorkspaceDto } from "@/lib/workspaces";
 
 /** Switches the workspace the browser works in; every cached query belongs to the old one. */
 export function useSwitchWorkspace() {
@@ -16,7 +16,7 @@ export function useSwitchWorkspace() {
 export function useCreateWorkspace() {
   const switchWorkspace = useSwitchWorkspace();
   return useMutation({
-    mutationFn: (name: string) => api<{ workspace: WorkspaceRef }>("/workspaces", { method: "POST", body: { name } }),
+    mutationFn: (name: string) => api<{ workspace: WorkspaceDto }>("/workspaces", { method: "POST", body: { name } }),
     onSuccess: ({ workspace }) => switchWorkspace(workspace.id),
   });
 }

@@ -47,7 +47,7 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let output = "";
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     PORT: String(port),
@@ -60,9 +60,10 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   };
 
   const start = async () => {
-    child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
+    const proc = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    proc.stdout.on("data", (d) => (output += d));
+    proc.stderr.on("data", (d) => (output += d));
     await waitFor(async () => {
       if (child!.exitCode !== null) throw new Error(`console exited early:\n${output}`);
       const res = await fetch(`${url}/api/v1/setup`).catch(() => undefined);

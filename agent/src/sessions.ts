@@ -1,0 +1,104 @@
+import type { AgentFrame } from "../../lib/relay/protocol";
+import type { ServerConfig } from "./config";
+import { log } from "./log";
+import { ServerProcess, type ShutdownTimings } from "./process";
+
+const STDERR_FRAME_CHARS = 60_000;
+
+/** What the sessions need from the link. `send` returns false when the frame could not be sent. */
+export interface FrameSink {
+  send(frame: AgentFrame): boolean;
+  /** Stop reading console frames until `wait` settles (a child's stdin is full). */
+  holdInput(wait: Promise<void>): void;
+}
+
+/**
+ * The agent's live sessions: one process each, started only from the local config.
+ * Console frames name a server; nothing in them reaches spawn() except through that lookup.
+ */
+export class Sessions {
+  private readonly live = new Map<string, ServerProcess>();
+  private paused = false;
+
+  constructor(
+    private readonly servers: ReadonlyMap<string, ServerConfig>,
+    private readonly sink: FrameSink,
+    private readonly maxBytes: number,
+    private readonly timings?: ShutdownTimings,
+  ) {}
+
+  ids(): string[] {
+    return [...this.live.keys()];
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  async open(session: string, serverName: string): Promise<void> {
+    const config = this.servers.get(serverName);
+    if (!config) {
+      log.warn(`refused: the console asked for "${serverName}", which is not in the local config`);
+      this.sink.send({ type: "error", session, code: "unknown_server", message: `This agent does not list a server named "${serverName}"` });
+      return;
+    }
+    if (this.live.has(session)) {
+      this.sink.send({ type: "error", session, code: "bad_frame", message: "Session exists already" });
+      return;
+    }
+    const proc = new ServerProcess(config, this.maxBytes, {
+      message: (message) => this.sink.send({ type: "message", session, message: message as { jsonrpc: "2.0" } }),
+      stderr: (chunk) => {
+        for (let i = 0; i < chunk.length; i += STDERR_FRAME_CHARS) {
+          this.sink.send({ type: "stderr", session, chunk: chunk.slice(i, i + STDERR_FRAME_CHARS) });
+        }
+      },
+      invalid: (reason) => {
+        log.warn(`[${serverName}] ${reason}`);
+        this.sink.send({ type: "error", session, code: reason.includes("exceeds") ? "too_large" : "bad_frame", message: reason.slice(0, 2000) });
+      },
+      exit: (info) => {
+        this.live.delete(session);
+        if (info.error) log.error(`[${serverName}] ${info.error}`);
+        else log.info(`[${serverName}] exited (code ${info.code}, signal ${info.signal})`);
+        this.sink.send({ type: "exit", session, code: info.code, signal: info.signal, stderrTail: info.stderrTail, ...(info.error ? { error: info.error.slice(0, 2000) } : {}) });
+      },
+    }, this.timings);
+    this.live.set(session, proc);
+    if (this.paused) proc.setPaused(true);
+    log.info(`[${serverName}] starting: ${config.command} ${config.args.join(" ")}`.trim());
+    const pid = await proc.start();
+    if (pid !== null && this.live.get(session) === proc) this.sink.send({ type: "opened", session, pid });
+  }
+
+  message(session: string, message: unknown): void {
+    const proc = this.live.get(session);
+    if (!proc) {
+      this.sink.send({ type: "error", session, code: "unknown_session", message: "No such session on this agent (it may have ended)" });
+      return;
+    }
+    if (!proc.send(message)) this.sink.holdInput(proc.drained());
+  }
+
+  /** Ends one session (the exit frame follows). */
+  async close(session: string): Promise<void> {
+    await this.live.get(session)?.shutdown();
+  }
+
+  /** Keeps the listed sessions and ends every other one. */
+  async retain(keep: Iterable<string>): Promise<void> {
+    const wanted = new Set(keep);
+    await Promise.all(this.ids().filter((id) => !wanted.has(id)).map((id) => this.close(id)));
+  }
+
+  /** Back-pressure from the socket: stop or resume reading every process's stdout. */
+  setPaused(paused: boolean): void {
+    if (this.paused === paused) return;
+    this.paused = paused;
+    for (const proc of this.live.values()) proc.setPaused(paused);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.ids().map((id) => this.close(id)));
+  }
+}

@@ -1,0 +1,12 @@
+import { withWorkspace } from "@/lib/api/route";
+import { getAgent, revokeAgent } from "@/lib/agents/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/agents/:id – one agent with its servers, their last exit and recent stderr
+export const GET = withWorkspace<{ id: string }>(async ({ principal, params }) => ({ agent: await getAgent(principal, params.id) }));
+
+// DELETE /api/v1/agents/:id – revoke: the token stops working and the socket closes at once
+export const DELETE = withWorkspace<{ id: string }>(async ({ principal, params }) => {
+  await revokeAgent(principal, params.id);
+});

@@ -1,0 +1,11 @@
+import { parseBody, Reply, withPublic } from "@/lib/api/route";
+import { PairAgentSchema } from "@/lib/agents";
+import { pairAgent } from "@/lib/agents/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/agents/pair – the agent spends a pairing code for its token (no user session)
+export const POST = withPublic(async ({ request }) => {
+  const input = await parseBody(request, PairAgentSchema);
+  return new Reply(await pairAgent(input), 201);
+});

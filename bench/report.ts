@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const FILE = path.resolve(import.meta.dirname, "../docs/benchmarks.md");
+
+export interface Sample {
+  label: string;
+  inFlight: number;
+  latencies: number[];
+  wallMs: number;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Runs `once` `total` times with `inFlight` concurrent workers, timing each call. */
+export async function measure(label: string, inFlight: number, total: number, once: () => Promise<void>): Promise<Sample> {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < total) {
+        const start = performance.now();
+        await once();
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return { label, inFlight, latencies, wallMs: performance.now() - t0 };
+}
+
+export function row(s: Sample): { p50: number; p95: number; rate: number } {
+  return { p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), rate: (s.latencies.length / s.wallMs) * 1000 };
+}
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** Replaces (or appends) the `## title` section of docs/benchmarks.md. */
+export function writeSection(title: string, body: string): void {
+  const header = "# Benchmarks\n\nWritten by `npm run bench`. Each section records the machine and date of its run.\n";
+  const current = fs.existsSync(FILE) ? fs.readFileSync(FILE, "utf8") : header;
+  const sections = current.split(/^(?=## )/m);
+  const head = sections[0]!.startsWith("## ") ? header : sections[0]!;
+  const rest = sections.filter((s) => s.startsWith("## ") && !s.startsWith(`## ${title}\n`));
+  const mine = `## ${title}\n\n${body.trim()}\n\n`;
+  const ordered = [...rest, mine].sort((a, b) => a.localeCompare(b));
+  fs.writeFileSync(FILE, [head.trimEnd() + "\n\n", ...ordered].join(""));
+}

@@ -1,0 +1,44 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { CallDto } from "@/lib/calls";
+import { formatBytes, formatDuration, formatTime } from "./format";
+
+/** Who ran the call, when, and the ids that tie it to logs and traces. */
+export function CallMeta({ call }: { call: CallDto }) {
+  const rows: [string, ReactNode][] = [
+    [
+      "Server",
+      <Link key="s" href={`/servers/${call.serverId}`} className="text-accent hover:underline">
+        {call.serverName ?? call.serverId}
+      </Link>,
+    ],
+    ["Method", <code key="m">{call.method}</code>],
+    ["Name", <code key="n">{call.name}</code>],
+    ["Run by", call.userName ?? "API token"],
+    ["Started", formatTime(call.startedAt)],
+    ["Finished", formatTime(call.finishedAt)],
+    ["Duration", formatDuration(call.durationMs)],
+    ["Sizes", `${formatBytes(call.requestSize)} sent · ${formatBytes(call.resultSize)} received`],
+    ["Request id", <code key="r">{call.requestId}</code>],
+    ["Trace id", <code key="t">{call.traceId}</code>],
+    ["Session", call.sessionId ? <code key="se">{call.sessionId}</code> : "—"],
+  ];
+  if (call.rerunOfId) {
+    rows.push([
+      "Rerun of",
+      <Link key="o" href={`/calls/${call.rerunOfId}`} className="text-accent hover:underline">
+        {call.rerunOfId}
+      </Link>,
+    ]);
+  }
+  return (
+    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-xs">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-muted">{label}</dt>
+          <dd className="truncate font-mono">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,109 @@
+"use client";
+
+import { useState } from "react";
+import Link from "next/link";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { JsonTree } from "@/components/ui/json-tree";
+import { Skeleton } from "@/components/ui/spinner";
+import { isApiError } from "@/lib/api-client";
+import { useCall, useRerunCall } from "@/lib/calls/hooks";
+import { CallDiff } from "./call-diff";
+import { CallMeta } from "./call-meta";
+import { CallStatusBadge } from "./call-status-badge";
+import { prettyJson } from "./format";
+import { ResultView } from "./result-view";
+
+/** The permalink of one call: its request, its outcome, and "Run again" with a comparison. */
+export function CallPage({ id }: { id: string }) {
+  const call = useCall(id);
+  const rerun = useRerunCall();
+  const [rawParams, setRawParams] = useState(false);
+
+  if (call.isPending) {
+    return (
+      <div className="flex flex-col gap-3 p-6">
+        <Skeleton className="h-6 w-64" />
+        <Skeleton className="h-40 w-full" />
+      </div>
+    );
+  }
+  if (call.error) {
+    return (
+      <div className="p-6">
+        {isApiError(call.error, "not_found") ? (
+          <EmptyState
+            title="Call not found"
+            action={
+              <Link href="/history" className={buttonClasses()}>
+                History
+              </Link>
+            }
+          >
+            It does not exist, or it belongs to another workspace.
+          </EmptyState>
+        ) : (
+          <ErrorAlert error={call.error} title="Could not load the call" />
+        )}
+      </div>
+    );
+  }
+
+  const c = call.data;
+  const next = rerun.data;
+  return (
+    <div className="flex flex-col gap-5 p-6">
+      <div className="flex flex-wrap items-start gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="font-mono text-xs text-muted">{c.method}</p>
+          <h1 className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+            <span className="truncate font-mono">{c.name}</span>
+            <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
+          </h1>
+        </div>
+        <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
+          Run again
+        </Button>
+      </div>
+
+      <ErrorAlert error={rerun.error} title="Could not run it again" />
+
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <section aria-label="Details" className="flex flex-col gap-2">
+          <h2 className="text-sm font-semibold">Details</h2>
+          <CallMeta call={c} />
+        </section>
+        <section aria-label="Request" className="flex min-w-0 flex-col gap-2">
+          <div className="flex items-center justify-between">
+            <h2 className="text-sm font-semibold">Request</h2>
+            <Button size="sm" variant="ghost" aria-pressed={rawParams} onClick={() => setRawParams(!rawParams)}>
+              Raw params
+            </Button>
+          </div>
+          <div className="max-h-80 overflow-auto rounded-md border p-2">
+            {rawParams ? <pre className="font-mono text-xs">{prettyJson(c.params)}</pre> : <JsonTree value={c.params} label="Params" />}
+          </div>
+        </section>
+      </div>
+
+      {next ? (
+        <section aria-label="Comparison" className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-sm font-semibold">Run again: before and after</h2>
+            <Link href={`/calls/${next.id}`} className="text-sm text-accent hover:underline">
+              Open the new call
+            </Link>
+          </div>
+          <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+            <ResultView call={c} title="Before" showPermalink={false} />
+            <ResultView call={next} title="After" />
+          </div>
+          <CallDiff before={c} after={next} />
+        </section>
+      ) : (
+        <ResultView call={c} showPermalink={false} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CreateServerSchema } from "@/lib/servers";
+import { useCreateServer } from "@/lib/servers/hooks";
+import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
+import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
+
+export function AddServerForm() {
+  const router = useRouter();
+  const create = useCreateServer();
+  const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000" });
+  const [headers, setHeaders] = useState<HeaderRow[]>([]);
+  const [errors, setErrors] = useState<ServerFieldErrors>({});
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = CreateServerSchema.safeParse({
+      ...values,
+      timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
+      headers: headersFromRows(headers),
+    });
+    if (!parsed.success) {
+      setErrors(issuesToErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, { onSuccess: (server) => router.push(`/servers/${server.id}`) });
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4" aria-label="Add server">
+      <ServerFields values={values} errors={errors} onChange={setValues} />
+      <HeadersEditor rows={headers} onChange={setHeaders} />
+      {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
+      <ErrorAlert error={create.error} title="Could not add the server" />
+      <div>
+        <Button type="submit" variant="primary" busy={create.isPending}>
+          Add server
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/field";
+import { UpdateServerSchema, type ServerDto } from "@/lib/servers";
+import { useUpdateServer } from "@/lib/servers/hooks";
+import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
+import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
+
+/** What to do with a header that is already set: its value is never shown, only replaced or removed. */
+type HeaderAction = { kind: "keep" } | { kind: "remove" } | { kind: "replace"; value: string };
+
+export function EditServerDialog({ server, open, onClose }: { server: ServerDto; open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title={`Edit ${server.name}`} className="w-[min(40rem,calc(100vw-2rem))]">
+      {open && <EditServerForm server={server} onDone={onClose} />}
+    </Dialog>
+  );
+}
+
+function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => void }) {
+  const update = useUpdateServer(server.id);
+  const [values, setValues] = useState<ServerFieldValues>({
+    name: server.name,
+    url: server.url ?? "",
+    transport: server.transport,
+    timeoutMs: String(server.timeoutMs),
+  });
+  const [actions, setActions] = useState<Record<string, HeaderAction>>({});
+  const [rows, setRows] = useState<HeaderRow[]>([]);
+  const [errors, setErrors] = useState<ServerFieldErrors>({});
+  const isHttp = server.kind === "http";
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const headers: Record<string, string | null> = {};
+    for (const [name, action] of Object.entries(actions)) {
+      if (action.kind === "remove") headers[name] = null;
+      if (action.kind === "replace") headers[name] = action.value;
+    }
+    Object.assign(headers, headersFromRows(rows));
+    const parsed = UpdateServerSchema.safeParse({
+      name: values.name,
+      ...(isHttp ? { url: values.url, transport: values.transport } : {}),
+      timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
+      ...(Object.keys(headers).length ? { headers } : {}),
+    });
+    if (!parsed.success) {
+      setErrors(issuesToErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    update.mutate(parsed.data, { onSuccess: onDone });
+  }
+
+  const setAction = (name: string, action: HeaderAction) => setActions({ ...actions, [name]: action });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Edit server">
+      <ServerFields values={values} errors={errors} onChange={setValues} />
+      {server.headerNames.length > 0 && (
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-xs font-medium">Headers that are set</legend>
+          {server.headerNames.map((name) => {
+            const action = actions[name] ?? { kind: "keep" };
+            return (
+              <div key={name} className="flex items-center gap-2 text-sm" role="group" aria-label={`Header ${name}`}>
+                <code className="w-2/5 truncate font-mono text-xs" title={name}>
+                  {name}
+                </code>
+                {action.kind === "keep" && (
+                  <>
+                    <span className="flex-1 text-xs text-muted">•••• set</span>
+                    <Button size="sm" onClick={() => setAction(name, { kind: "replace", value: "" })}>
+                      Replace
+                    </Button>
+                    <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setAction(name, { kind: "remove" })}>
+                      Remove
+                    </Button>
+                  </>
+                )}
+                {action.kind === "replace" && (
+                  <>
+                    <Input
+                      type="password"
+                      autoComplete="new-password"
+                      aria-label={`New value for ${name}`}
+                      placeholder="new value"
+                      autoFocus
+                      className="flex-1 font-mono text-xs"
+                      value={action.value}
+                      onChange={(e) => setAction(name, { kind: "replace", value: e.target.value })}
+                    />
+                    <Button size="sm" variant="ghost" onClick={() => setAction(name, { kind: "keep" })}>
+                      Keep
+                    </Button>
+                  </>
+                )}
+                {action.kind === "remove" && (
+                  <>
+                    <span className="flex-1 text-xs text-red-600 line-through dark:text-red-400">will be removed</span>
+                    <Button size="sm" variant="ghost" onClick={() => setAction(name, { kind: "keep" })}>
+                      Undo
+                    </Button>
+                  </>
+                )}
+              </div>
+            );
+          })}
+        </fieldset>
+      )}
+      <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />
+      {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
+      <ErrorAlert error={update.error} title="Could not save" />
+      <div className="flex justify-end gap-2">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={update.isPending}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+
+import { useId, type ReactNode } from "react";
+import { ErrorAlert } from "@/components/ui/alert";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Input } from "@/components/ui/field";
+import { Skeleton } from "@/components/ui/spinner";
+
+export interface ListEntry {
+  key: string;
+  /** The accessible name of the entry's button. */
+  label: string;
+  primary: ReactNode;
+  secondary?: ReactNode;
+  badges?: ReactNode;
+}
+
+interface MasterDetailProps {
+  noun: string;
+  entries: ListEntry[] | undefined;
+  total: number;
+  isLoading: boolean;
+  error: unknown;
+  filter: string;
+  onFilterChange: (value: string) => void;
+  selectedKey: string | null;
+  onSelect: (key: string) => void;
+  detail: ReactNode;
+  emptyText: ReactNode;
+}
+
+/** A filterable list on the left and the selected entry's detail on the right. */
+export function MasterDetail({ noun, entries, total, isLoading, error, filter, onFilterChange, selectedKey, onSelect, detail, emptyText }: MasterDetailProps) {
+  const descId = useId();
+  return (
+    <div className="grid min-h-0 grid-cols-[18rem_minmax(0,1fr)] gap-0">
+      <div className="flex min-h-0 flex-col border-r">
+        <div className="border-b p-2">
+          <Input type="search" aria-label={`Filter ${noun}`} placeholder={`Filter ${noun}…`} value={filter} onChange={(e) => onFilterChange(e.target.value)} />
+        </div>
+        <div className="max-h-[calc(100vh-14rem)] min-h-40 overflow-y-auto">
+          {isLoading ? (
+            <div className="flex flex-col gap-2 p-3">
+              {[0, 1, 2, 3].map((i) => (
+                <Skeleton key={i} className="h-8 w-full" />
+              ))}
+            </div>
+          ) : error ? (
+            <ErrorAlert error={error} title={`Could not list ${noun}`} className="m-2" />
+          ) : total === 0 ? (
+            <p className="p-3 text-sm text-muted">{emptyText}</p>
+          ) : entries?.length === 0 ? (
+            <p className="p-3 text-sm text-muted">Nothing matches “{filter}”.</p>
+          ) : (
+            <ul aria-label={noun} className="flex flex-col p-1">
+              {entries?.map((entry, index) => {
+                const selected = entry.key === selectedKey;
+                return (
+                  <li key={entry.key}>
+                    <button
+                      type="button"
+                      aria-label={entry.label}
+                      aria-describedby={entry.secondary ? `${descId}-${index}` : undefined}
+                      aria-current={selected ? "true" : undefined}
+                      onClick={() => onSelect(entry.key)}
+                      className={cn(
+                        "flex w-full flex-col items-start gap-0.5 rounded-md px-2 py-1.5 text-left",
+                        selected ? "bg-accent/10 ring-1 ring-accent/40" : "hover:bg-hover",
+                      )}
+                    >
+                      <span className="flex w-full items-center gap-1.5">
+                        <span className="min-w-0 flex-1 truncate font-mono text-xs font-medium">{entry.primary}</span>
+                        {entry.badges}
+                      </span>
+                      {entry.secondary && (
+                        <span id={`${descId}-${index}`} className="line-clamp-2 text-xs text-muted">
+                          {entry.secondary}
+                        </span>
+                      )}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
+      </div>
+      <div className="min-w-0 p-4">
+        {detail ?? (total > 0 ? <EmptyState title={`Select one of the ${noun}`} className="py-16" /> : null)}
+      </div>
+    </div>
+  );
+}
+
+/** Case-insensitive match of `query` against any of the given strings. */
+export function matches(query: string, ...fields: (string | undefined)[]): boolean {
+  const q = query.trim().toLowerCase();
+  return !q || fields.some((f) => f?.toLowerCase().includes(q));
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useState } from "react";
+import { Tabs } from "@/components/ui/tabs";
+import { AddServerForm } from "./add-server-form";
+import { ImportServersForm } from "./import-servers-form";
+
+type Mode = "manual" | "import";
+
+export function NewServer() {
+  const [mode, setMode] = useState<Mode>("manual");
+  return (
+    <Tabs
+      label="How to add"
+      value={mode}
+      onChange={setMode}
+      tabs={[
+        { id: "manual", label: "Add manually" },
+        { id: "import", label: "Import JSON" },
+      ]}
+    >
+      <div className="pt-4">{mode === "manual" ? <AddServerForm /> : <ImportServersForm />}</div>
+    </Tabs>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+
+import { useState, type KeyboardEvent } from "react";
+import { CallErrorAlert } from "@/components/calls/call-error-alert";
+import { ResultView } from "@/components/calls/result-view";
+import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
+import { Field, Input } from "@/components/ui/field";
+import { useCallRunner } from "@/lib/calls/hooks";
+import { useCapability, type McpPrompt } from "@/lib/servers/hooks";
+import { MasterDetail, matches } from "./master-detail";
+
+export function PromptsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
+  const prompts = useCapability(serverId, "prompts", enabled);
+  const [filter, setFilter] = useState("");
+  const [selected, setSelected] = useState<string | null>(null);
+  const all = prompts.data ?? [];
+  const visible = all.filter((p) => matches(filter, p.name, p.title, p.description));
+  const current = all.find((p) => p.name === selected) ?? (selected === null ? visible[0] : undefined);
+
+  return (
+    <MasterDetail
+      noun="prompts"
+      entries={visible.map((p) => ({ key: p.name, label: p.name, primary: p.name, secondary: p.title ?? p.description }))}
+      total={all.length}
+      isLoading={enabled && prompts.isPending}
+      error={prompts.error}
+      filter={filter}
+      onFilterChange={setFilter}
+      selectedKey={current?.name ?? null}
+      onSelect={setSelected}
+      emptyText="This server lists no prompts."
+      detail={current ? <PromptDetail key={current.name} serverId={serverId} prompt={current} defaultTimeoutMs={defaultTimeoutMs} /> : null}
+    />
+  );
+}
+
+function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string; prompt: McpPrompt; defaultTimeoutMs?: number }) {
+  const args = Array.isArray(prompt.arguments) ? prompt.arguments.filter((a) => a && typeof a.name === "string") : [];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [timeoutMs, setTimeoutMs] = useState("");
+  const [tried, setTried] = useState(false);
+  const runner = useCallRunner();
+  const missing = args.filter((a) => a.required && !values[a.name]);
+
+  function get() {
+    setTried(true);
+    if (runner.running || missing.length > 0) return;
+    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
+    runner.start(serverId, "prompts/get", { name: prompt.name, arguments: filled, timeoutMs: parseTimeout(timeoutMs) });
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (isRunShortcut(event)) {
+      event.preventDefault();
+      get();
+    }
+  }
+
+  return (
+    <article aria-label={`Prompt ${prompt.name}`} className="flex flex-col gap-3" onKeyDown={onKeyDown}>
+      <header className="flex flex-col gap-1">
+        <div className="flex flex-wrap items-baseline gap-2">
+          <h2 className="text-base font-semibold">{prompt.title ?? prompt.name}</h2>
+          {prompt.title && <code className="font-mono text-xs text-muted">{prompt.name}</code>}
+        </div>
+        {prompt.description && <p className="max-w-3xl text-sm whitespace-pre-wrap">{prompt.description}</p>}
+      </header>
+      {args.length === 0 ? (
+        <p className="text-sm text-muted">This prompt takes no arguments.</p>
+      ) : (
+        <form
+          className="grid max-w-xl grid-cols-1 gap-3"
+          aria-label="Prompt arguments"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            get();
+          }}
+        >
+          {args.map((a) => (
+            <Field key={a.name} label={a.name} required={a.required} hint={a.description} error={tried && a.required && !values[a.name] ? "Required" : null}>
+              {(p) => <Input {...p} value={values[a.name] ?? ""} onChange={(e) => setValues({ ...values, [a.name]: e.target.value })} />}
+            </Field>
+          ))}
+        </form>
+      )}
+      <RunControls
+        runLabel="Get prompt"
+        onRun={get}
+        onCancel={runner.cancel}
+        running={runner.running}
+        cancelling={runner.cancelling}
+        elapsedMs={runner.elapsedMs}
+        timeoutMs={timeoutMs}
+        onTimeoutChange={setTimeoutMs}
+        defaultTimeoutMs={defaultTimeoutMs}
+      />
+      <CallErrorAlert error={runner.error} />
+      {runner.call && !runner.running && <ResultView call={runner.call} />}
+    </article>
+  );
+}

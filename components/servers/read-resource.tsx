@@ -1,0 +1,40 @@
+"use client";
+
+import { useState, type KeyboardEvent } from "react";
+import { CallErrorAlert } from "@/components/calls/call-error-alert";
+import { ResultView } from "@/components/calls/result-view";
+import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
+import { useCallRunner } from "@/lib/calls/hooks";
+
+/** Reads one resource URI (resources/read) and shows the call. */
+export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled }: { serverId: string; uri: string; defaultTimeoutMs?: number; disabled?: boolean }) {
+  const runner = useCallRunner();
+  const [timeoutMs, setTimeoutMs] = useState("");
+  const read = () => {
+    if (!runner.running && uri && !disabled) runner.start(serverId, "resources/read", { uri, timeoutMs: parseTimeout(timeoutMs) });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (isRunShortcut(event)) {
+      event.preventDefault();
+      read();
+    }
+  };
+  return (
+    <div className="flex flex-col gap-3" onKeyDown={onKeyDown}>
+      <RunControls
+        runLabel="Read"
+        onRun={read}
+        onCancel={runner.cancel}
+        running={runner.running}
+        cancelling={runner.cancelling}
+        elapsedMs={runner.elapsedMs}
+        timeoutMs={timeoutMs}
+        onTimeoutChange={setTimeoutMs}
+        defaultTimeoutMs={defaultTimeoutMs}
+        disabled={!uri || disabled}
+      />
+      <CallErrorAlert error={runner.error} />
+      {runner.call && !runner.running && <ResultView call={runner.call} />}
+    </div>
+  );
+}

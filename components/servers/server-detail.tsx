@@ -1,0 +1,64 @@
+"use client";
+
+import { useState } from "react";
+import Link from "next/link";
+import { ErrorAlert } from "@/components/ui/alert";
+import { buttonClasses } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Skeleton } from "@/components/ui/spinner";
+import { isApiError } from "@/lib/api-client";
+import { useServer } from "@/lib/servers/hooks";
+import { CapabilityTabs } from "./capability-tabs";
+import { ServerHeader } from "./server-header";
+
+/**
+ * Listing a capability connects a server that has no session, which is what a first visit wants.
+ * After an explicit Disconnect ("off") the lists wait for Connect, so they do not reconnect behind
+ * the user's back; "on" is the user asking for the lists anyway.
+ */
+type ListMode = "auto" | "off" | "on";
+
+export function ServerDetail({ id }: { id: string }) {
+  const server = useServer(id);
+  const [listMode, setListMode] = useState<ListMode>("auto");
+
+  if (server.isPending) {
+    return (
+      <div className="flex flex-col gap-3 p-6">
+        <Skeleton className="h-6 w-48" />
+        <Skeleton className="h-4 w-80" />
+        <Skeleton className="mt-6 h-64 w-full" />
+      </div>
+    );
+  }
+  if (server.error) {
+    return (
+      <div className="p-6">
+        {isApiError(server.error, "not_found") ? (
+          <EmptyState
+            title="Server not found"
+            action={
+              <Link href="/servers" className={buttonClasses()}>
+                All servers
+              </Link>
+            }
+          >
+            It may have been deleted, or it belongs to another workspace.
+          </EmptyState>
+        ) : (
+          <ErrorAlert error={server.error} title="Could not load the server" />
+        )}
+      </div>
+    );
+  }
+
+  const status = server.data.status;
+  const enabled = listMode === "on" || status === "connected" || (listMode === "auto" && status === "disconnected");
+
+  return (
+    <div className="flex min-h-full flex-col">
+      <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
+      <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
+    </div>
+  );
+}

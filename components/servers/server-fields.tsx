@@ -1,0 +1,60 @@
+"use client";
+
+import { Field, Input, Select } from "@/components/ui/field";
+import type { TransportMode } from "@/lib/servers";
+
+export interface ServerFieldValues {
+  name: string;
+  url: string;
+  transport: TransportMode;
+  timeoutMs: string;
+}
+
+export type ServerFieldErrors = Partial<Record<keyof ServerFieldValues | "headers", string>>;
+
+const TRANSPORTS: { value: TransportMode; label: string }[] = [
+  { value: "auto", label: "auto (Streamable HTTP, then SSE)" },
+  { value: "streamable-http", label: "streamable-http" },
+  { value: "sse", label: "sse (legacy)" },
+];
+
+/** Name, URL, Transport and Timeout (ms): the fields shared by the add and edit forms. */
+export function ServerFields({ values, errors, onChange }: { values: ServerFieldValues; errors: ServerFieldErrors; onChange: (values: ServerFieldValues) => void }) {
+  const set = <K extends keyof ServerFieldValues>(key: K, value: ServerFieldValues[K]) => onChange({ ...values, [key]: value });
+  return (
+    <>
+      <Field label="Name" required error={errors.name}>
+        {(p) => <Input {...p} value={values.name} placeholder="everything" onChange={(e) => set("name", e.target.value)} />}
+      </Field>
+      <Field label="URL" required error={errors.url} hint="The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp">
+        {(p) => <Input {...p} type="url" inputMode="url" className="font-mono text-xs" value={values.url} placeholder="https://" onChange={(e) => set("url", e.target.value)} />}
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field label="Transport" error={errors.transport}>
+          {(p) => (
+            <Select {...p} value={values.transport} onChange={(e) => set("transport", e.target.value as TransportMode)}>
+              {TRANSPORTS.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Timeout (ms)" error={errors.timeoutMs}>
+          {(p) => <Input {...p} type="number" min={1000} max={3_600_000} step={1000} value={values.timeoutMs} onChange={(e) => set("timeoutMs", e.target.value)} />}
+        </Field>
+      </div>
+    </>
+  );
+}
+
+/** Maps zod issues (path[0]) to per-field messages. */
+export function issuesToErrors(issues: { path: PropertyKey[]; message: string }[]): ServerFieldErrors {
+  const errors: ServerFieldErrors = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? "") as keyof ServerFieldErrors;
+    if (key && !errors[key]) errors[key] = issue.message;
+  }
+  return errors;
+}

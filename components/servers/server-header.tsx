@@ -1,0 +1,118 @@
+"use client";
+
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ServerDto } from "@/lib/servers";
+import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/servers/hooks";
+import { EditServerDialog } from "./edit-server-dialog";
+import { ServerStatusLabel } from "./server-status";
+import { SessionDetails } from "./session-info";
+
+interface ServerHeaderProps {
+  server: ServerDto;
+  onConnected: () => void;
+  onDisconnected: () => void;
+}
+
+/** Name, endpoint, status and session of a server, with Connect / Disconnect / Edit / Delete. */
+export function ServerHeader({ server, onConnected, onDisconnected }: ServerHeaderProps) {
+  const router = useRouter();
+  const connect = useConnectServer(server.id);
+  const disconnect = useDisconnectServer(server.id);
+  const remove = useDeleteServer();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const connected = server.status === "connected";
+  const sessionError = server.status === "error" && !connect.error ? server.session?.error : null;
+
+  return (
+    <div className="flex flex-col gap-3 border-b px-6 py-4">
+      <div className="flex flex-wrap items-start gap-3">
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
+            <ServerStatusLabel status={server.status} />
+            {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
+          </div>
+          <p className="truncate font-mono text-xs text-muted" title={server.url ?? undefined}>
+            {server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : "—")}
+            {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
+          </p>
+        </div>
+        <div className="flex items-center gap-2">
+          <Button
+            variant={connected ? "secondary" : "primary"}
+            busy={connect.isPending}
+            title={connected ? "Open a new session" : "Open a session"}
+            onClick={() => {
+              disconnect.reset();
+              connect.mutate(undefined, { onSuccess: onConnected });
+            }}
+          >
+            Connect
+          </Button>
+          <Button
+            disabled={!connected}
+            busy={disconnect.isPending}
+            onClick={() => {
+              connect.reset();
+              disconnect.mutate(undefined, { onSuccess: onDisconnected });
+            }}
+          >
+            Disconnect
+          </Button>
+          <Button onClick={() => setEditing(true)}>Edit</Button>
+          <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
+            Delete
+          </Button>
+        </div>
+      </div>
+
+      {connect.error && (
+        <Alert tone="error" title="Could not connect">
+          {connect.error.message}
+        </Alert>
+      )}
+      {sessionError && (
+        <Alert tone="error" title="The last connection failed">
+          {sessionError}
+        </Alert>
+      )}
+      <ErrorAlert error={disconnect.error} title="Could not disconnect" />
+      {server.status === "waiting" && (
+        <Alert tone="info" title="Waiting for an agent">
+          This stdio server runs on a machine with the Switchboard agent. It comes online when an agent announces a server named “{server.name}”.
+        </Alert>
+      )}
+      {server.status === "offline" && (
+        <Alert tone="warning" title="Agent offline">
+          The agent that hosts this server is not connected.
+        </Alert>
+      )}
+      {server.session && connected && <SessionDetails session={server.session} />}
+
+      <EditServerDialog server={server} open={editing} onClose={() => setEditing(false)} />
+      <ConfirmDialog
+        open={deleting}
+        onClose={() => setDeleting(false)}
+        title={`Delete ${server.name}?`}
+        description="This closes its session and removes it from the workspace."
+        confirmLabel="Delete server"
+        busy={remove.isPending}
+        error={<ErrorAlert error={remove.error} />}
+        onConfirm={() =>
+          remove.mutate(server.id, {
+            onSuccess: () => {
+              setDeleting(false);
+              router.push("/servers");
+            },
+          })
+        }
+      />
+    </div>
+  );
+}

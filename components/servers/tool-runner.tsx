@@ -1,0 +1,161 @@
+"use client";
+
+import { useMemo, useState, type KeyboardEvent } from "react";
+import Form from "@rjsf/core";
+import type { ErrorSchema } from "@rjsf/utils";
+import validator from "@rjsf/validator-ajv8";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { JsonEditor } from "@/components/ui/json-editor";
+import { ResultView } from "@/components/calls/result-view";
+import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
+import { CallErrorAlert } from "@/components/calls/call-error-alert";
+import { isApiError } from "@/lib/api-client";
+import { useCallRunner } from "@/lib/calls/hooks";
+import type { McpTool } from "@/lib/servers/hooks";
+import { rjsfTemplates } from "./rjsf-theme";
+import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
+
+type Mode = "form" | "json";
+
+/** The arguments form (generated from inputSchema, or raw JSON) and the result of the last run. */
+export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number }) {
+  const schema = useMemo(() => toFormSchema(tool.inputSchema), [tool.inputSchema]);
+  const [mode, setMode] = useState<Mode>("form");
+  const [args, setArgs] = useState<Record<string, unknown>>({});
+  const [rawText, setRawText] = useState("{}");
+  const [rawError, setRawError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
+  const [problems, setProblems] = useState<string[]>([]);
+  const [liveValidate, setLiveValidate] = useState(false);
+  const [timeoutMs, setTimeoutMs] = useState("");
+  const runner = useCallRunner();
+
+  function switchMode(next: Mode) {
+    if (next === mode) return;
+    if (next === "json") {
+      setRawText(JSON.stringify(args, null, 2));
+      setRawError(null);
+    } else {
+      const parsed = parseArgs(rawText);
+      if (!parsed.ok) {
+        setRawError(parsed.error);
+        return;
+      }
+      setArgs(parsed.value);
+    }
+    setMode(next);
+  }
+
+  function onRawChange(text: string) {
+    setRawText(text);
+    const parsed = parseArgs(text);
+    setRawError(parsed.ok ? null : parsed.error);
+    if (parsed.ok) setArgs(parsed.value);
+  }
+
+  function run() {
+    if (runner.running) return;
+    let value = args;
+    if (mode === "json") {
+      const parsed = parseArgs(rawText);
+      if (!parsed.ok) {
+        setRawError(parsed.error);
+        return;
+      }
+      value = parsed.value;
+    }
+    const { errors, errorSchema } = validator.validateFormData(value, schema);
+    if (errors.length > 0) {
+      setFieldErrors(errorSchema);
+      setProblems(errors.map((e) => `${e.property && e.property !== "." ? `${e.property.replace(/^\./, "")}: ` : ""}${e.message ?? "invalid"}`));
+      setLiveValidate(true);
+      return;
+    }
+    setFieldErrors(undefined);
+    setProblems([]);
+    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs) });
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    // The JSON editor handles the shortcut itself and marks the event as handled.
+    if (isRunShortcut(event) && !event.nativeEvent.defaultPrevented) {
+      event.preventDefault();
+      run();
+    }
+  }
+
+  // A 422 from the API (its own validation) is shown at the fields too.
+  const serverErrors = isApiError(runner.error, "unprocessable") ? detailErrors(runner.error.details) : [];
+  const extraErrors = fieldErrors ?? (serverErrors.length ? errorSchemaFromPaths(serverErrors) : undefined);
+
+  return (
+    <section aria-label="Run tool" className="flex flex-col gap-3" onKeyDown={onKeyDown}>
+      <div className="flex items-center justify-between">
+        <h3 className="text-sm font-semibold">Arguments</h3>
+        <div role="group" aria-label="Arguments editor" className="inline-flex rounded-md border p-0.5">
+          {(["form", "json"] as const).map((m) => (
+            <Button key={m} size="sm" variant={mode === m ? "secondary" : "ghost"} aria-pressed={mode === m} onClick={() => switchMode(m)} className="h-6 border-0">
+              {m === "form" ? "Form" : "JSON"}
+            </Button>
+          ))}
+        </div>
+      </div>
+
+      {mode === "form" ? (
+        hasFields(schema) ? (
+          <Form
+            schema={schema}
+            validator={validator}
+            formData={args}
+            onChange={(event) => {
+              setArgs((event.formData ?? {}) as Record<string, unknown>);
+              setFieldErrors(undefined);
+            }}
+            extraErrors={extraErrors}
+            liveValidate={liveValidate ? "onChange" : undefined}
+            templates={rjsfTemplates}
+            showErrorList={false}
+            noHtml5Validate
+            className="sb-form"
+            idPrefix={`tool-${tool.name.replace(/[^\w-]/g, "_")}`}
+          >
+            <></>
+          </Form>
+        ) : (
+          <p className="text-sm text-muted">This tool takes no arguments.</p>
+        )
+      ) : (
+        <JsonEditor label="Arguments (JSON)" value={rawText} onChange={onRawChange} onSubmit={run} />
+      )}
+      {rawError && (
+        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+          {rawError}
+        </p>
+      )}
+      {(problems.length > 0 || (mode === "json" && serverErrors.length > 0)) && (
+        <Alert tone="error" title="Fix the arguments first">
+          <ul className="list-disc pl-4">
+            {(problems.length ? problems : serverErrors.map((e) => `${e.path ? `${e.path}: ` : ""}${e.message}`)).map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+
+      <RunControls
+        onRun={run}
+        onCancel={runner.cancel}
+        running={runner.running}
+        cancelling={runner.cancelling}
+        elapsedMs={runner.elapsedMs}
+        timeoutMs={timeoutMs}
+        onTimeoutChange={setTimeoutMs}
+        defaultTimeoutMs={defaultTimeoutMs}
+      />
+
+      {runner.error && !serverErrors.length && <CallErrorAlert error={runner.error} />}
+      {runner.call && !runner.running && <ResultView call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+    </section>
+  );
+}

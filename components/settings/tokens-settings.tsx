@@ -1,0 +1,136 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, Input } from "@/components/ui/field";
+import { Skeleton } from "@/components/ui/spinner";
+import { formatTime } from "@/components/calls/format";
+import type { ApiTokenInfo } from "@/lib/auth";
+import { useCreateToken, useRevokeToken, useTokens } from "@/lib/auth/hooks";
+
+export function TokensSettings() {
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      <CreateToken />
+      <TokenList />
+    </div>
+  );
+}
+
+function CreateToken() {
+  const create = useCreateToken();
+  const [name, setName] = useState("");
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) return;
+    create.mutate(name.trim(), { onSuccess: () => setName("") });
+  }
+
+  return (
+    <section aria-labelledby="create-token-title" className="flex flex-col gap-3 rounded-lg border p-4">
+      <h2 id="create-token-title" className="text-sm font-semibold">
+        Create a token
+      </h2>
+      <form onSubmit={onSubmit} className="flex items-end gap-2">
+        <Field label="Token name" className="w-72">
+          {(p) => <Input {...p} value={name} placeholder="ci" onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Button type="submit" variant="primary" busy={create.isPending} disabled={!name.trim()}>
+          Create token
+        </Button>
+      </form>
+      <ErrorAlert error={create.error} />
+      {create.data && (
+        <Alert
+          tone="success"
+          title={`Token “${create.data.token.name}” created. Copy it now: it is shown only once.`}
+          action={<CopyButton text={create.data.secret} label="Copy token" />}
+        >
+          <code data-testid="token-secret" className="font-mono text-xs break-all select-all">
+            {create.data.secret}
+          </code>
+        </Alert>
+      )}
+      <p className="text-xs text-muted">
+        Use it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> with the API. It works in this workspace only.
+      </p>
+    </section>
+  );
+}
+
+function TokenList() {
+  const tokens = useTokens();
+  const revoke = useRevokeToken();
+  const [target, setTarget] = useState<ApiTokenInfo | null>(null);
+
+  if (tokens.isPending) return <Skeleton className="h-32 w-full" />;
+  if (tokens.error) return <ErrorAlert error={tokens.error} title="Could not load tokens" />;
+  if (tokens.data.length === 0) return <EmptyState title="No API tokens yet">Create one for scripts, CI or the agent.</EmptyState>;
+
+  return (
+    <section aria-labelledby="tokens-title" className="flex flex-col gap-2">
+      <h2 id="tokens-title" className="text-sm font-semibold">
+        Tokens
+      </h2>
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr className="border-b text-left text-xs text-muted">
+            <th className="py-2 pr-3 font-medium">Name</th>
+            <th className="py-2 pr-3 font-medium">Prefix</th>
+            <th className="py-2 pr-3 font-medium">Created</th>
+            <th className="py-2 pr-3 font-medium">Last used</th>
+            <th className="py-2 pr-3 font-medium">Status</th>
+            <th className="py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.data.map((token) => (
+            <tr key={token.id} className="border-b">
+              <td className="py-2 pr-3 font-medium">{token.name}</td>
+              <td className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
+              <td className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
+              <td className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
+              <td className="py-2 pr-3">
+                {token.revokedAt ? (
+                  <Badge tone="red" title={`Revoked ${formatTime(token.revokedAt)}`}>
+                    revoked
+                  </Badge>
+                ) : (
+                  <Badge tone="green">active</Badge>
+                )}
+              </td>
+              <td className="py-2 text-right">
+                {!token.revokedAt && (
+                  <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${token.name}`} onClick={() => setTarget(token)}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ConfirmDialog
+        open={target !== null}
+        onClose={() => {
+          setTarget(null);
+          revoke.reset();
+        }}
+        title={`Revoke “${target?.name ?? ""}”?`}
+        description="Scripts using it stop working at once. This cannot be undone."
+        confirmLabel="Revoke token"
+        busy={revoke.isPending}
+        error={<ErrorAlert error={revoke.error} />}
+        onConfirm={() => target && revoke.mutate(target.id, { onSuccess: () => setTarget(null) })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** How long a pairing code stays valid. */
+export const PAIRING_TTL_MS = 10 * 60 * 1000;
+
+/** POST /api/v1/agents/pairings – a name for the agent that will pair (defaults to its hostname). */
+export const CreatePairingSchema = z.object({ name: z.string().trim().min(1).max(100).optional() });
+export type CreatePairing = z.infer<typeof CreatePairingSchema>;
+
+/** POST /api/v1/agents/pair – what the agent sends with its one-time code. */
+export const PairAgentSchema = z.object({
+  code: z.string().trim().min(6).max(64),
+  name: z.string().trim().min(1).max(100).optional(),
+  hostname: z.string().trim().max(255).default(""),
+  version: z.string().trim().max(50).default(""),
+  platform: z.string().trim().max(50).default(""),
+});
+export type PairAgent = z.infer<typeof PairAgentSchema>;
+
+export type AgentStatus = "online" | "offline" | "revoked";
+
+/** How a server process of an agent last ended. */
+export interface AgentServerExit {
+  code: number | null;
+  signal: string | null;
+  error: string | null;
+  stderrTail: string[];
+  at: string;
+}
+
+export interface AgentServerDto {
+  /** The Server row's id (use the servers API to browse and call it). */
+  id: string;
+  name: string;
+  /** Announced by the agent in its current connection. */
+  online: boolean;
+  lastExit: AgentServerExit | null;
+  /** Recent stderr lines of the server's processes (live while it runs; kept in memory). */
+  stderr: string[];
+}
+
+export interface AgentDto {
+  id: string;
+  name: string;
+  hostname: string | null;
+  version: string | null;
+  status: AgentStatus;
+  lastSeenAt: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  servers: AgentServerDto[];
+}
+
+/** A fresh pairing code: shown once, single use, expires after 10 minutes. */
+export interface PairingDto {
+  code: string;
+  name: string;
+  expiresAt: string;
+  /** The command to run on the machine to pair. */
+  command: string;
+}
+
+/** The agent's own view (GET /api/v1/agents/self, agent token). */
+export interface AgentSelfDto {
+  agent: { id: string; name: string; status: AgentStatus };
+  workspace: { id: string; name: string };
+}
+
+export const agentKeys = {
+  all: () => ["agents"] as const,
+  detail: (id: string) => ["agents", id] as const,
+};

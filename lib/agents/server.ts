@@ -1,0 +1,103 @@
+import "server-only";
+import crypto from "node:crypto";
+import type { Principal } from "@/lib/auth";
+import { hashToken, newToken } from "@/lib/crypto";
+import { notFound, SwitchboardError } from "@/lib/errors";
+import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "@/lib/relay/server";
+import { RELAY_PATH } from "@/lib/relay/protocol";
+import { PAIRING_TTL_MS, type AgentDto, type AgentSelfDto, type CreatePairing, type PairAgent, type PairingDto } from "./index";
+import * as q from "./queries";
+
+// Crockford-style alphabet without look-alikes (0/O, 1/I/L, U).
+const ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
+
+/** A one-time code like `K7QM-2XWD-93PH` (about 59 bits). */
+function newPairingCode(): string {
+  const bytes = crypto.randomBytes(12);
+  const chars = [...bytes].map((b) => ALPHABET[b % ALPHABET.length]).join("");
+  return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
+}
+
+/** Codes are compared case- and dash-insensitively (people retype them). */
+function normaliseCode(code: string): string {
+  return code.toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+/** Creates a pairing code and the command that uses it. */
+export async function createPairing(principal: Principal, input: CreatePairing, consoleUrl: string): Promise<PairingDto> {
+  const code = newPairingCode();
+  const expiresAt = new Date(Date.now() + PAIRING_TTL_MS);
+  const name = input.name ?? "";
+  await q.createPairing({ workspaceId: principal.workspaceId, codeHash: hashToken(normaliseCode(code)), name, createdBy: principal.userId, expiresAt });
+  const origin = new URL(consoleUrl).origin;
+  return { code, name, expiresAt: expiresAt.toISOString(), command: `npx -y ${origin}/agent.tgz pair ${code} --console ${origin}` };
+}
+
+/** Spends a pairing code (called by the agent, no user). The token is returned this once. */
+export async function pairAgent(input: PairAgent) {
+  const token = newToken("sba");
+  const redeemed = await q.redeemPairing({
+    codeHash: hashToken(normaliseCode(input.code)),
+    tokenHash: hashToken(token),
+    name: input.name,
+    hostname: input.hostname,
+    version: input.version,
+  });
+  if (!redeemed) throw new SwitchboardError("unauthorized", "This pairing code is unknown, used or expired; create a new one in the console");
+  return { agent: { id: redeemed.agent.id, name: redeemed.agent.name }, workspace: redeemed.workspace, token, relayPath: RELAY_PATH };
+}
+
+export async function listAgents(principal: Principal): Promise<AgentDto[]> {
+  return (await q.listAgents({ workspaceId: principal.workspaceId })).map(toDto);
+}
+
+export async function getAgent(principal: Principal, id: string): Promise<AgentDto> {
+  const row = await q.findAgent({ workspaceId: principal.workspaceId, id });
+  if (!row) throw notFound("Agent");
+  return toDto(row);
+}
+
+/** Revokes an agent: its token stops working and its socket closes at once. */
+export async function revokeAgent(principal: Principal, id: string): Promise<void> {
+  const row = await q.findAgent({ workspaceId: principal.workspaceId, id });
+  if (!row) throw notFound("Agent");
+  await q.revokeAgent({ workspaceId: principal.workspaceId, id });
+  revokeLink(id);
+}
+
+/** The agent behind an agent token (for the agent's own `status` and `unpair`). */
+export async function authenticateAgent(request: Request) {
+  const header = request.headers.get("authorization") ?? "";
+  const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : "";
+  const agent = token ? await q.findAgentByTokenHash({ tokenHash: hashToken(token) }) : null;
+  if (!agent) throw new SwitchboardError("unauthorized", "Unknown or revoked agent token");
+  return agent;
+}
+
+export async function agentSelf(request: Request): Promise<AgentSelfDto> {
+  const agent = await authenticateAgent(request);
+  return { agent: { id: agent.id, name: agent.name, status: isAgentOnline(agent.id) ? "online" : "offline" }, workspace: agent.workspace };
+}
+
+export async function revokeSelf(request: Request): Promise<void> {
+  const agent = await authenticateAgent(request);
+  await q.revokeAgent({ workspaceId: agent.workspaceId, id: agent.id });
+  revokeLink(agent.id);
+}
+
+function toDto(row: q.AgentRow): AgentDto {
+  const online = isAgentOnline(row.id);
+  return {
+    id: row.id,
+    name: row.name,
+    hostname: row.hostname,
+    version: row.version,
+    status: row.revokedAt ? "revoked" : online ? "online" : "offline",
+    lastSeenAt: online ? new Date().toISOString() : (row.lastSeenAt?.toISOString() ?? null),
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    servers: row.servers
+      .filter((s) => s.kind === "agent")
+      .map((s) => ({ id: s.id, name: s.name, online: isAgentServerOnline(row.id, s.name), ...serverOutput(row.id, s.name) })),
+  };
+}

@@ -1,0 +1,242 @@
+import type { RequestOptions as SdkRequestOptions, Tool } from "@modelcontextprotocol/client";
+import { openSession } from "./connect";
+import { McpError } from "./errors";
+import { explainError } from "./explain";
+import type { Session, SessionHooks } from "./session";
+import { isSessionGone } from "./transports";
+import type {
+  CallMethod,
+  ConnectionConfig,
+  ConnectionInfo,
+  ListChangedKind,
+  ListKind,
+  McpConnection,
+  RequestOptions,
+  ToolDefinition,
+} from "./types";
+
+type SdkCall<T> = (session: Session, options: SdkRequestOptions) => Promise<T>;
+
+/** Opens an MCP connection (connect, era negotiation, transport fallback). Throws an explained McpError. */
+export async function openConnection(config: ConnectionConfig): Promise<McpConnection> {
+  const connection = new Connection(config);
+  await connection.start();
+  return connection;
+}
+
+class Connection implements McpConnection {
+  private session: Session | null = null;
+  private lastInfo: ConnectionInfo | null = null;
+  private lastDiscover: Record<string, unknown> | null = null;
+  private reopening: Promise<Session> | null = null;
+  private toolsCache: Promise<ToolDefinition[]> | null = null;
+  /** Replaced sessions whose last requests are still settling; ended for good by close(). */
+  private readonly retired = new Set<Session>();
+  private closed = false;
+  private readonly hooks: SessionHooks;
+
+  constructor(private readonly config: ConnectionConfig) {
+    this.hooks = {
+      onListChanged: (kind) => this.listChanged(kind),
+      onLost: (session, reason) => this.lost(session, reason),
+    };
+  }
+
+  async start(): Promise<void> {
+    this.adopt(await openSession(this.config, this.hooks));
+  }
+
+  get info(): ConnectionInfo {
+    if (!this.lastInfo) throw new Error("Connection was never opened");
+    return this.lastInfo;
+  }
+
+  get discoverResult(): Record<string, unknown> | null {
+    return this.lastDiscover;
+  }
+
+  async list(kind: ListKind, opts?: RequestOptions): Promise<unknown[]> {
+    const capability = kind === "resource-templates" ? "resources" : kind;
+    if (this.lastInfo?.capabilities && !(capability in this.lastInfo.capabilities)) return [];
+    const items = await this.run(async ({ client }, o) => {
+      const options = { ...o, cacheMode: "refresh" as const };
+      switch (kind) {
+        case "tools":
+          return (await client.listTools(undefined, options)).tools;
+        case "resources":
+          return (await client.listResources(undefined, options)).resources;
+        case "resource-templates":
+          return (await client.listResourceTemplates(undefined, options)).resourceTemplates;
+        case "prompts":
+          return (await client.listPrompts(undefined, options)).prompts;
+      }
+    }, opts);
+    if (kind === "tools") this.toolsCache = Promise.resolve(items as ToolDefinition[]);
+    return items;
+  }
+
+  tools(): Promise<ToolDefinition[]> {
+    if (!this.toolsCache) {
+      const pending = this.list("tools").then((items) => items as ToolDefinition[]);
+      this.toolsCache = pending;
+      pending.catch(() => {
+        if (this.toolsCache === pending) this.toolsCache = null;
+      });
+    }
+    return this.toolsCache;
+  }
+
+  async request(method: CallMethod, params: Record<string, unknown>, opts?: RequestOptions): Promise<Record<string, unknown>> {
+    if (method === "tools/call") {
+      const name = String(params.name ?? "");
+      const toolDefinition = await this.callableDefinition(name);
+      const result = await this.run(
+        ({ client }, o) => client.callTool(params as Parameters<typeof client.callTool>[0], { ...o, toolDefinition }),
+        opts,
+      );
+      return result as Record<string, unknown>;
+    }
+    const result = await this.run(({ client }, o) => client.request({ method, params }, o), opts);
+    return result as Record<string, unknown>;
+  }
+
+  async ping(opts?: RequestOptions): Promise<void> {
+    await this.run(({ client }, o) => client.ping(o), opts);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.reopening?.catch(() => null);
+    const session = this.session;
+    this.session = null;
+    await Promise.all([session?.end({ leave: true }), ...[...this.retired].map((s) => s.end({ leave: false }))]);
+    this.retired.clear();
+  }
+
+  /**
+   * The definition handed to callTool: it turns off the SDK's outputSchema check (we return the
+   * raw result) while keeping the modern-era Mcp-Param header mirroring, which needs inputSchema.
+   */
+  private async callableDefinition(name: string): Promise<Tool> {
+    let known: ToolDefinition | undefined;
+    if (this.lastInfo?.era === "modern") known = (await this.tools().catch(() => [])).find((t) => t.name === name);
+    const { outputSchema: _ignored, ...rest } = known ?? { name, inputSchema: { type: "object" } };
+    return rest as Tool;
+  }
+
+  /**
+   * Runs one SDK call with timeout and cancellation. If the server forgot the session, opens a
+   * fresh one (shared by every request that failed the same way) and retries once.
+   */
+  private async run<T>(call: SdkCall<T>, opts: RequestOptions = {}): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
+    const started = Date.now();
+    const session = await this.current();
+    try {
+      return await this.attempt(session, call, opts, timeoutMs);
+    } catch (err) {
+      if (this.closed || opts.signal?.aborted || !isSessionGone(err, session.transport)) {
+        throw this.explain(err, session, timeoutMs);
+      }
+    }
+    const fresh = await this.reopen(session);
+    const remaining = timeoutMs - (Date.now() - started);
+    if (remaining <= 0) throw new McpError("timeout", `Request timed out after ${timeoutMs} ms`);
+    try {
+      return await this.attempt(fresh, call, opts, remaining);
+    } catch (err) {
+      throw this.explain(err, fresh, timeoutMs);
+    }
+  }
+
+  private async attempt<T>(session: Session, call: SdkCall<T>, opts: RequestOptions, timeoutMs: number): Promise<T> {
+    const poison = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, poison.signal]) : poison.signal;
+    const fail = (err: McpError) => poison.abort(err);
+    session.track(fail);
+    try {
+      return await call(session, { timeout: timeoutMs, signal });
+    } catch (err) {
+      if (opts.signal?.aborted) throw cancelled(opts.signal.reason, err);
+      if (poison.signal.aborted) throw poison.signal.reason;
+      throw err;
+    } finally {
+      session.untrack(fail);
+    }
+  }
+
+  private explain(err: unknown, session: Session, timeoutMs: number): McpError {
+    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure });
+  }
+
+  /** The live session; opens one if an earlier re-initialise failed. */
+  private async current(): Promise<Session> {
+    if (this.closed) throw closedError();
+    if (this.reopening) return this.reopening;
+    return this.session ?? this.reopen(null);
+  }
+
+  private reopen(stale: Session | null): Promise<Session> {
+    if (this.reopening) return this.reopening;
+    if (this.session !== stale && this.session) return Promise.resolve(this.session);
+    const era = stale?.info.era ?? this.lastInfo?.era;
+    const reopening = (async () => {
+      this.session = null;
+      for (const old of this.retired) if (old.isEnded) this.retired.delete(old);
+      if (stale) {
+        stale.retire();
+        this.retired.add(stale);
+      }
+      const fresh = await openSession(this.config, this.hooks, {
+        mode: stale && stale.kind !== "relay" ? stale.kind : undefined,
+        prior: era === "legacy" ? { kind: "legacy" } : undefined,
+      });
+      if (this.closed) {
+        await fresh.end({ leave: true });
+        throw closedError();
+      }
+      this.adopt(fresh);
+      return fresh;
+    })();
+    this.reopening = reopening;
+    reopening.then(
+      () => (this.reopening = null),
+      () => (this.reopening = null),
+    );
+    return reopening;
+  }
+
+  private adopt(session: Session): void {
+    this.session = session;
+    this.lastInfo = session.info;
+    this.lastDiscover = session.discoverResult;
+    this.toolsCache = null;
+  }
+
+  private listChanged(kind: ListChangedKind): void {
+    if (kind === "tools") this.toolsCache = null;
+    try {
+      this.config.onListChanged?.(kind);
+    } catch {
+      // A failing listener must not break the SDK's notification dispatch.
+    }
+  }
+
+  private lost(session: Session, reason: string): void {
+    if (this.closed || session !== this.session) return;
+    this.closed = true;
+    this.session = null;
+    this.config.onClose?.(reason);
+  }
+}
+
+function cancelled(reason: unknown, cause: unknown): McpError {
+  const said = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
+  const detail = said && !/operation was aborted/i.test(said) ? ` (${said})` : "";
+  return new McpError("cancelled", `Request cancelled${detail}`, { cause });
+}
+
+function closedError(): McpError {
+  return new McpError("closed", "The connection is closed");
+}

@@ -1,0 +1,16 @@
+import "server-only";
+
+export { openConnection } from "./connection";
+export { McpError, type McpErrorKind } from "./errors";
+export { explainError } from "./explain";
+export type {
+  CallMethod,
+  ConnectionConfig,
+  ConnectionInfo,
+  ListChangedKind,
+  ListKind,
+  McpConnection,
+  RequestOptions,
+  ToolDefinition,
+  TransportMode,
+} from "./types";

@@ -1,0 +1,152 @@
+import { Client, type McpSubscription, type SubscriptionFilter, type Transport } from "@modelcontextprotocol/client";
+import type { McpError } from "./errors";
+import { explainError } from "./explain";
+import type { HttpRecorder } from "./http";
+import { leaveSession, type SessionTransportKind } from "./transports";
+import type { ConnectionInfo, ListChangedKind } from "./types";
+
+const CLIENT_INFO = { name: "switchboard", version: "0.1.0" };
+const LEAVE_TIMEOUT_MS = 5000;
+
+const LIST_CHANGED: Record<string, ListChangedKind> = {
+  "notifications/tools/list_changed": "tools",
+  "notifications/resources/list_changed": "resources",
+  "notifications/prompts/list_changed": "prompts",
+};
+
+export interface SessionHooks {
+  onListChanged(kind: ListChangedKind): void;
+  /** The transport closed without us asking. */
+  onLost(session: Session, reason: string): void;
+}
+
+/** One SDK client on one transport: a single MCP session. Replaced as a whole on re-initialise. */
+export class Session {
+  readonly client: Client;
+  /** Fail callbacks of the requests in flight; see failInflight. */
+  private readonly inflight = new Set<(err: McpError) => void>();
+  private info_: ConnectionInfo | null = null;
+  private subscription: McpSubscription | null = null;
+  private retired = false;
+  private ended: Promise<void> | null = null;
+
+  constructor(
+    readonly kind: SessionTransportKind,
+    readonly transport: Transport,
+    readonly recorder: HttpRecorder | null,
+    hooks: SessionHooks,
+  ) {
+    const onChanged = (kind: ListChangedKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => hooks.onListChanged(kind) });
+    this.client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      versionNegotiation: { mode: "auto" },
+      listChanged: { tools: onChanged("tools"), resources: onChanged("resources"), prompts: onChanged("prompts") },
+    });
+    // Servers that send list_changed without advertising listChanged still get heard.
+    this.client.fallbackNotificationHandler = async (notification) => {
+      const kind = LIST_CHANGED[notification.method];
+      if (kind) hooks.onListChanged(kind);
+    };
+    this.client.onerror = (err) => {
+      if (err instanceof SyntaxError || Array.isArray((err as { issues?: unknown }).issues)) {
+        this.failInflight(explainError(err));
+      }
+    };
+    this.client.onclose = () => {
+      if (this.ended) return;
+      this.ended = Promise.resolve();
+      hooks.onLost(this, "The server closed the connection");
+    };
+  }
+
+  get discoverResult(): Record<string, unknown> | null {
+    return (this.client.getDiscoverResult() as Record<string, unknown> | undefined) ?? null;
+  }
+
+  get info(): ConnectionInfo {
+    if (!this.info_) throw new Error("Session is not connected");
+    return this.info_;
+  }
+
+  /** Reads what the handshake (or discover) negotiated. Call once connect() resolved. */
+  captureInfo(): void {
+    const client = this.client;
+    const server = client.getServerVersion();
+    this.info_ = {
+      transport: this.kind,
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
+      era: client.getProtocolEra() ?? "legacy",
+      serverInfo: server ? { ...server } : null,
+      capabilities: (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null,
+      instructions: client.getInstructions() ?? null,
+      remoteSessionId: this.kind === "streamable-http" ? (this.transport.sessionId ?? null) : null,
+    };
+  }
+
+  /**
+   * A modern connection adopted from a saved discover result gets no auto-opened
+   * subscriptions/listen stream from the SDK (only a probed connect opens one), so list_changed
+   * would never arrive. Open it here. Best effort: a server that refuses simply stays quiet.
+   */
+  async listenIfNeeded(timeoutMs: number): Promise<void> {
+    const client = this.client;
+    if (client.getProtocolEra() !== "modern" || client.autoOpenedSubscription) return;
+    const caps = client.getServerCapabilities();
+    const filter: SubscriptionFilter = {
+      ...(caps?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    this.subscription = await client.listen(filter, { timeout: timeoutMs }).catch(() => null);
+  }
+
+  /**
+   * A malformed message on an SSE stream cannot be tied to a request id, so the SDK only reports
+   * it and the request would wait for its timeout. Fail what is in flight instead. (Malformed JSON
+   * bodies are caught per request in http.ts and never get here.)
+   */
+  failInflight(err: McpError): void {
+    for (const fail of [...this.inflight]) fail(err);
+  }
+
+  track(fail: (err: McpError) => void): void {
+    this.inflight.add(fail);
+  }
+
+  untrack(fail: (err: McpError) => void): void {
+    this.inflight.delete(fail);
+    if (this.retired && this.inflight.size === 0) void this.end({ leave: false });
+  }
+
+  /**
+   * Replaced by a fresh session. Requests still in flight keep their transport until they settle
+   * (each gets its own answer, usually the same 404, and retries on the fresh session); then it closes.
+   */
+  retire(): void {
+    this.retired = true;
+    if (this.inflight.size === 0) void this.end({ leave: false });
+  }
+
+  get isEnded(): boolean {
+    return this.ended !== null;
+  }
+
+  /** Ends the session quietly (no onLost); with leave, sends the session DELETE first. Idempotent, never throws. */
+  end({ leave }: { leave: boolean }): Promise<void> {
+    // Assigned before shutdown starts, so the onclose it triggers is known to be ours.
+    this.ended ??= Promise.resolve().then(() => this.shutdown(leave));
+    return this.ended;
+  }
+
+  private async shutdown(leave: boolean): Promise<void> {
+    try {
+      await this.subscription?.close();
+      if (leave) await leaveSession(this.transport, LEAVE_TIMEOUT_MS);
+      if (this.client.transport) await this.client.close();
+      else await this.transport.close();
+    } catch {
+      // Closing is best effort.
+    }
+  }
+}

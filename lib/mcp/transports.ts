@@ -1,0 +1,67 @@
+import {
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { McpError } from "./errors";
+import type { HttpRecorder } from "./http";
+
+export type SessionTransportKind = "streamable-http" | "sse" | "relay";
+
+/** Parses the configured endpoint; only http(s) URLs are accepted. */
+export function parseEndpoint(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new McpError("unknown", `Not a valid URL: ${url}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new McpError("unknown", `Unsupported URL scheme ${parsed.protocol} (expected http: or https:)`);
+  }
+  return parsed;
+}
+
+/** A transport for one session. Custom headers ride on every request through requestInit. */
+export function createHttpTransport(
+  kind: "streamable-http" | "sse",
+  url: URL,
+  headers: Record<string, string>,
+  recorder: HttpRecorder,
+): Transport {
+  const requestInit: RequestInit = { headers: { ...headers } };
+  if (kind === "sse") return new SSEClientTransport(url, { requestInit, fetch: recorder.fetch });
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch: recorder.fetch });
+}
+
+/** In auto mode, these answers to the Streamable HTTP initialize mean "try legacy HTTP+SSE" (spec). */
+export function shouldFallBackToSse(err: unknown): boolean {
+  return SdkHttpError.isInstance(err) && [400, 404, 405].includes(err.status);
+}
+
+/**
+ * The server no longer knows the session this request carried: HTTP 404 per spec, or the 400
+ * "No valid session ID provided" that SDK v1 servers such as server-everything answer.
+ */
+export function isSessionGone(err: unknown, transport: Transport): boolean {
+  if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return false;
+  if (!SdkHttpError.isInstance(err)) return false;
+  if (err.status === 404) return true;
+  const text = typeof err.data.text === "string" ? err.data.text : "";
+  return err.status === 400 && /session/i.test(text);
+}
+
+/** Sends the session DELETE if there is a session to leave; bounded so a silent server cannot stall close(). */
+export async function leaveSession(transport: Transport, timeoutMs: number): Promise<void> {
+  if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([transport.terminateSession().catch(() => {}), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

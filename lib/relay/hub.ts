@@ -1,0 +1,166 @@
+import type { ConsoleFrame } from "./protocol";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol";
+
+// The relay's state lives on globalThis: server.ts (run by tsx) owns the sockets, while Next's
+// route handlers (another module graph in the same process) open sessions over them.
+
+/** A connected agent, as the rest of the console sees it. */
+export interface LinkHandle {
+  agentId: string;
+  workspaceId: string;
+  /** Accepted server names announced in hello, mapped to their Server row ids. */
+  servers: ReadonlyMap<string, string>;
+  /** Sends a frame; false when the socket is no longer open. */
+  send(frame: ConsoleFrame): boolean;
+  /** Bytes queued on the socket and not yet written. */
+  bufferedAmount(): number;
+  close(code: number, reason: string): void;
+}
+
+/** Frames that concern one session, routed from the agent to its endpoint. */
+export type SessionFrame =
+  | { type: "opened"; pid: number | null }
+  | { type: "message"; message: Record<string, unknown> }
+  | { type: "stderr"; chunk: string }
+  | { type: "exit"; code: number | null; signal: string | null; stderrTail: string[]; error?: string }
+  | { type: "error"; code: string; message: string };
+
+/** The console end of one relayed session (a RelayTransport). */
+export interface SessionEndpoint {
+  agentId: string;
+  serverName: string;
+  deliver(frame: SessionFrame): void;
+  /** The link dropped; the agent keeps the process for its grace period. */
+  linkDown(reason: string): void;
+  /** The agent came back and kept this session. */
+  linkUp(): void;
+  /** The session is over for good (grace period over, agent revoked). */
+  end(reason: string): void;
+}
+
+/** How a server process of an agent last ended, kept for the UI. */
+export interface ServerExitRecord {
+  code: number | null;
+  signal: string | null;
+  error: string | null;
+  stderrTail: string[];
+  at: string;
+}
+
+interface HubState {
+  links: Map<string, LinkHandle>;
+  sessions: Map<string, SessionEndpoint>;
+  grace: Map<string, ReturnType<typeof setTimeout>>;
+  exits: Map<string, ServerExitRecord>;
+  stderr: Map<string, string[]>;
+  maxMessageBytes: number;
+}
+
+const STDERR_LINES = 200;
+
+/** The process-wide relay state. */
+export function relayHub(): HubState {
+  const g = globalThis as { switchboardRelay?: HubState };
+  return (g.switchboardRelay ??= {
+    links: new Map(),
+    sessions: new Map(),
+    grace: new Map(),
+    exits: new Map(),
+    stderr: new Map(),
+    maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
+  });
+}
+
+const key = (agentId: string, name: string) => `${agentId}\u0000${name}`;
+
+/** Whether the agent has a live, greeted connection. */
+export function isAgentOnline(agentId: string): boolean {
+  return relayHub().links.has(agentId);
+}
+
+/** Whether the agent is online and announced this server name in its current connection. */
+export function isAgentServerOnline(agentId: string, serverName: string): boolean {
+  return relayHub().links.get(agentId)?.servers.has(serverName) ?? false;
+}
+
+export function endpointsOf(agentId: string): [string, SessionEndpoint][] {
+  return [...relayHub().sessions].filter(([, e]) => e.agentId === agentId);
+}
+
+/** Registers a greeted link (replacing an older one of the same agent) and resumes kept sessions. */
+export function registerLink(link: LinkHandle, kept: string[]): void {
+  const hub = relayHub();
+  const previous = hub.links.get(link.agentId);
+  hub.links.set(link.agentId, link);
+  if (previous && previous !== link) previous.close(4005, "replaced by a newer connection");
+  clearTimeout(hub.grace.get(link.agentId));
+  hub.grace.delete(link.agentId);
+  const keep = new Set(kept);
+  for (const [id, endpoint] of endpointsOf(link.agentId)) {
+    if (keep.has(id)) endpoint.linkUp();
+    else {
+      hub.sessions.delete(id);
+      endpoint.end("the agent restarted and no longer runs this session");
+    }
+  }
+}
+
+/** A link closed: sessions lose their in-flight requests now and end after the grace period. */
+export function linkClosed(link: LinkHandle, graceMs: number, reason: string): void {
+  const hub = relayHub();
+  if (hub.links.get(link.agentId) !== link) return;
+  hub.links.delete(link.agentId);
+  const endpoints = endpointsOf(link.agentId);
+  for (const [, endpoint] of endpoints) endpoint.linkDown(reason);
+  if (endpoints.length === 0) return;
+  clearTimeout(hub.grace.get(link.agentId));
+  const timer = setTimeout(() => endSessions(link.agentId, "agent offline: it did not come back within its grace period"), graceMs);
+  timer.unref?.();
+  hub.grace.set(link.agentId, timer);
+}
+
+/** Ends every session of an agent at once (revocation, grace over). */
+export function endSessions(agentId: string, reason: string): void {
+  const hub = relayHub();
+  clearTimeout(hub.grace.get(agentId));
+  hub.grace.delete(agentId);
+  for (const [id, endpoint] of endpointsOf(agentId)) {
+    hub.sessions.delete(id);
+    endpoint.end(reason);
+  }
+}
+
+/** Closes a revoked agent's socket at once and ends its sessions. */
+export function revokeLink(agentId: string): void {
+  const link = relayHub().links.get(agentId);
+  endSessions(agentId, "agent revoked");
+  if (link) {
+    relayHub().links.delete(agentId);
+    link.close(4001, "agent revoked");
+  }
+}
+
+export function recordExit(agentId: string, serverName: string, exit: Omit<ServerExitRecord, "at">): void {
+  relayHub().exits.set(key(agentId, serverName), { ...exit, at: new Date().toISOString() });
+}
+
+export function recordStderr(agentId: string, serverName: string, chunk: string): void {
+  const hub = relayHub();
+  const k = key(agentId, serverName);
+  const lines = hub.stderr.get(k) ?? [];
+  lines.push(...chunk.split(/\r?\n/).filter((l) => l.length > 0).map((l) => l.slice(0, 4096)));
+  if (lines.length > STDERR_LINES) lines.splice(0, lines.length - STDERR_LINES);
+  hub.stderr.set(k, lines);
+}
+
+/** The last exit and recent stderr lines of an agent's server (live while it runs). */
+export function serverOutput(agentId: string, serverName: string): { lastExit: ServerExitRecord | null; stderr: string[] } {
+  const hub = relayHub();
+  return { lastExit: hub.exits.get(key(agentId, serverName)) ?? null, stderr: hub.stderr.get(key(agentId, serverName)) ?? [] };
+}
+
+/** Publishes to the workspace event bus of lib/events (shared through globalThis; see there). */
+export function notify(workspaceId: string, event: { type: "server"; serverId: string; status: string }): void {
+  const bus = (globalThis as { switchboardEvents?: Map<string, Set<(e: unknown) => void>> }).switchboardEvents;
+  for (const listener of bus?.get(workspaceId) ?? []) listener(event);
+}
