@@ -3,6 +3,8 @@ import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { databaseUrl } from "./lib/db/url";
 
+process.env.DATABASE_URL ??= databaseUrl();
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",

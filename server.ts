@@ -13,6 +13,11 @@ async function main() {
   await app.prepare();
   const upgrade = app.getUpgradeHandler();
   const { attachRelay } = await import("./lib/relay/socket-server");
+  const { interruptPending } = await import("./lib/calls/queries");
+
+  // A call still pending from a previous process never got its answer: say so, never lose it.
+  const { count } = await interruptPending();
+  if (count) console.log(`${count} call(s) left pending by the previous run marked interrupted`);
 
   const server = createServer((req, res) => void handle(req, res));
   const relay = attachRelay();

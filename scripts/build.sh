@@ -8,7 +8,7 @@ if [ -f agent/package.json ] && [ -f agent/build.mjs ]; then
 fi
 stale=yes
 if [ -f .next/BUILD_ID ]; then
-  newer=$(find app components lib public next.config.js package-lock.json instrumentation.ts -newer .next/BUILD_ID -type f 2>/dev/null | head -1)
+  newer=$(find app components lib public next.config.js package-lock.json -newer .next/BUILD_ID -type f 2>/dev/null | head -1)
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then

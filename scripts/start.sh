@@ -12,4 +12,4 @@ echo "› Migrating the database (${DATABASE_URL:-file:./data/switchboard.db})"
 npx prisma migrate deploy
 bash scripts/build.sh
 echo "› Starting Switchboard on http://${HOST:-127.0.0.1}:${PORT:-3000}"
-NODE_ENV=production exec npx tsx server.ts
+NODE_ENV=production exec node --import tsx server.ts

@@ -23,13 +23,22 @@ function normaliseCode(code: string): string {
   return code.toUpperCase().replace(/[^A-Z0-9]/g, "");
 }
 
+/** The console's public origin: SWITCHBOARD_URL if set, else what the request was addressed to. */
+function consoleOrigin(request: Request): string {
+  if (process.env.SWITCHBOARD_URL) return new URL(process.env.SWITCHBOARD_URL).origin;
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
 /** Creates a pairing code and the command that uses it. */
-export async function createPairing(principal: Principal, input: CreatePairing, consoleUrl: string): Promise<PairingDto> {
+export async function createPairing(principal: Principal, input: CreatePairing, consoleUrl: Request): Promise<PairingDto> {
   const code = newPairingCode();
   const expiresAt = new Date(Date.now() + PAIRING_TTL_MS);
   const name = input.name ?? "";
   await q.createPairing({ workspaceId: principal.workspaceId, codeHash: hashToken(normaliseCode(code)), name, createdBy: principal.userId, expiresAt });
-  const origin = new URL(consoleUrl).origin;
+  const origin = consoleOrigin(consoleUrl);
   return { code, name, expiresAt: expiresAt.toISOString(), command: `npx -y ${origin}/agent.tgz pair ${code} --console ${origin}` };
 }
 

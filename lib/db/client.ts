@@ -12,7 +12,6 @@ function createClient() {
       apiToken: { tokenHash: true },
       agent: { tokenHash: true },
       agentPairing: { codeHash: true },
-      account: { password: true },
     },
   });
 }

@@ -15,8 +15,11 @@ export const HEARTBEAT_MS = 15_000;
 /** Three missed heartbeats: the link is dead. */
 export const DEAD_AFTER_MS = 45_000;
 export const DEFAULT_GRACE_MS = 60_000;
-/** The WebSocket path on the console. */
-export const RELAY_PATH = "/api/v1/agents/relay";
+/**
+ * The WebSocket path on the console. It must not match any Next route: Next's own upgrade
+ * listener (attached to the custom server on the first request) ends sockets whose path matches.
+ */
+export const RELAY_PATH = "/api/v1/relay";
 /** Close codes (4000–4999 are free for applications). */
 export const CloseCode = { revoked: 4001, unauthorized: 4003, badVersion: 4004, replaced: 4005, dead: 4008 } as const;
 

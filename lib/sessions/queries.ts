@@ -28,16 +28,15 @@ export function markEnded({ id, status, error }: { id: string; status: "closed" 
   });
 }
 
-export function findSession({ id }: { id: string }) {
-  return prisma.mcpSession.findUnique({ where: { id } });
+export function closeOpenSessions({ serverId }: { serverId: string }) {
+  return prisma.mcpSession.updateMany({
+    where: { serverId, status: { in: ["connecting", "connected"] } },
+    data: { status: "closed", closedAt: new Date() },
+  });
 }
 
-/** Sessions whose connection died with a previous console process. */
-export function closeOrphans({ keep }: { keep: string[] }) {
-  return prisma.mcpSession.updateMany({
-    where: { status: "connecting", id: { notIn: keep } },
-    data: { status: "failed", error: "The console stopped while connecting", closedAt: new Date() },
-  });
+export function findSession({ id }: { id: string }) {
+  return prisma.mcpSession.findUnique({ where: { id } });
 }
 
 export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;

@@ -41,12 +41,14 @@ export async function getConnection(server: ServerSecretRow): Promise<{ sessionI
 
 export async function disconnectServer(serverId: string, workspaceId: string): Promise<void> {
   const entry = live.get(serverId);
-  if (!entry) return;
-  live.delete(serverId);
-  const connection = await entry.ready.catch(() => undefined);
-  await connection?.close();
-  await q.markEnded({ id: entry.sessionId, status: "closed" });
-  publish(workspaceId, { type: "server", serverId, status: "disconnected" });
+  if (entry) {
+    live.delete(serverId);
+    const connection = await entry.ready.catch(() => undefined);
+    await connection?.close();
+  }
+  // Also rows whose connection died with an earlier process: the row must not claim a session.
+  const { count } = await q.closeOpenSessions({ serverId });
+  if (entry || count) publish(workspaceId, { type: "server", serverId, status: "disconnected" });
 }
 
 export function isLive(serverId: string): boolean {

@@ -5,7 +5,8 @@ import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../supp
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
-const PUBLIC = new Set(["/api/v1/setup"]);
+// Set-up runs before any account exists; pairing is authenticated by its one-time code.
+const PUBLIC = new Set(["/api/v1/setup", "/api/v1/agents/pair"]);
 
 /** Every /api/v1 route file with the methods it exports, with placeholder ids. */
 function apiRoutes(): { route: string; method: string }[] {
@@ -89,7 +90,7 @@ describe("authentication and workspace scoping", () => {
     const apiB = apiClient(sb.url, tokenB);
     expect((await apiB("GET", "/api/v1/me")).body.workspace.id).toBe(workspaceB);
 
-    const server = (await apiA("POST", "/api/v1/servers", { name: "private", url: "http://127.0.0.1:9/mcp", headers: { "X-Key": "k" } })).body.server;
+    const server = (await apiA("POST", "/api/v1/servers", { name: "private", url: "http://127.0.0.1:2/mcp", headers: { "X-Key": "k" } })).body.server;
     // A call to an unreachable server is still recorded, so there is a call to hide.
     const call = (await apiA("POST", `/api/v1/servers/${server.id}/tools/call`, { name: "echo", arguments: {} })).body.call;
     expect(call.status).toBe("error");

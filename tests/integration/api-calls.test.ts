@@ -87,11 +87,12 @@ describe("servers, sessions and recorded calls against server-everything", () =>
     expect((await api("GET", `/api/v1/calls?serverId=${serverId}&limit=200`)).body.items.length).toBe(before);
   });
 
-  it("records protocol errors as data, with HTTP 200", async () => {
+  it("records tool errors as data, with HTTP 200", async () => {
+    // server-everything answers an unknown tool with an isError result.
     const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "no-such-tool" });
     expect(res.status).toBe(200);
     expect(res.body.call.status).toBe("error");
-    expect(res.body.call.error.kind).toBe("protocol");
+    expect(res.body.call.isError).toBe(true);
   });
 
   it("reads resources and gets prompts as recorded calls", async () => {

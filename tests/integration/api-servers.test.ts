@@ -15,7 +15,7 @@ describe("server records", () => {
   });
 
   it("encrypts header values at rest", async () => {
-    const res = await api("POST", "/api/v1/servers", { name: "secretive", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer sk-live-123456" } });
+    const res = await api("POST", "/api/v1/servers", { name: "secretive", url: "http://127.0.0.1:2/mcp", headers: { Authorization: "Bearer sk-live-123456" } });
     expect(res.status).toBe(201);
     const db = new Database(sb.dbFile, { readonly: true });
     try {
@@ -31,7 +31,7 @@ describe("server records", () => {
   });
 
   it("explains a connection failure plainly", async () => {
-    const created = await api("POST", "/api/v1/servers", { name: "refused", url: "http://127.0.0.1:9/mcp", transport: "streamable-http" });
+    const created = await api("POST", "/api/v1/servers", { name: "refused", url: "http://127.0.0.1:2/mcp", transport: "streamable-http" });
     const res = await api("POST", `/api/v1/servers/${created.body.server.id}/connect`);
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("upstream_error");
@@ -43,10 +43,10 @@ describe("server records", () => {
     const config = JSON.stringify({
       mcpServers: {
         remote: { url: "https://mcp.example.com/mcp", headers: { "X-Token": "abc-secret" } },
-        legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
+        legacy: { type: "sse", url: "http://127.0.0.1:2/sse" },
         files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: { API_KEY: "env-secret" } },
         broken: { nothing: true },
-        secretive: { url: "http://127.0.0.1:9/mcp" },
+        secretive: { url: "http://127.0.0.1:2/mcp" },
       },
     });
     const res = await api("POST", "/api/v1/servers/import", { config });

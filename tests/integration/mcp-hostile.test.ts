@@ -92,6 +92,13 @@ describe("against a valid fixture", () => {
     // GET is the SDK opening its standalone SSE stream (this fixture answers 405).
     expect(new Set(seenMethods)).toEqual(new Set(["initialize", "notifications/initialized", "GET", "tools/call", "DELETE"]));
     for (const entry of entries) expect(entry.headers["x-api-key"]).toBe("letmein");
+
+    // The legacy transport's SSE GET carries them too (this fixture then refuses the stream).
+    await fetch(`${hostile.baseUrl}/_log`, { method: "DELETE" });
+    const err = await rejection(connect(url("keyed"), { transport: "sse", headers: { "X-Api-Key": "letmein" } }));
+    expect(err).toMatchObject({ kind: "http", status: 405 });
+    const [get] = (await serverLog()).filter((e) => e.path === "/keyed");
+    expect(get).toMatchObject({ httpMethod: "GET", headers: { "x-api-key": "letmein", accept: "text/event-stream" } });
   });
 
   it("caches tools/list until the server announces a change", async () => {

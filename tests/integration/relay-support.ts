@@ -18,8 +18,8 @@ export const CL_FIXTURE = path.join(ROOT, "tests/fixtures/content-length-server.
 if (!fs.existsSync(CLI)) throw new Error("agent/dist/cli.js is missing: run `node agent/build.mjs` (scripts/build.sh does)");
 
 /** The environment the agent runs with: enough to work, plus a marker that must never reach a server. */
-export function agentEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: home, SWITCHBOARD_AGENT_HOME: home, RELAY_LEAK_MARKER: "must-not-leak", ...extra };
+export function agentEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: home, SWITCHBOARD_AGENT_HOME: home, RELAY_LEAK_MARKER: "must-not-leak", ...extra };
 }
 
 export function newAgentHome(): string {

@@ -60,7 +60,8 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   };
 
   const start = async () => {
-    const proc = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
+    const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     proc.stdout.on("data", (d) => (output += d));
     proc.stderr.on("data", (d) => (output += d));

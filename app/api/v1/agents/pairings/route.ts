@@ -7,5 +7,5 @@ export const runtime = "nodejs";
 // POST /api/v1/agents/pairings – a one-time pairing code (10 minutes) and the command to run
 export const POST = withWorkspace(async ({ request, principal }) => {
   const input = await parseBody(request, CreatePairingSchema);
-  return new Reply({ pairing: await createPairing(principal, input, request.url) }, 201);
+  return new Reply({ pairing: await createPairing(principal, input, request) }, 201);
 });
