@@ -17,8 +17,9 @@ only ask for servers listed in your local config, by name.
 Usage:
   switchboard-agent pair <code> --console <url> [--name <name>]
       Pair this machine with a console. Get the code in the console: Agents → "Pair an agent".
-  switchboard-agent start [--config <file>] [--grace <seconds>]
+  switchboard-agent start [--config <file>] [--grace <seconds>] [--max-message-bytes <n>]
       Connect and serve the servers in the config (default ${defaultConfigFile()}).
+      If the link drops, running servers are kept for --grace seconds (default 60).
       The config has the usual shape (a Claude Desktop config works as is):
         { "mcpServers": { "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] } } }
       Optional per server: "env" (added to a minimal environment), "cwd",

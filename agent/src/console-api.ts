@@ -10,7 +10,13 @@ export interface PairResponse {
 
 async function call(url: string, init: RequestInit): Promise<{ status: number; body: any }> {
   // redirect: "error": a token or code never follows a redirect to another host.
-  const res = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(15_000) });
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(15_000) });
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    throw new Error(`Could not reach ${new URL(url).origin}: ${cause ?? (err as Error).message}`);
+  }
   const text = await res.text();
   let body: any = null;
   try {

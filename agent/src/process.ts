@@ -8,7 +8,7 @@ const WINDOWS_ENV = ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH",
 const TAIL_LINES = 20;
 
 /** The environment a server gets: a few inherited variables (as the MCP SDK does) plus its config's `env`. */
-export function serverEnv(config: Pick<ServerConfig, "env">, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function serverEnv(config: Pick<ServerConfig, "env">, parent: Record<string, string | undefined> = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of process.platform === "win32" ? WINDOWS_ENV : POSIX_ENV) {
     const value = parent[key];

@@ -39,7 +39,7 @@ export function RunControls({ onRun, onCancel, running, cancelling, elapsedMs, t
           </Button>
         </>
       )}
-      <label className="ml-auto flex items-center gap-2 text-xs text-muted">
+      <label className="ml-auto flex items-center gap-2 text-xs whitespace-nowrap text-muted">
         Timeout (ms)
         <Input
           type="number"

@@ -55,7 +55,7 @@ export function Sidebar() {
         ) : servers.error ? (
           <p className="px-2 text-xs text-red-600 dark:text-red-400">Could not load servers.</p>
         ) : servers.data.length === 0 ? (
-          <p className="px-2 text-xs text-muted">No servers yet.</p>
+          <p className="px-2 text-xs text-muted">None yet.</p>
         ) : (
           <ul className="flex flex-col gap-px">
             {servers.data.map((server) => {

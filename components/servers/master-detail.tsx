@@ -9,9 +9,8 @@ import { Skeleton } from "@/components/ui/spinner";
 
 export interface ListEntry {
   key: string;
-  /** The accessible name of the entry's button. */
-  label: string;
-  primary: ReactNode;
+  /** The entry's button text, which is also its accessible name. */
+  primary: string;
   secondary?: ReactNode;
   badges?: ReactNode;
 }
@@ -57,28 +56,31 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
               {entries?.map((entry, index) => {
                 const selected = entry.key === selectedKey;
                 return (
-                  <li key={entry.key}>
-                    <button
-                      type="button"
-                      aria-label={entry.label}
-                      aria-describedby={entry.secondary ? `${descId}-${index}` : undefined}
-                      aria-current={selected ? "true" : undefined}
-                      onClick={() => onSelect(entry.key)}
-                      className={cn(
-                        "flex w-full flex-col items-start gap-0.5 rounded-md px-2 py-1.5 text-left",
-                        selected ? "bg-accent/10 ring-1 ring-accent/40" : "hover:bg-hover",
-                      )}
-                    >
-                      <span className="flex w-full items-center gap-1.5">
-                        <span className="min-w-0 flex-1 truncate font-mono text-xs font-medium">{entry.primary}</span>
-                        {entry.badges}
+                  <li
+                    key={entry.key}
+                    className={cn(
+                      "relative flex flex-col gap-0.5 rounded-md px-2 py-1.5 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
+                      selected ? "bg-accent/10 ring-1 ring-accent/40" : "hover:bg-hover",
+                    )}
+                  >
+                    <span className="flex w-full items-center gap-1.5">
+                      {/* The button is named by its text alone; its ::after covers the whole card. */}
+                      <button
+                        type="button"
+                        aria-describedby={entry.secondary ? `${descId}-${index}` : undefined}
+                        aria-current={selected ? "true" : undefined}
+                        onClick={() => onSelect(entry.key)}
+                        className="min-w-0 flex-1 truncate text-left font-mono text-xs font-medium outline-none after:absolute after:inset-0 after:content-['']"
+                      >
+                        {entry.primary}
+                      </button>
+                      {entry.badges}
+                    </span>
+                    {entry.secondary && (
+                      <span id={`${descId}-${index}`} className="line-clamp-2 text-xs text-muted">
+                        {entry.secondary}
                       </span>
-                      {entry.secondary && (
-                        <span id={`${descId}-${index}`} className="line-clamp-2 text-xs text-muted">
-                          {entry.secondary}
-                        </span>
-                      )}
-                    </button>
+                    )}
                   </li>
                 );
               })}

@@ -20,7 +20,7 @@ export function PromptsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId
   return (
     <MasterDetail
       noun="prompts"
-      entries={visible.map((p) => ({ key: p.name, label: p.name, primary: p.name, secondary: p.title ?? p.description }))}
+      entries={visible.map((p) => ({ key: p.name, primary: p.name, secondary: p.title ?? p.description }))}
       total={all.length}
       isLoading={enabled && prompts.isPending}
       error={prompts.error}

@@ -17,7 +17,7 @@ export function ResourcesPanel({ serverId, enabled, defaultTimeoutMs }: { server
   return (
     <MasterDetail
       noun="resources"
-      entries={visible.map((r) => ({ key: r.uri, label: r.title ?? r.name ?? r.uri, primary: r.title ?? r.name ?? r.uri, secondary: r.uri }))}
+      entries={visible.map((r) => ({ key: r.uri, primary: r.title ?? r.name ?? r.uri, secondary: r.uri }))}
       total={all.length}
       isLoading={enabled && resources.isPending}
       error={resources.error}

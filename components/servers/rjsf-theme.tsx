@@ -2,6 +2,7 @@
 
 import {
   ADDITIONAL_PROPERTY_FLAG,
+  type FieldTemplateProps,
   getTemplate,
   getUiOptions,
   TranslatableString,
@@ -11,7 +12,8 @@ import {
   type WrapIfAdditionalTemplateProps,
 } from "@rjsf/utils";
 import { buttonClasses } from "@/components/ui/button";
-import { controlClasses } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
+import { controlClasses, REQUIRED_MARK } from "@/components/ui/field";
 
 /** A text button standing in for rjsf's Bootstrap glyph buttons, which render empty without Bootstrap. */
 function TextButton({ text, label, danger, icon, iconType, registry, uiSchema, className, ...rest }: IconButtonProps & { text: string; label: string; danger?: boolean }) {
@@ -83,5 +85,26 @@ function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
   );
 }
 
+/** rjsf's FieldTemplate, with the required mark drawn by CSS so labels read exactly as the property name. */
+function FieldTemplate(props: FieldTemplateProps) {
+  const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const uiOptions = getUiOptions(uiSchema);
+  const Wrap = getTemplate("WrapIfAdditionalTemplate", registry, uiOptions);
+  if (hidden) return <div className="hidden">{children}</div>;
+  return (
+    <Wrap {...props}>
+      {displayLabel && label && uiOptions.widget !== "checkbox" && (
+        <label htmlFor={id} className={cn("control-label", required && REQUIRED_MARK)}>
+          {label}
+        </label>
+      )}
+      {displayLabel && description ? description : null}
+      {children}
+      {errors}
+      {help}
+    </Wrap>
+  );
+}
+
 /** The console's look for @rjsf/core: the default markup (styled by `.sb-form` in globals.css) plus these. */
-export const rjsfTemplates = { ButtonTemplates, ArrayFieldItemTemplate, WrapIfAdditionalTemplate };
+export const rjsfTemplates = { ButtonTemplates, ArrayFieldItemTemplate, WrapIfAdditionalTemplate, FieldTemplate };

@@ -9,7 +9,28 @@ export function toFormSchema(inputSchema: unknown): RJSFSchema {
   const { $schema, $id, ...rest } = inputSchema as Record<string, unknown>;
   void $schema;
   void $id;
-  return { type: "object", ...rest } as RJSFSchema;
+  return nameUnionOptions({ type: "object", ...rest }, 0) as RJSFSchema;
+}
+
+/** Gives untitled anyOf/oneOf options a title from their type ("number", "null"), not "Option 2". */
+function nameUnionOptions(node: unknown, depth: number): unknown {
+  if (depth > 32 || !node || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((n) => nameUnionOptions(n, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === "anyOf" || key === "oneOf") && Array.isArray(value)) {
+      out[key] = value.map((option) => {
+        const named = nameUnionOptions(option, depth + 1);
+        if (!named || typeof named !== "object" || Array.isArray(named) || "title" in named) return named;
+        const o = named as Record<string, unknown>;
+        const title = "const" in o ? JSON.stringify(o.const) : Array.isArray(o.type) ? o.type.join(" | ") : typeof o.type === "string" ? o.type : undefined;
+        return title ? { ...o, title } : o;
+      });
+    } else {
+      out[key] = nameUnionOptions(value, depth + 1);
+    }
+  }
+  return out;
 }
 
 /** Whether the schema has any field to fill. */

@@ -20,7 +20,6 @@ export function TemplatesPanel({ serverId, enabled, defaultTimeoutMs }: { server
       noun="templates"
       entries={visible.map((t) => ({
         key: t.uriTemplate,
-        label: t.title ?? t.name ?? t.uriTemplate,
         primary: t.title ?? t.name ?? t.uriTemplate,
         secondary: t.uriTemplate,
       }))}

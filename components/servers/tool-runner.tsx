@@ -95,7 +95,14 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
         <h3 className="text-sm font-semibold">Arguments</h3>
         <div role="group" aria-label="Arguments editor" className="inline-flex rounded-md border p-0.5">
           {(["form", "json"] as const).map((m) => (
-            <Button key={m} size="sm" variant={mode === m ? "secondary" : "ghost"} aria-pressed={mode === m} onClick={() => switchMode(m)} className="h-6 border-0">
+            <Button
+              key={m}
+              size="sm"
+              variant="ghost"
+              aria-pressed={mode === m}
+              onClick={() => switchMode(m)}
+              className="h-6 border-0 text-muted aria-pressed:bg-hover aria-pressed:text-fg aria-pressed:shadow-sm"
+            >
               {m === "form" ? "Form" : "JSON"}
             </Button>
           ))}

@@ -19,7 +19,6 @@ export function ToolsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: 
       noun="tools"
       entries={visible.map((t) => ({
         key: t.name,
-        label: t.name,
         primary: t.name,
         secondary: t.title ?? t.description,
         badges: t.annotations?.destructiveHint === true ? <span className="size-1.5 rounded-full bg-red-500" title="destructive" /> : undefined,

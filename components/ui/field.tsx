@@ -22,6 +22,9 @@ export function Select({ className, children, ...rest }: SelectHTMLAttributes<HT
   );
 }
 
+/** A red asterisk drawn by CSS, so the label's text (and accessible name) stays exactly the label. */
+export const REQUIRED_MARK = "after:ml-0.5 after:text-red-600 after:content-['*']";
+
 interface FieldProps {
   label: ReactNode;
   hint?: ReactNode;
@@ -40,13 +43,8 @@ export function Field({ label, hint, error, required, className, children }: Fie
   const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("flex flex-col gap-1", className)}>
-      <label htmlFor={id} className="text-xs font-medium text-fg">
+      <label htmlFor={id} className={cn("text-xs font-medium text-fg", required && REQUIRED_MARK)}>
         {label}
-        {required && (
-          <span aria-hidden className="ml-0.5 text-red-600">
-            *
-          </span>
-        )}
       </label>
       {children({ id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined, required })}
       {hint && (

@@ -54,11 +54,12 @@ export function touchAgent({ id, hostname, version }: { id: string; hostname?: s
 export type AnnounceOutcome = { name: string; serverId: string } | { name: string; refused: string };
 
 /**
- * Makes a Server row (kind "agent") for each announced name. An imported "stdio" row of that name
- * is adopted; a name held by an HTTP server or another agent is refused (left as it is).
+ * Makes a Server row (kind "agent") for each announced name. An imported "stdio" row of that name,
+ * or one left by a revoked agent (re-pairing keeps the history), is adopted; a name held by an HTTP
+ * server or by another live agent is refused (left as it is).
  */
 export async function announceServers({ workspaceId, agentId, names }: { workspaceId: string; agentId: string; names: string[] }): Promise<AnnounceOutcome[]> {
-  const existing = await prisma.server.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, kind: true, agentId: true } });
+  const existing = await prisma.server.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, kind: true, agentId: true, agent: { select: { revokedAt: true } } } });
   const byName = new Map(existing.map((s) => [s.name, s]));
   const outcomes: AnnounceOutcome[] = [];
   for (const name of names) {
@@ -70,7 +71,7 @@ export async function announceServers({ workspaceId, agentId, names }: { workspa
       outcomes.push(created ? { name, serverId: created.id } : { name, refused: "name taken" });
     } else if (row.kind === "agent" && row.agentId === agentId) {
       outcomes.push({ name, serverId: row.id });
-    } else if (row.kind === "stdio" || (row.kind === "agent" && row.agentId === null)) {
+    } else if (row.kind === "stdio" || (row.kind === "agent" && (row.agentId === null || row.agent?.revokedAt))) {
       await prisma.server.update({ where: { id: row.id }, data: { kind: "agent", agentId, url: null } });
       outcomes.push({ name, serverId: row.id });
     } else {

@@ -8,7 +8,15 @@ import type { Principal } from "./index";
 export { auth, createUserWithPassword } from "./better-auth";
 
 const WORKSPACE_HEADER = "x-workspace-id";
+const TOKEN_CACHE_MS = 10_000;
 const lastUsedWrites = new Map<string, number>();
+// Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
+const tokenCache = ((globalThis as { switchboardTokens?: Map<string, { principal: Principal; until: number }> }).switchboardTokens ??= new Map());
+
+/** Forget every cached token verdict (after a revocation or a membership change). */
+export function clearTokenCache(): void {
+  tokenCache.clear();
+}
 
 /**
  * Who is calling and in which workspace: a bearer API token (bound to one workspace) or a
@@ -29,8 +37,18 @@ export async function authenticate(request: Request): Promise<Principal> {
 }
 
 async function fromToken(token: string): Promise<Principal> {
+  const tokenHash = hashToken(token);
+  const cached = tokenCache.get(tokenHash);
+  if (cached && cached.until > Date.now()) return cached.principal;
+  const principal = await verifyToken(tokenHash);
+  if (tokenCache.size > 10_000) tokenCache.clear();
+  tokenCache.set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  return principal;
+}
+
+async function verifyToken(tokenHash: string): Promise<Principal> {
   const row = await prisma.apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
+    where: { tokenHash },
     include: { user: { select: { name: true } } },
   });
   if (!row || row.revokedAt) throw new SwitchboardError("unauthorized", "Invalid or revoked API token");

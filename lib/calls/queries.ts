@@ -8,6 +8,11 @@ export function insertCall({ data }: { data: Prisma.CallUncheckedCreateInput }) 
   return prisma.call.create({ data, include: withServerName });
 }
 
+/** The pending row, written before the request leaves; nothing is read back. */
+export function insertPendingCall({ data }: { data: Prisma.CallUncheckedCreateInput }) {
+  return prisma.call.create({ data, select: { id: true } });
+}
+
 export function completeCall({ id, data }: { id: string; data: Prisma.CallUncheckedUpdateInput }) {
   return prisma.call.update({ where: { id }, data, include: withServerName });
 }

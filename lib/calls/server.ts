@@ -64,7 +64,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
 
   const startedAt = new Date();
-  const pending = await q.insertCall({ data: { ...base, sessionId: live.sessionId, startedAt } });
+  const pending = await q.insertPendingCall({ data: { ...base, sessionId: live.sessionId, startedAt } });
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
   running.set(key, controller);

@@ -16,8 +16,21 @@ function createClient() {
   });
 }
 
+/**
+ * WAL lets reads run while a write commits, and synchronous=NORMAL syncs at checkpoints instead
+ * of on every commit (durable against process crashes, the usual WAL setting).
+ */
+async function tuneSqlite(client: ReturnType<typeof createClient>) {
+  await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await client.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+  await client.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
+}
+
 const globalForPrisma = globalThis as unknown as { switchboardPrisma?: ReturnType<typeof createClient> };
 
 /** The process-wide Prisma client (one per process, survives Next's module reloads). */
 export const prisma = globalForPrisma.switchboardPrisma ?? createClient();
-globalForPrisma.switchboardPrisma = prisma;
+if (!globalForPrisma.switchboardPrisma) {
+  globalForPrisma.switchboardPrisma = prisma;
+  void tuneSqlite(prisma).catch((err) => console.error("[db] could not tune SQLite", err));
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { createUserWithPassword } from "@/lib/auth/server";
+import { clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
 import type { ApiTokenInfo, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
@@ -65,6 +65,7 @@ async function issueToken(input: { workspaceId: string; userId: string; name: st
 
 export async function revokeToken(principal: Principal, id: string): Promise<void> {
   if (!(await q.revokeToken({ workspaceId: principal.workspaceId, userId: principal.userId, id }))) throw notFound("Token");
+  clearTokenCache();
 }
 
 function toTokenInfo(row: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {

@@ -84,9 +84,11 @@ describe("the agent against a hostile console", () => {
     fs.rmSync(pwned, { force: true });
   });
 
-  it("does not follow a redirect with a pairing code", () => {
-    const res = runCli(newAgentHome(), ["pair", "ABCD-EFGH-JKMN", "--console", consoleUrl]);
+  it("does not follow a redirect with a pairing code", async () => {
+    const res = await runCli(newAgentHome(), ["pair", "ABCD-EFGH-JKMN", "--console", consoleUrl]);
     expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/redirect/);
+    expect(seen.some((s) => s.url === "/api/v1/agents/pair")).toBe(true);
     expect(captured).toEqual([]);
   });
 

@@ -51,7 +51,7 @@ describe("agent relay: a real agent process paired with a real console", () => {
     expect(paired.code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     expect(paired.pairing.command).toBe(`npx -y ${sb.url}/agent.tgz pair ${paired.code} --console ${sb.url}`);
     expect(fs.statSync(path.join(paired.home, "agent.json")).mode & 0o777).toBe(0o600);
-    const again = runCli(paired.home, ["pair", paired.code, "--console", sb.url]);
+    const again = await runCli(paired.home, ["pair", paired.code, "--console", sb.url]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/unknown, used or expired/);
     const list = await api("GET", "/api/v1/agents");
@@ -68,7 +68,7 @@ describe("agent relay: a real agent process paired with a real console", () => {
     const servers = (await api("GET", "/api/v1/servers")).body.items;
     const memory = servers.find((s: { name: string }) => s.name === "memory");
     expect(memory).toMatchObject({ id: importedMemoryId, kind: "agent", agentId: paired.agentId, url: null });
-    const status = runCli(paired.home, ["status", "--config", path.join(paired.home, "servers.json")]);
+    const status = await runCli(paired.home, ["status", "--config", path.join(paired.home, "servers.json")]);
     expect(status.stdout).toMatch(/token valid; agent online/);
   });
 
@@ -156,9 +156,20 @@ describe("agent relay: a real agent process paired with a real console", () => {
     expect(restarted.output()).toMatch(/refused this agent's token/);
   });
 
+  it("pairs again after a revocation and takes its servers back, history included", async () => {
+    const everythingId = await serverId(api, "everything");
+    const again = await pairNewAgent(api, sb.url, "laptop again");
+    fs.copyFileSync(path.join(again.home, "agent.json"), path.join(paired.home, "agent.json"));
+    agent = startAgent(paired.home, config);
+    await waitForAgent(api, again.agentId, "online", 20_000, logs);
+    expect(await serverId(api, "everything")).toBe(everythingId);
+    expect((await callTool(api, everythingId, "echo", { message: "welcome back" })).body.call.status).toBe("ok");
+    await agent.stop();
+  });
+
   it("unpairs from the agent side", async () => {
     const other = await pairNewAgent(api, sb.url, "second");
-    const res = runCli(other.home, ["unpair"]);
+    const res = await runCli(other.home, ["unpair"]);
     expect(res.stdout).toMatch(/console revoked this agent/);
     expect(fs.existsSync(path.join(other.home, "agent.json"))).toBe(false);
     expect((await api("GET", `/api/v1/agents/${other.agentId}`)).body.agent.status).toBe("revoked");

@@ -26,10 +26,14 @@ export function newAgentHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "sb-agent-"));
 }
 
-/** Runs a CLI command to completion. */
-export function runCli(home: string, args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [CLI, ...args], { env: agentEnv(home, env), encoding: "utf8", timeout: 30_000 });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+/** Runs a CLI command to completion (asynchronously: the test process may be serving it). */
+export function runCli(home: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: agentEnv(home, env), stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }
 
 export interface RunningAgent {
@@ -78,7 +82,7 @@ export async function pairNewAgent(api: Api, consoleUrl: string, name: string) {
   const pairing = await api("POST", "/api/v1/agents/pairings", { name });
   if (pairing.status !== 201) throw new Error(`pairing failed: ${JSON.stringify(pairing.body)}`);
   const home = newAgentHome();
-  const res = runCli(home, ["pair", pairing.body.pairing.code, "--console", consoleUrl]);
+  const res = await runCli(home, ["pair", pairing.body.pairing.code, "--console", consoleUrl]);
   if (res.code !== 0) throw new Error(`pair failed: ${res.stdout}${res.stderr}`);
   const creds = JSON.parse(fs.readFileSync(path.join(home, "agent.json"), "utf8"));
   return { home, code: pairing.body.pairing.code as string, pairing: pairing.body.pairing, agentId: creds.agentId as string, token: creds.token as string };

@@ -54,6 +54,20 @@ describe("relay in process", () => {
   let server: http.Server;
   let relay: ReturnType<typeof attachRelay>;
   let link: InstanceType<typeof AgentLink>;
+  let port = 0;
+  const newLink = (graceMs: number) =>
+    new AgentLink({
+      credentials: { consoleUrl: `http://127.0.0.1:${port}`, agentId: "agent-1", token: TOKEN, name: "laptop", pairedAt: "now" },
+      servers,
+      version: "test",
+      maxMessageBytes: 1024 * 1024,
+      graceMs,
+      heartbeatMs: 200,
+      deadAfterMs: 600,
+      backoffMs: 20,
+      maxBackoffMs: 100,
+      timings: { stdinGraceMs: 300, termGraceMs: 300 },
+    });
 
   beforeAll(async () => {
     setLogLevel("error");
@@ -61,19 +75,8 @@ describe("relay in process", () => {
     server = http.createServer((_req, res) => res.writeHead(404).end());
     server.on("upgrade", (req, socket, head) => (relay.handles(req) ? relay.upgrade(req, socket, head) : socket.destroy()));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as { port: number };
-    link = new AgentLink({
-      credentials: { consoleUrl: `http://127.0.0.1:${port}`, agentId: "agent-1", token: TOKEN, name: "laptop", pairedAt: "now" },
-      servers,
-      version: "test",
-      maxMessageBytes: 1024 * 1024,
-      graceMs: 3000,
-      heartbeatMs: 200,
-      deadAfterMs: 600,
-      backoffMs: 20,
-      maxBackoffMs: 100,
-      timings: { stdinGraceMs: 300, termGraceMs: 300 },
-    });
+    port = (server.address() as { port: number }).port;
+    link = newLink(3000);
     link.start();
     await waitFor(() => hub.isAgentServerOnline("agent-1", "everything"));
   });
@@ -155,5 +158,20 @@ describe("relay in process", () => {
     hub.revokeLink("agent-1");
     await closed;
     await expect(link.done).resolves.toMatchObject({ code: 2 });
+  });
+
+  it("ends sessions when the agent does not come back within its grace period", async () => {
+    link = newLink(500);
+    link.start();
+    await waitFor(() => hub.isAgentServerOnline("agent-1", "everything"));
+    const { client } = await connect("everything");
+    const errors: string[] = [];
+    client.onerror = (e) => errors.push(e.message);
+    const closed = new Promise<void>((r) => (client.onclose = r));
+    const t0 = Date.now();
+    await link.stop();
+    await closed;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    expect(errors.join()).toMatch(/grace period/);
   });
 });
