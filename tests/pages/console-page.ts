@@ -1,0 +1,52 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Page object for the Switchboard console: the steps a person takes, by accessible names. */
+export class ConsolePage {
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
+
+  async setup(owner: { name: string; email: string; password: string }) {
+    await this.page.goto(`${this.baseUrl}/`);
+    await expect(this.page).toHaveURL(/\/setup/);
+    await this.page.getByLabel("Name", { exact: true }).fill(owner.name);
+    await this.page.getByLabel("Email").fill(owner.email);
+    await this.page.getByLabel("Password").fill(owner.password);
+    await this.page.getByRole("button", { name: /create|set up|get started/i }).click();
+    await expect(this.page).toHaveURL(/\/servers/);
+  }
+
+  async signIn(owner: { email: string; password: string }) {
+    await this.page.goto(`${this.baseUrl}/sign-in`);
+    await this.page.getByLabel("Email").fill(owner.email);
+    await this.page.getByLabel("Password").fill(owner.password);
+    await this.page.getByRole("button", { name: /sign in/i }).click();
+    await expect(this.page).toHaveURL(/\/servers/);
+  }
+
+  async addServer(name: string, url: string) {
+    await this.page.getByRole("link", { name: "Add server" }).first().click();
+    await expect(this.page).toHaveURL(/\/servers\/new/);
+    await this.page.getByLabel("Name", { exact: true }).fill(name);
+    await this.page.getByLabel("URL").fill(url);
+    await this.page.getByRole("button", { name: "Add server" }).click();
+    await expect(this.page).toHaveURL(/\/servers\/(?!new)[\w-]+$/);
+    await this.page.getByRole("button", { name: "Connect", exact: true }).click();
+    await expect(this.page.getByText("connected", { exact: true }).first()).toBeVisible();
+  }
+
+  async openTool(name: string) {
+    await this.page.getByRole("tab", { name: "Tools" }).click();
+    await this.page.getByRole("button", { name: new RegExp(`^${name}\\b`) }).first().click();
+  }
+
+  async runTool() {
+    await this.page.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(this.page.getByTestId("call-status").first()).toHaveText(/ok|error|timeout|cancelled/, { timeout: 30_000 });
+  }
+
+  result() {
+    return this.page.getByTestId("result-view").first();
+  }
+}
