@@ -13,7 +13,7 @@ export class ConsolePage {
     await this.page.getByLabel("Name", { exact: true }).fill(owner.name);
     await this.page.getByLabel("Email").fill(owner.email);
     await this.page.getByLabel("Password").fill(owner.password);
-    await this.page.getByRole("button", { name: /create|set up|get started/i }).click();
+    await this.page.getByRole("button", { name: "Create account" }).click();
     await expect(this.page).toHaveURL(/\/servers/);
   }
 
