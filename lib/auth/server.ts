@@ -1,9 +1,9 @@
 import "server-only";
-import { prisma } from "@/lib/db/client";
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
 import type { Principal } from "./index";
+import * as q from "./queries";
 
 export { auth, createUserWithPassword } from "./better-auth";
 
@@ -28,10 +28,7 @@ export async function authenticate(request: Request): Promise<Principal> {
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
   const wanted = request.headers.get(WORKSPACE_HEADER);
-  const member = await prisma.member.findFirst({
-    where: { userId: session.user.id, ...(wanted ? { workspaceId: wanted } : {}) },
-    orderBy: { createdAt: "asc" },
-  });
+  const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });
   if (!member) throw new SwitchboardError(wanted ? "not_found" : "forbidden", wanted ? "Workspace not found" : "You are not a member of any workspace");
   return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role: member.role, via: "session" };
 }
@@ -47,12 +44,9 @@ async function fromToken(token: string): Promise<Principal> {
 }
 
 async function verifyToken(tokenHash: string): Promise<Principal> {
-  const row = await prisma.apiToken.findUnique({
-    where: { tokenHash },
-    include: { user: { select: { name: true } } },
-  });
+  const row = await q.findTokenWithMember({ tokenHash });
   if (!row || row.revokedAt) throw new SwitchboardError("unauthorized", "Invalid or revoked API token");
-  const member = await prisma.member.findUnique({ where: { workspaceId_userId: { workspaceId: row.workspaceId, userId: row.userId } } });
+  const { member } = row;
   if (!member) throw new SwitchboardError("unauthorized", "The token's owner is no longer a member of its workspace");
   touchToken(row.id);
   return { userId: row.userId, userName: row.user.name, workspaceId: row.workspaceId, role: member.role, via: "token", tokenId: row.id };
@@ -63,5 +57,5 @@ function touchToken(id: string) {
   const now = Date.now();
   if ((lastUsedWrites.get(id) ?? 0) > now - 60_000) return;
   lastUsedWrites.set(id, now);
-  void prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  void q.touchToken({ id }).catch(() => undefined);
 }

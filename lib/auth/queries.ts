@@ -1,0 +1,17 @@
+import { prisma } from "@/lib/db/client";
+
+export function findMembership({ userId, workspaceId }: { userId: string; workspaceId?: string | null }) {
+  return prisma.member.findFirst({ where: { userId, ...(workspaceId ? { workspaceId } : {}) }, orderBy: { createdAt: "asc" } });
+}
+
+/** A token (revoked ones too) by the hash of its secret, with its owner's membership. */
+export async function findTokenWithMember({ tokenHash }: { tokenHash: string }) {
+  const row = await prisma.apiToken.findUnique({ where: { tokenHash }, include: { user: { select: { name: true } } } });
+  if (!row) return null;
+  const member = await prisma.member.findUnique({ where: { workspaceId_userId: { workspaceId: row.workspaceId, userId: row.userId } } });
+  return { ...row, member };
+}
+
+export function touchToken({ id }: { id: string }) {
+  return prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date() } });
+}
