@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 SWITCHBOARD_TEST=1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # npm ci rejects this lock file: npm 11 leaves other platforms' optional packages out of it.
+  npm install --no-audit --no-fund
 fi
 npx prisma generate >/dev/null
 echo "› Type check"
