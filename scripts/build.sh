@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 if [ -f agent/package.json ] && [ -f agent/build.mjs ]; then
   node agent/build.mjs
 fi
+dist=${NEXT_DIST_DIR:-.next}
 stale=yes
-if [ -f .next/BUILD_ID ]; then
-  newer=$(find app components lib public next.config.js package-lock.json -newer .next/BUILD_ID -type f 2>/dev/null | head -1)
+if [ -f "$dist/BUILD_ID" ]; then
+  newer=$(find app components lib public next.config.js package-lock.json -newer "$dist/BUILD_ID" -type f 2>/dev/null | head -1)
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then

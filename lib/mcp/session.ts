@@ -29,6 +29,7 @@ export class Session {
   private subscription: McpSubscription | null = null;
   private retired = false;
   private ended: Promise<void> | null = null;
+  private lastError: string | null = null;
 
   constructor(
     readonly kind: SessionTransportKind,
@@ -48,6 +49,7 @@ export class Session {
       if (kind) hooks.onListChanged(kind);
     };
     this.client.onerror = (err) => {
+      this.lastError = err instanceof Error ? err.message : String(err);
       if (err instanceof SyntaxError || Array.isArray((err as { issues?: unknown }).issues)) {
         this.failInflight(explainError(err));
       }
@@ -55,7 +57,8 @@ export class Session {
     this.client.onclose = () => {
       if (this.ended) return;
       this.ended = Promise.resolve();
-      hooks.onLost(this, "The server closed the connection");
+      // A transport that knows why it closed (a relayed process exited, an agent went away) said so last.
+      hooks.onLost(this, this.lastError ? `The connection ended: ${this.lastError}` : "The server closed the connection");
     };
   }
 

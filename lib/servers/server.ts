@@ -3,6 +3,7 @@ import type { Principal } from "@/lib/auth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { connectServer, disconnectServer, getConnection, isLive, toSessionInfo } from "@/lib/sessions/server";
+import { isAgentServerOnline } from "@/lib/relay/server";
 import type { CapabilityKind, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
@@ -44,8 +45,9 @@ export async function createServer(principal: Principal, input: CreateServer): P
 export async function updateServer(principal: Principal, id: string, input: UpdateServer): Promise<ServerDto> {
   const current = await getServerForCall(principal, id);
   if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
-  if (current.kind !== "http" && (input.url || input.transport || input.headers)) {
-    throw new SwitchboardError("bad_request", "Only the name and timeout of an agent server can be edited");
+  // An agent server's name is the name its agent announced: the relay finds it by that name.
+  if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
+    throw new SwitchboardError("bad_request", "Only the timeout of an agent server can be edited; its name comes from the agent's config");
   }
   let headers: Record<string, string> | undefined;
   if (input.headers) {
@@ -165,6 +167,7 @@ function toDto(row: ServerRow): ServerDto {
 
 function statusOf(row: ServerRow, session: SessionInfo | null): ServerStatus {
   if (row.kind === "stdio") return "waiting";
+  if (row.kind === "agent" && !(row.agentId && isAgentServerOnline(row.agentId, row.name))) return "offline";
   if (session?.status === "failed") return "error";
   if (session?.status === "connected" || session?.status === "connecting") return isLive(row.id) || session.status === "connected" ? "connected" : "disconnected";
   return "disconnected";
