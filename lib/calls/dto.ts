@@ -1,4 +1,4 @@
-import type { CallDto, CallError, CallMethod, CallStatus, CallSummary } from "./index";
+import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary } from "./index";
 import type { CallRow, CallSummaryRow } from "./queries";
 
 type Common = Omit<CallRow, "params" | "result">;
@@ -19,6 +19,8 @@ function common(row: Common): Omit<CallDto, "params" | "result"> {
     requestId: row.requestId,
     traceId: row.traceId,
     rerunOfId: row.rerunOfId,
+    origin: row.origin as CallOrigin,
+    parentCallId: row.parentCallId,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
     durationMs: row.durationMs,

@@ -4,6 +4,8 @@ export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", 
 export const CallStatusSchema = z.enum(CALL_STATUSES);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
+export type CallOrigin = "user" | "app" | "card";
+
 export const CALL_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
 export type CallMethod = (typeof CALL_METHODS)[number];
 
@@ -75,6 +77,10 @@ export interface CallDto {
   requestId: string;
   traceId: string;
   rerunOfId: string | null;
+  /** "user" (UI or API), "app" (an MCP App in a result) or "card" (a UI card action). */
+  origin: CallOrigin;
+  /** For app and card calls: the call whose result hosted the app or card. */
+  parentCallId: string | null;
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;

@@ -5,7 +5,7 @@ import { notFound, SwitchboardError } from "@/lib/errors";
 import { McpError } from "@/lib/mcp/server";
 import { getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
-import type { CallDto, CallError, CallMethod, CallStatus, CallSummary, ListCallsQuery, Page } from "./index";
+import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
 import * as q from "./queries";
 import { validateArguments } from "./validate";
@@ -18,6 +18,8 @@ export interface CallRequest {
   timeoutMs?: number;
   requestId?: string;
   rerunOfId?: string;
+  origin?: CallOrigin;
+  parentCallId?: string;
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
@@ -45,6 +47,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     requestId,
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: req.rerunOfId ?? null,
+    origin: req.origin ?? "user",
+    parentCallId: req.parentCallId ?? null,
     requestSize: Buffer.byteLength(JSON.stringify(req.params)),
   };
 
