@@ -13,12 +13,20 @@ const TimeoutSchema = z.number().int().min(100).max(3_600_000).optional();
 /** Optional client-chosen id; it doubles as an idempotency key and lets the client cancel. */
 const RequestIdSchema = z.string().min(8).max(100).regex(/^[\w.:-]+$/).optional();
 
-export const CallToolSchema = z.object({
-  name: z.string().min(1).max(500),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-  timeoutMs: TimeoutSchema,
-  requestId: RequestIdSchema,
-});
+export const CallToolSchema = z
+  .object({
+    name: z.string().min(1).max(500),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    timeoutMs: TimeoutSchema,
+    requestId: RequestIdSchema,
+    /** "card": the call comes from a UI card action in the result of `parentCallId`. */
+    origin: z.enum(["user", "card"]).optional(),
+    parentCallId: z.string().min(1).max(100).optional(),
+  })
+  .refine((body) => (body.origin === "card") === (body.parentCallId !== undefined), {
+    message: 'origin "card" and parentCallId go together',
+    path: ["parentCallId"],
+  });
 export type CallTool = z.infer<typeof CallToolSchema>;
 
 export const ReadResourceSchema = z.object({

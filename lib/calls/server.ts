@@ -31,6 +31,12 @@ const running = ((globalThis as { switchboardRunning?: Map<string, AbortControll
  */
 export async function runCall(principal: Principal, req: CallRequest): Promise<CallDto> {
   const server = await getServerForCall(principal, req.serverId);
+  if (req.parentCallId) {
+    const parent = await q.findCall({ workspaceId: principal.workspaceId, id: req.parentCallId });
+    if (!parent || parent.serverId !== server.id) {
+      throw new SwitchboardError("unprocessable", "parentCallId must name a call on the same server in this workspace");
+    }
+  }
   const requestId = req.requestId ?? crypto.randomUUID();
   if (req.requestId && (await q.findCallByRequestId({ workspaceId: principal.workspaceId, requestId }))) {
     throw new SwitchboardError("conflict", "A call with this requestId exists already; a re-run is a new request");

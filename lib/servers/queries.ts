@@ -33,9 +33,5 @@ export async function deleteServer({ workspaceId, id }: { workspaceId: string; i
   return count > 0;
 }
 
-export function rememberEra({ id, era }: { id: string; era: string }) {
-  return prisma.server.update({ where: { id }, data: { eraHint: era, eraHintAt: new Date() } });
-}
-
 export type ServerRow = NonNullable<Awaited<ReturnType<typeof findServer>>>;
 export type ServerSecretRow = NonNullable<Awaited<ReturnType<typeof findServerWithSecrets>>>;

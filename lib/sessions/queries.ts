@@ -35,6 +35,11 @@ export function closeOpenSessions({ serverId }: { serverId: string }) {
   });
 }
 
+/** The era verdict is kept on the server row, so the next connect can skip the probe. */
+export function rememberEra({ serverId, era }: { serverId: string; era: string }) {
+  return prisma.server.update({ where: { id: serverId }, data: { eraHint: era, eraHintAt: new Date() } });
+}
+
 export function findSession({ id }: { id: string }) {
   return prisma.mcpSession.findUnique({ where: { id } });
 }

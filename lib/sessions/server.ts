@@ -4,8 +4,7 @@ import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import type { SessionInfo } from "@/lib/servers";
-import type { ServerSecretRow } from "@/lib/servers/queries";
-import * as serverQueries from "@/lib/servers/queries";
+import type { ServerSecretRow } from "@/lib/servers/server";
 import * as q from "./queries";
 import { connectionTransportFor } from "./transport";
 
@@ -73,7 +72,7 @@ function open(server: ServerSecretRow): Live {
       });
       const { info } = connection;
       await q.markConnected({ id: row.id, ...info });
-      if (info.era !== server.eraHint) await serverQueries.rememberEra({ id: server.id, era: info.era });
+      if (info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
       return connection;
     } catch (err) {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ServerSecretRow } from "@/lib/servers/queries";
+import type { ServerSecretRow } from "@/lib/servers/server";
 import { SwitchboardError } from "@/lib/errors";
 import { isAgentOnline, isAgentServerOnline, relayTransportFactory } from "@/lib/relay/server";
 

@@ -14,6 +14,8 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     params: { name: body.name, arguments: body.arguments },
     timeoutMs: body.timeoutMs,
     requestId: body.requestId,
+    origin: body.origin,
+    parentCallId: body.parentCallId,
   });
   return { call };
 });

@@ -1,0 +1,32 @@
+import tseslint from "typescript-eslint";
+
+// One rule that matters: other code enters a domain only through its doors
+// (lib/<domain>/index.ts, server.ts, hooks.ts), and the MCP SDK stays in lib/mcp, lib/relay, agent/.
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next*/**", "agent/dist/**", "public/**", "data/**", "test-results/**"] },
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parser: tseslint.parser },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/lib/(?!api/route$|db/client$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$)[\\w./-]+$",
+              message: "Import a domain through its doors: lib/<domain>/index.ts, server.ts or hooks.ts.",
+            },
+            {
+              regex: "^@modelcontextprotocol/(client|server|core)",
+              message: "The MCP SDK is used only in lib/mcp, lib/relay, agent/ (and tests/bench).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**"],
+    rules: { "no-restricted-imports": "off" },
+  },
+);
