@@ -14,6 +14,7 @@ async function main() {
   const upgrade = app.getUpgradeHandler();
   const { attachRelay } = await import("./lib/relay/socket-server");
   const { interruptPending } = await import("./lib/calls/queries");
+  const { startSandboxServer } = await import("./lib/apps/sandbox-server");
 
   // A call still pending from a previous process never got its answer: say so, never lose it.
   const { count } = await interruptPending();
@@ -25,12 +26,19 @@ async function main() {
     if (relay.handles(req)) relay.upgrade(req, socket, head);
     else void upgrade(req, socket, head);
   });
+  // MCP Apps run on their own origin: a second port here, or SWITCHBOARD_SANDBOX_ORIGIN in front of it.
+  const configuredSandboxPort = process.env.SWITCHBOARD_SANDBOX_PORT;
+  const sandbox = await startSandboxServer({ host: hostname, port: Number(configuredSandboxPort ?? port + 1), fixed: configuredSandboxPort !== undefined });
+  if (sandbox) process.env.SWITCHBOARD_SANDBOX_PORT = String(sandbox.port);
+  else delete process.env.SWITCHBOARD_SANDBOX_PORT;
+
   server.listen(port, hostname, () => {
     console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
   });
 
   const shutdown = () => {
     relay.close();
+    sandbox?.close();
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 3000).unref();
   };

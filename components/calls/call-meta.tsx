@@ -23,6 +23,15 @@ export function CallMeta({ call }: { call: CallDto }) {
     ["Trace id", <code key="t">{call.traceId}</code>],
     ["Session", call.sessionId ? <code key="se">{call.sessionId}</code> : "—"],
   ];
+  if (call.origin !== "user") rows.push(["Origin", call.origin]);
+  if (call.parentCallId) {
+    rows.push([
+      "Made from",
+      <Link key="p" href={`/calls/${call.parentCallId}`} className="text-accent hover:underline">
+        {call.parentCallId}
+      </Link>,
+    ]);
+  }
   if (call.rerunOfId) {
     rows.push([
       "Rerun of",

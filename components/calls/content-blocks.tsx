@@ -2,10 +2,17 @@
 
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { JsonTree } from "@/components/ui/json-tree";
-import { formatBytes } from "./format";
-import { asRecord, asString, audioDataUrl, base64Bytes, downloadBase64, fileNameFromUri, imageDataUrl, isHttpUrl } from "./safe-content";
+import { Annotations } from "./annotations";
+import { AudioBlock, ImageBlock } from "./media-blocks";
+import { ResourceContents } from "./resource-contents";
+import { ResourceLinkBody } from "./resource-link";
+import { asRecord, asString } from "./safe-content";
+import { TextBlock } from "./text-block";
+
+export { ResourceContents } from "./resource-contents";
+
+const KNOWN = new Set(["text", "image", "audio", "resource_link", "resource"]);
 
 /** MCP content blocks (text, image, audio, resource_link, embedded resource), rendered as inert as possible. */
 export function ContentBlocks({ blocks }: { blocks: unknown }) {
@@ -13,6 +20,11 @@ export function ContentBlocks({ blocks }: { blocks: unknown }) {
   if (list.length === 0) return <p className="text-xs text-muted">No content.</p>;
   return (
     <ol className="flex flex-col gap-2" aria-label="Content">
+      {!Array.isArray(blocks) && (
+        <li role="note" className="text-xs text-amber-700 dark:text-amber-300">
+          content is not an array; shown as one block.
+        </li>
+      )}
       {list.map((block, i) => (
         <li key={i}>
           <ContentBlock block={block} />
@@ -22,12 +34,13 @@ export function ContentBlocks({ blocks }: { blocks: unknown }) {
   );
 }
 
-function Frame({ type, meta, children }: { type: string; meta?: ReactNode; children: ReactNode }) {
+function Frame({ type, meta, annotations, children }: { type: string; meta?: ReactNode; annotations?: unknown; children: ReactNode }) {
   return (
-    <div className="overflow-hidden rounded-md border">
-      <div className="flex items-center gap-2 border-b bg-panel px-2 py-1 text-[11px] text-muted">
+    <div className="overflow-hidden rounded-md border" data-block-type={type}>
+      <div className="flex min-w-0 items-center gap-2 border-b bg-panel px-2 py-1 text-[11px] text-muted">
         <Badge>{type}</Badge>
         {meta}
+        <Annotations value={annotations} />
       </div>
       <div className="p-2">{children}</div>
     </div>
@@ -37,121 +50,62 @@ function Frame({ type, meta, children }: { type: string; meta?: ReactNode; child
 export function ContentBlock({ block }: { block: unknown }) {
   const b = asRecord(block);
   const type = asString(b?.type) ?? "unknown";
-  if (!b) {
+  if (!b || !KNOWN.has(type)) {
     return (
-      <Frame type="unknown">
+      <Frame type={type}>
+        <p role="note" className="mb-1 text-xs text-amber-700 dark:text-amber-300">
+          {b ? `Unknown content type ${JSON.stringify(type)}; its raw data:` : "This content block is not an object; its raw data:"}
+        </p>
         <JsonTree value={block} />
       </Frame>
     );
   }
+  const mimeType = asString(b.mimeType);
 
   if (type === "text") {
+    const text = asString(b.text);
     return (
-      <Frame type="text">
-        <pre className="max-h-[32rem] overflow-auto font-mono text-xs">{asString(b.text) ?? ""}</pre>
+      <Frame type="text" annotations={b.annotations}>
+        {text === undefined ? <NotText value={b.text} /> : <TextBlock text={text} mimeType={mimeType} />}
       </Frame>
     );
   }
-
   if (type === "image") {
-    const src = imageDataUrl(b.data, b.mimeType);
     return (
-      <Frame type="image" meta={<span>{asString(b.mimeType) ?? "no type"}</span>}>
-        {src ? (
-          // eslint-disable-next-line @next/next/no-img-element -- a data: URL built from the server's base64
-          <img src={src} alt="Image returned by the server" className="max-h-96 max-w-full rounded border object-contain" />
-        ) : (
-          <p className="text-xs text-amber-700 dark:text-amber-300">
-            Image not shown: only base64 PNG, JPEG, GIF or WebP is displayed (this one is {JSON.stringify(asString(b.mimeType) ?? "untyped")}).
-          </p>
-        )}
+      <Frame type="image" meta={<span>{mimeType ?? "no type"}</span>} annotations={b.annotations}>
+        <ImageBlock data={b.data} mimeType={b.mimeType} />
       </Frame>
     );
   }
-
   if (type === "audio") {
-    const src = audioDataUrl(b.data, b.mimeType);
     return (
-      <Frame type="audio" meta={<span>{asString(b.mimeType) ?? "no type"}</span>}>
-        {src ? (
-          <audio controls src={src} className="w-full" aria-label="Audio returned by the server" />
-        ) : (
-          <p className="text-xs text-amber-700 dark:text-amber-300">Audio not played: it is not base64 data with an audio/* type.</p>
-        )}
+      <Frame type="audio" meta={<span>{mimeType ?? "no type"}</span>} annotations={b.annotations}>
+        <AudioBlock data={b.data} mimeType={b.mimeType} />
       </Frame>
     );
   }
-
-  if (type === "resource_link") return <ResourceLink link={b} />;
-
-  if (type === "resource") {
-    const resource = asRecord(b.resource);
+  if (type === "resource_link") {
     return (
-      <Frame type="resource" meta={<span className="truncate font-mono">{asString(resource?.uri)}</span>}>
-        {resource ? <ResourceContents contents={resource} /> : <JsonTree value={b.resource} />}
+      <Frame type="resource_link" meta={mimeType && <span>{mimeType}</span>} annotations={b.annotations}>
+        <ResourceLinkBody link={b} />
       </Frame>
     );
   }
-
+  const resource = asRecord(b.resource);
   return (
-    <Frame type={type}>
-      <JsonTree value={block} />
+    <Frame type="resource" meta={<span className="truncate font-mono">{asString(resource?.uri)}</span>} annotations={b.annotations ?? resource?.annotations}>
+      {resource ? <ResourceContents contents={resource} /> : <NotText value={b.resource} what="resource" />}
     </Frame>
   );
 }
 
-function ResourceLink({ link }: { link: Record<string, unknown> }) {
-  const uri = asString(link.uri) ?? "";
-  const name = asString(link.title) ?? asString(link.name) ?? uri;
+function NotText({ value, what = "text" }: { value: unknown; what?: string }) {
   return (
-    <Frame type="resource_link" meta={asString(link.mimeType) && <span>{asString(link.mimeType)}</span>}>
-      <div className="flex flex-col gap-0.5 text-sm">
-        <span className="font-medium">{name}</span>
-        {isHttpUrl(uri) ? (
-          <a href={uri} target="_blank" rel="noopener noreferrer nofollow" className="font-mono text-xs break-all text-accent underline">
-            {uri}
-          </a>
-        ) : (
-          <span className="font-mono text-xs break-all">{uri}</span>
-        )}
-        {asString(link.description) && <span className="text-xs text-muted">{asString(link.description)}</span>}
-      </div>
-    </Frame>
+    <div className="flex flex-col gap-1">
+      <p role="note" className="text-xs text-amber-700 dark:text-amber-300">
+        The block's {what} is missing or not {what === "text" ? "a string" : "an object"}; its raw value:
+      </p>
+      <JsonTree value={value ?? null} />
+    </div>
   );
-}
-
-/** One `contents` entry of resources/read or an embedded resource: text in <pre>, blob as a download. */
-export function ResourceContents({ contents }: { contents: Record<string, unknown> }) {
-  const text = asString(contents.text);
-  const blob = asString(contents.blob);
-  const mimeType = asString(contents.mimeType);
-  if (text !== undefined) {
-    return (
-      <div className="flex flex-col gap-1">
-        {mimeType && <span className="text-[11px] text-muted">{mimeType}</span>}
-        <pre className="max-h-[32rem] overflow-auto font-mono text-xs">{text}</pre>
-      </div>
-    );
-  }
-  if (blob !== undefined) {
-    const image = imageDataUrl(blob, mimeType);
-    const filename = fileNameFromUri(contents.uri);
-    return (
-      <div className="flex flex-col items-start gap-2">
-        {image && (
-          // eslint-disable-next-line @next/next/no-img-element -- a data: URL built from the server's base64
-          <img src={image} alt={`Preview of ${filename}`} className="max-h-64 max-w-full rounded border object-contain" />
-        )}
-        <div className="flex items-center gap-2 text-xs text-muted">
-          <span>
-            Binary {mimeType ?? "data"}, {formatBytes(base64Bytes(blob))}
-          </span>
-          <Button size="sm" onClick={() => downloadBase64(blob, filename)}>
-            Download {filename}
-          </Button>
-        </div>
-      </div>
-    );
-  }
-  return <JsonTree value={contents} />;
 }

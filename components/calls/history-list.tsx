@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
@@ -70,7 +71,14 @@ export function HistoryList({ filters }: { filters: CallFilters }) {
                 </time>
                 <span className="truncate">{call.serverName ?? "(deleted)"}</span>
                 <span className="truncate font-mono text-xs text-muted">{call.method}</span>
-                <span className="truncate font-mono text-xs font-medium">{call.name}</span>
+                <span className="flex min-w-0 items-center gap-1.5">
+                  <span className="truncate font-mono text-xs font-medium">{call.name}</span>
+                  {call.origin !== "user" && (
+                    <Badge tone="violet" testId="history-origin" title={call.parentCallId ? `Made from call ${call.parentCallId}` : undefined}>
+                      {call.origin}
+                    </Badge>
+                  )}
+                </span>
                 <span>
                   <CallStatusBadge status={call.status} isError={call.isError} testId="history-status" />
                 </span>

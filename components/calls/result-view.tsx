@@ -5,15 +5,15 @@ import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Loading } from "@/components/ui/spinner";
+import { McpAppView } from "@/components/apps/mcp-app-view";
 import type { CallDto } from "@/lib/calls";
 import { CallErrorBox } from "./call-error-alert";
 import { CallStatusBadge } from "./call-status-badge";
-import { ContentBlocks, ResourceContents } from "./content-blocks";
-import { formatBytes, formatDuration, prettyJson } from "./format";
-import { asRecord, asString } from "./safe-content";
-import { StructuredContent, StructuredContentFromServer } from "./structured-content";
+import { formatBytes, formatDuration } from "./format";
+import { downloadRaw, isLargeCall, RawResult } from "./raw-result";
+import { RenderContext } from "./render-context";
+import { ResultBody } from "./result-body";
 
 interface ResultViewProps {
   call: CallDto;
@@ -31,6 +31,7 @@ export function ResultView({ call, outputSchema, showPermalink = true, title }: 
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b bg-panel px-3 py-2 text-xs text-muted">
         {title && <span className="font-semibold text-fg">{title}</span>}
         <CallStatusBadge status={call.status} isError={call.isError} />
+        {call.origin !== "user" && <OriginBadge call={call} />}
         <span title="Duration" data-testid="call-duration">
           {formatDuration(call.durationMs)}
         </span>
@@ -57,83 +58,38 @@ export function ResultView({ call, outputSchema, showPermalink = true, title }: 
       <div className="flex flex-col gap-3 p-3">
         {call.status !== "ok" && call.error && <CallErrorBox error={call.error} />}
         {call.status === "pending" && <Loading label="Still running…" />}
-        {raw ? (
-          <div className="relative">
-            <div className="absolute top-1 right-1">
-              <CopyButton text={prettyJson(call.result)} label="Copy JSON" />
-            </div>
-            <pre aria-label="Raw result JSON" className="max-h-[40rem] overflow-auto rounded-md bg-panel p-2 font-mono text-xs">
-              {prettyJson(call.result ?? null)}
-            </pre>
-          </div>
-        ) : (
-          <ResultBody call={call} outputSchema={outputSchema} />
+        {!raw && isLargeCall(call) && (
+          <Alert
+            tone="warning"
+            title={`Large result (${formatBytes(call.resultSize)})`}
+            action={
+              <Button size="sm" onClick={() => downloadRaw(call)}>
+                Download raw
+              </Button>
+            }
+          >
+            It is stored whole; big parts are shown as previews.
+          </Alert>
         )}
+        {call.method === "tools/call" && <McpAppView call={call} />}
+        <RenderContext value={{ serverId: call.serverId, callId: call.id }}>
+          {raw ? <RawResult call={call} /> : <ResultBody call={call} outputSchema={outputSchema} />}
+        </RenderContext>
       </div>
     </section>
   );
 }
 
-function ResultBody({ call, outputSchema }: { call: CallDto; outputSchema: unknown }) {
-  const result = asRecord(call.result);
-  if (!result) {
-    return call.status === "ok" ? <p className="text-xs text-muted">The server returned no result.</p> : null;
-  }
-  if (call.method === "tools/call") {
-    return (
-      <>
-        {(call.isError || result.isError === true) && (
-          <Alert tone="error" title="Tool error">
-            The tool ran and reported a failure (isError). Its content says why.
-          </Alert>
-        )}
-        <ContentBlocks blocks={result.content} />
-        {"structuredContent" in result &&
-          (outputSchema === undefined ? (
-            <StructuredContentFromServer serverId={call.serverId} toolName={call.name} value={result.structuredContent} />
-          ) : (
-            <StructuredContent value={result.structuredContent} outputSchema={outputSchema} />
-          ))}
-      </>
-    );
-  }
-  if (call.method === "resources/read") {
-    const contents = Array.isArray(result.contents) ? result.contents : [];
-    if (contents.length === 0) return <p className="text-xs text-muted">The resource has no contents.</p>;
-    return (
-      <ol className="flex flex-col gap-2" aria-label="Contents">
-        {contents.map((entry, i) => {
-          const c = asRecord(entry) ?? {};
-          return (
-            <li key={i} className="overflow-hidden rounded-md border">
-              <div className="border-b bg-panel px-2 py-1 font-mono text-[11px] break-all text-muted">{asString(c.uri) ?? "(no uri)"}</div>
-              <div className="p-2">
-                <ResourceContents contents={c} />
-              </div>
-            </li>
-          );
-        })}
-      </ol>
-    );
-  }
-  const messages = Array.isArray(result.messages) ? result.messages : [];
-  return (
-    <div className="flex flex-col gap-2">
-      {asString(result.description) && <p className="text-sm text-muted">{asString(result.description)}</p>}
-      {messages.length === 0 && <p className="text-xs text-muted">No messages.</p>}
-      <ol className="flex flex-col gap-3" aria-label="Messages">
-        {messages.map((m, i) => {
-          const message = asRecord(m) ?? {};
-          return (
-            <li key={i} className="flex flex-col gap-1">
-              <Badge tone={message.role === "assistant" ? "violet" : "blue"} className="self-start">
-                {asString(message.role) ?? "message"}
-              </Badge>
-              <ContentBlocks blocks={message.content} />
-            </li>
-          );
-        })}
-      </ol>
-    </div>
+/** "from card" / "from app", linked to the call whose result made it. */
+export function OriginBadge({ call }: { call: Pick<CallDto, "origin" | "parentCallId"> }) {
+  const label = `from ${call.origin}`;
+  return call.parentCallId ? (
+    <Link href={`/calls/${call.parentCallId}`} title="Open the call it came from" data-testid="call-origin">
+      <Badge tone="violet">{label}</Badge>
+    </Link>
+  ) : (
+    <Badge tone="violet" testId="call-origin">
+      {label}
+    </Badge>
   );
 }

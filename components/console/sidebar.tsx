@@ -11,6 +11,7 @@ import { Logo } from "./logo";
 
 const NAV = [
   { href: "/servers", label: "Servers" },
+  { href: "/agents", label: "Agents" },
   { href: "/history", label: "History" },
   { href: "/settings/tokens", label: "Settings" },
 ];

@@ -4,9 +4,10 @@ import { useState, type KeyboardEvent } from "react";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
-import { Field, Input } from "@/components/ui/field";
+import { Field } from "@/components/ui/field";
 import { useCallRunner } from "@/lib/calls/hooks";
-import { useCapability, type McpPrompt } from "@/lib/servers/hooks";
+import { useCapability, useServer, type McpPrompt } from "@/lib/servers/hooks";
+import { CompletionInput, offersCompletions } from "./completion-input";
 import { MasterDetail, matches } from "./master-detail";
 
 export function PromptsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
@@ -40,6 +41,7 @@ function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string
   const [timeoutMs, setTimeoutMs] = useState("");
   const [tried, setTried] = useState(false);
   const runner = useCallRunner();
+  const completions = offersCompletions(useServer(serverId).data?.session?.capabilities);
   const missing = args.filter((a) => a.required && !values[a.name]);
 
   function get() {
@@ -79,7 +81,18 @@ function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string
         >
           {args.map((a) => (
             <Field key={a.name} label={a.name} required={a.required} hint={a.description} error={tried && a.required && !values[a.name] ? "Required" : null}>
-              {(p) => <Input {...p} value={values[a.name] ?? ""} onChange={(e) => setValues({ ...values, [a.name]: e.target.value })} />}
+              {(p) => (
+                <CompletionInput
+                  serverId={serverId}
+                  completionRef={{ type: "ref/prompt", name: prompt.name }}
+                  name={a.name}
+                  value={values[a.name] ?? ""}
+                  onChange={(value) => setValues((old) => ({ ...old, [a.name]: value }))}
+                  context={values}
+                  completions={completions}
+                  fieldProps={p}
+                />
+              )}
             </Field>
           ))}
         </form>

@@ -1,13 +1,22 @@
 "use client";
 
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
 import { useCallRunner } from "@/lib/calls/hooks";
 
+interface ReadResourceProps {
+  serverId: string;
+  uri: string;
+  defaultTimeoutMs?: number;
+  disabled?: boolean;
+  /** Each new value (the time an update was heard) reads the resource again. */
+  rereadOn?: string;
+}
+
 /** Reads one resource URI (resources/read) and shows the call. */
-export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled }: { serverId: string; uri: string; defaultTimeoutMs?: number; disabled?: boolean }) {
+export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled, rereadOn }: ReadResourceProps) {
   const runner = useCallRunner();
   const [timeoutMs, setTimeoutMs] = useState("");
   const read = () => {
@@ -19,6 +28,13 @@ export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled }: { se
       read();
     }
   };
+  // A subscribed resource changed on the server: read it again (synchronising with an external event).
+  const lastReread = useRef(rereadOn);
+  useEffect(() => {
+    if (!rereadOn || rereadOn === lastReread.current || runner.running) return;
+    lastReread.current = rereadOn;
+    read();
+  });
   return (
     <div className="flex flex-col gap-3" onKeyDown={onKeyDown}>
       <RunControls

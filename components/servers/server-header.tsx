@@ -6,6 +6,8 @@ import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { IconImage } from "@/components/ui/icon-image";
+import { AgentServerNotice, ViaAgent } from "@/components/agents/server-agent-note";
 import type { ServerDto } from "@/lib/servers";
 import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/servers/hooks";
 import { EditServerDialog } from "./edit-server-dialog";
@@ -34,12 +36,17 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
       <div className="flex flex-wrap items-start gap-3">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
+            <IconImage icons={server.session?.serverInfo?.icons} className="size-5" />
             <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
             <ServerStatusLabel status={server.status} />
             {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
           </div>
           <p className="truncate font-mono text-xs text-muted" title={server.url ?? undefined}>
-            {server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : "—")}
+            {server.kind === "agent" && server.agentId ? (
+              <ViaAgent agentId={server.agentId} />
+            ) : (
+              (server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : "—"))
+            )}
             {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
           </p>
         </div>
@@ -83,16 +90,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
         </Alert>
       )}
       <ErrorAlert error={disconnect.error} title="Could not disconnect" />
-      {server.status === "waiting" && (
-        <Alert tone="info" title="Waiting for an agent">
-          This stdio server runs on a machine with the Switchboard agent. It comes online when an agent announces a server named “{server.name}”.
-        </Alert>
-      )}
-      {server.status === "offline" && (
-        <Alert tone="warning" title="Agent offline">
-          The agent that hosts this server is not connected.
-        </Alert>
-      )}
+      <AgentServerNotice server={server} />
       {server.session && connected && <SessionDetails session={server.session} />}
 
       <EditServerDialog server={server} open={editing} onClose={() => setEditing(false)} />

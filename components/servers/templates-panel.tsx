@@ -1,11 +1,13 @@
 "use client";
 
 import { useState } from "react";
-import { Field, Input } from "@/components/ui/field";
-import { useCapability, type McpResourceTemplate } from "@/lib/servers/hooks";
+import { Alert } from "@/components/ui/alert";
+import { Field } from "@/components/ui/field";
+import { useCapability, useServer, type McpResourceTemplate } from "@/lib/servers/hooks";
+import { CompletionInput, offersCompletions } from "./completion-input";
 import { MasterDetail, matches } from "./master-detail";
 import { ReadResource } from "./read-resource";
-import { expandTemplate, templateVariables } from "./uri-template";
+import { expandTemplate, optionalVariables, templateVariables } from "./uri-template";
 
 export function TemplatesPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
   const templates = useCapability(serverId, "resource-templates", enabled);
@@ -37,10 +39,12 @@ export function TemplatesPanel({ serverId, enabled, defaultTimeoutMs }: { server
 }
 
 function TemplateDetail({ serverId, template, defaultTimeoutMs }: { serverId: string; template: McpResourceTemplate; defaultTimeoutMs?: number }) {
+  const completions = offersCompletions(useServer(serverId).data?.session?.capabilities);
   const variables = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   const uri = expandTemplate(template.uriTemplate, values);
-  const missing = variables.filter((v) => !values[v]);
+  const optional = optionalVariables(template.uriTemplate);
+  const missing = variables.filter((v) => !values[v] && !optional.includes(v));
 
   return (
     <article aria-label={`Template ${template.name ?? template.uriTemplate}`} className="flex flex-col gap-3">
@@ -51,21 +55,39 @@ function TemplateDetail({ serverId, template, defaultTimeoutMs }: { serverId: st
         {template.description && <p className="max-w-3xl text-sm whitespace-pre-wrap">{template.description}</p>}
       </header>
       {variables.length > 0 && (
-        <div className="grid max-w-xl grid-cols-1 gap-3 sm:grid-cols-2">
+        <form className="grid max-w-xl grid-cols-1 gap-3 sm:grid-cols-2" aria-label="Template variables" noValidate onSubmit={(e) => e.preventDefault()}>
           {variables.map((name) => (
-            <Field key={name} label={name} required>
-              {(p) => <Input {...p} className="font-mono text-xs" value={values[name] ?? ""} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />}
+            <Field key={name} label={name} required={!optional.includes(name)} hint={completions ? "Suggestions come from the server" : undefined}>
+              {(p) => (
+                <CompletionInput
+                  serverId={serverId}
+                  completionRef={{ type: "ref/resource", uri: template.uriTemplate }}
+                  name={name}
+                  value={values[name] ?? ""}
+                  onChange={(value) => setValues((old) => ({ ...old, [name]: value }))}
+                  context={values}
+                  completions={completions}
+                  fieldProps={p}
+                  className="font-mono text-xs"
+                />
+              )}
             </Field>
           ))}
-        </div>
+        </form>
       )}
-      <p className="text-xs">
-        <span className="text-muted">URI </span>
-        <code data-testid="expanded-uri" className="font-mono break-all">
-          {uri}
-        </code>
-      </p>
-      <ReadResource serverId={serverId} uri={uri} defaultTimeoutMs={defaultTimeoutMs} disabled={missing.length > 0} />
+      {uri === null ? (
+        <Alert tone="error" title="Malformed URI template">
+          The template cannot be expanded (RFC 6570); check its braces.
+        </Alert>
+      ) : (
+        <p className="text-xs">
+          <span className="text-muted">URI </span>
+          <code data-testid="expanded-uri" className="font-mono break-all">
+            {uri}
+          </code>
+        </p>
+      )}
+      <ReadResource serverId={serverId} uri={uri ?? ""} defaultTimeoutMs={defaultTimeoutMs} disabled={uri === null || missing.length > 0} />
     </article>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { IconImage } from "@/components/ui/icon-image";
 import { useCapability } from "@/lib/servers/hooks";
 import { MasterDetail, matches } from "./master-detail";
 import { ToolDetail } from "./tool-detail";
@@ -21,7 +22,12 @@ export function ToolsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: 
         key: t.name,
         primary: t.name,
         secondary: t.title ?? t.description,
-        badges: t.annotations?.destructiveHint === true ? <span className="size-1.5 rounded-full bg-red-500" title="destructive" /> : undefined,
+        badges: (
+          <>
+            <IconImage icons={(t as { icons?: unknown }).icons} />
+            {t.annotations?.destructiveHint === true && <span className="size-1.5 rounded-full bg-red-500" title="destructive" />}
+          </>
+        ),
       }))}
       total={all.length}
       isLoading={enabled && tools.isPending}

@@ -1,58 +1,146 @@
-import type { ReactNode } from "react";
+"use client";
 
-const MAX_CHILDREN = 500;
+import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
+import { pointerAncestors, searchJson, toJsonPath, type Segment } from "./json-paths";
 
-/** A collapsible, read-only view of any JSON value. Everything is rendered as text. */
-export function JsonTree({ value, openDepth = 2, label }: { value: unknown; openDepth?: number; label?: string }) {
+const PAGE = 500;
+const MAX_STRING = 10_000;
+
+interface TreeContext {
+  openDepth: number;
+  matches: Set<string>;
+  forcedOpen: Set<string>;
+  marks: Map<string, string[]>;
+  copyPaths: boolean;
+}
+const Ctx = createContext<TreeContext>({ openDepth: 2, matches: new Set(), forcedOpen: new Set(), marks: new Map(), copyPaths: false });
+
+interface JsonTreeProps {
+  value: unknown;
+  openDepth?: number;
+  label?: string;
+  /** Highlights matching keys and values and opens the way to them. */
+  search?: string;
+  /** Problems by JSON Pointer (e.g. ajv's instancePath); marked nodes are outlined and opened. */
+  marks?: Map<string, string[]>;
+  /** A "copy path" button next to each key. */
+  copyPaths?: boolean;
+}
+
+/** A collapsible, read-only view of any JSON value. Everything is rendered as text; big nodes page. */
+export function JsonTree({ value, openDepth = 2, label, search = "", marks, copyPaths = false }: JsonTreeProps) {
+  const found = useMemo(() => searchJson(value, search), [value, search]);
+  const ctx = useMemo<TreeContext>(() => {
+    const forcedOpen = new Set(found.open);
+    for (const pointer of marks?.keys() ?? []) for (const a of pointerAncestors(pointer)) forcedOpen.add(a);
+    return { openDepth, matches: found.matches, forcedOpen, marks: marks ?? new Map(), copyPaths };
+  }, [found, marks, openDepth, copyPaths]);
   return (
-    <div role="group" aria-label={label ?? "JSON"} className="overflow-x-auto font-mono text-xs leading-5">
-      <Node name={null} value={value} depth={0} openDepth={openDepth} />
-    </div>
+    <Ctx.Provider value={ctx}>
+      <div role="group" aria-label={label ?? "JSON"} className="overflow-x-auto font-mono text-xs leading-5">
+        <Node name={null} value={value} path={[]} pointer="" />
+      </div>
+    </Ctx.Provider>
   );
 }
 
-function Node({ name, value, depth, openDepth }: { name: string | null; value: unknown; depth: number; openDepth: number }) {
-  const key = name === null ? null : <span className="text-violet-700 dark:text-violet-300">{name}: </span>;
+function Key({ name, path, pointer }: { name: string | null; path: Segment[]; pointer: string }) {
+  const { matches, copyPaths } = useContext(Ctx);
+  const [copied, setCopied] = useState(false);
+  const jsonPath = toJsonPath(path);
+  return (
+    <>
+      {copyPaths && path.length > 0 && (
+        <button
+          type="button"
+          aria-label={`Copy path ${jsonPath}`}
+          title={`Copy ${jsonPath}`}
+          onClick={(e) => {
+            e.preventDefault();
+            void navigator.clipboard?.writeText(jsonPath).then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            }, () => undefined);
+          }}
+          className="mr-1 rounded px-0.5 text-[10px] text-muted opacity-40 hover:bg-hover hover:opacity-100 focus-visible:opacity-100"
+        >
+          {copied ? "✓" : "⧉"}
+        </button>
+      )}
+      {name !== null && (
+        <span className="text-violet-700 dark:text-violet-300">
+          {matches.has(pointer) ? <mark data-testid="json-match">{name}</mark> : name}:{" "}
+        </span>
+      )}
+    </>
+  );
+}
+
+function MarkNote({ pointer }: { pointer: string }) {
+  const messages = useContext(Ctx).marks.get(pointer);
+  if (!messages) return null;
+  return (
+    <span role="note" data-testid="schema-mark" data-path={pointer || "/"} className="ml-2 rounded bg-red-100 px-1 font-sans text-[11px] text-red-800 dark:bg-red-950 dark:text-red-200">
+      {messages.join("; ")}
+    </span>
+  );
+}
+
+function Node({ name, value, path, pointer }: { name: string | null; value: unknown; path: Segment[]; pointer: string }) {
+  const { openDepth, forcedOpen, marks, matches } = useContext(Ctx);
+  const [limit, setLimit] = useState(PAGE);
+  const marked = marks.has(pointer);
+  const ring = marked ? "outline outline-1 outline-red-400 rounded-sm" : "";
   if (value === null || typeof value !== "object") {
     return (
-      <div className="pl-4 break-all">
-        {key}
-        <Scalar value={value} />
+      <div className={`pl-4 break-all ${ring}`} data-pointer={pointer}>
+        <Key name={name} path={path} pointer={pointer} />
+        {matches.has(pointer) && name === null ? <mark><Scalar value={value} /></mark> : <Scalar value={value} />}
+        <MarkNote pointer={pointer} />
       </div>
     );
   }
   const isArray = Array.isArray(value);
-  const entries: [string, unknown][] = isArray ? value.map((v, i) => [String(i), v]) : Object.entries(value as Record<string, unknown>);
+  const size = isArray ? value.length : Object.keys(value).length;
   const [open, close] = isArray ? ["[", "]"] : ["{", "}"];
-  if (entries.length === 0) {
+  if (size === 0) {
     return (
-      <div className="pl-4">
-        {key}
+      <div className={`pl-4 ${ring}`}>
+        <Key name={name} path={path} pointer={pointer} />
         <span className="text-muted">{open + close}</span>
+        <MarkNote pointer={pointer} />
       </div>
     );
   }
-  const shown = entries.slice(0, MAX_CHILDREN);
+  // Only the visible page of a big array or object is turned into entries.
+  const entries: [string, unknown][] = isArray
+    ? value.slice(0, limit).map((v, i) => [String(i), v])
+    : Object.entries(value as Record<string, unknown>).slice(0, limit);
   return (
-    <details open={depth < openDepth} className="group pl-4 [&>summary]:list-none">
+    <details open={path.length < openDepth || forcedOpen.has(pointer)} className={`group pl-4 [&>summary]:list-none ${ring}`}>
       <summary className="-ml-4 cursor-pointer rounded select-none hover:bg-hover">
         <span aria-hidden className="inline-block w-4 text-center text-muted group-open:rotate-90">
           ▸
         </span>
-        {key}
+        <Key name={name} path={path} pointer={pointer} />
         <span className="text-muted">
           {open}
           <span className="group-open:hidden">
             {" "}
-            {entries.length} {isArray ? (entries.length === 1 ? "item" : "items") : entries.length === 1 ? "key" : "keys"} {close}
+            {size} {isArray ? (size === 1 ? "item" : "items") : size === 1 ? "key" : "keys"} {close}
           </span>
         </span>
+        <MarkNote pointer={pointer} />
       </summary>
       <div>
-        {shown.map(([k, v]) => (
-          <Node key={k} name={isArray ? null : JSON.stringify(k)} value={v} depth={depth + 1} openDepth={openDepth} />
+        {entries.map(([k, v]) => (
+          <Node key={k} name={isArray ? null : JSON.stringify(k)} value={v} path={[...path, isArray ? Number(k) : k]} pointer={`${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`} />
         ))}
-        {entries.length > MAX_CHILDREN && <div className="pl-4 text-muted">… {entries.length - MAX_CHILDREN} more</div>}
+        {size > limit && (
+          <button type="button" onClick={() => setLimit(limit + PAGE)} className="pl-4 text-left text-accent hover:underline">
+            … {size - limit} more; show {Math.min(PAGE, size - limit)} more
+          </button>
+        )}
       </div>
       <span className="text-muted">{close}</span>
     </details>
@@ -60,7 +148,10 @@ function Node({ name, value, depth, openDepth }: { name: string | null; value: u
 }
 
 function Scalar({ value }: { value: unknown }): ReactNode {
-  if (typeof value === "string") return <span className="text-emerald-700 dark:text-emerald-300">{JSON.stringify(value)}</span>;
+  if (typeof value === "string") {
+    const text = value.length > MAX_STRING ? `${JSON.stringify(value.slice(0, MAX_STRING))}… (${value.length} characters)` : JSON.stringify(value);
+    return <span className="text-emerald-700 dark:text-emerald-300">{text}</span>;
+  }
   if (typeof value === "number") return <span className="text-sky-700 dark:text-sky-300">{String(value)}</span>;
   if (typeof value === "boolean") return <span className="text-amber-700 dark:text-amber-300">{String(value)}</span>;
   if (value === undefined) return <span className="text-muted">undefined</span>;

@@ -3,7 +3,11 @@ import "server-only";
 /** Events pushed to browsers watching a workspace (GET /api/v1/events). */
 export type WorkspaceEvent =
   | { type: "server"; serverId: string; status: string }
-  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" };
+  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" }
+  /** A subscribed resource changed (`notifications/resources/updated`); `at` is when the console heard it. */
+  | { type: "resource_updated"; serverId: string; uri: string; at: string }
+  /** The set of subscribed resources of a server's live session changed (subscribe, unsubscribe, dropped). */
+  | { type: "resource_subscriptions"; serverId: string; sessionId: string | null; uris: string[]; dropped?: string[] };
 
 type Listener = (event: WorkspaceEvent) => void;
 

@@ -1,11 +1,14 @@
 import type { RequestOptions as SdkRequestOptions, Tool } from "@modelcontextprotocol/client";
 import { openSession } from "./connect";
 import { McpError } from "./errors";
+import { ResourceSubscriptions } from "./resource-subscriptions";
 import { explainError } from "./explain";
 import type { Session, SessionHooks } from "./session";
 import { isSessionGone } from "./transports";
 import type {
   CallMethod,
+  CompletionRequest,
+  CompletionResult,
   ConnectionConfig,
   ConnectionInfo,
   ListChangedKind,
@@ -34,10 +37,12 @@ class Connection implements McpConnection {
   private readonly retired = new Set<Session>();
   private closed = false;
   private readonly hooks: SessionHooks;
+  private readonly subscriptions = new ResourceSubscriptions();
 
   constructor(private readonly config: ConnectionConfig) {
     this.hooks = {
       onListChanged: (kind) => this.listChanged(kind),
+      onResourceUpdated: (uri) => this.notify(() => this.config.onResourceUpdated?.(uri)),
       onLost: (session, reason) => this.lost(session, reason),
     };
   }
@@ -104,10 +109,31 @@ class Connection implements McpConnection {
     await this.run(({ client }, o) => client.ping(o), opts);
   }
 
+  async complete(request: CompletionRequest, opts?: RequestOptions): Promise<CompletionResult> {
+    this.requireCapability("completions", "argument completions");
+    const result = await this.run(({ client }, o) => client.complete(request, o), opts);
+    const values = Array.isArray(result.completion?.values) ? result.completion.values.filter((v) => typeof v === "string") : [];
+    return { values, total: result.completion?.total, hasMore: result.completion?.hasMore };
+  }
+
+  get resourceSubscriptions(): string[] {
+    return this.subscriptions.list();
+  }
+
+  async subscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
+    this.requireCapability("resources.subscribe", "resource subscriptions");
+    await this.run((session, o) => this.subscriptions.add(session, uri, o), opts);
+  }
+
+  async unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
+    await this.run((session, o) => this.subscriptions.remove(session, uri, o), opts);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.reopening?.catch(() => null);
+    await this.subscriptions.clear();
     const session = this.session;
     this.session = null;
     await Promise.all([session?.end({ leave: true }), ...[...this.retired].map((s) => s.end({ leave: false }))]);
@@ -197,6 +223,7 @@ class Connection implements McpConnection {
         throw closedError();
       }
       this.adopt(fresh);
+      await this.restoreSubscriptions(fresh);
       return fresh;
     })();
     this.reopening = reopening;
@@ -216,17 +243,35 @@ class Connection implements McpConnection {
 
   private listChanged(kind: ListChangedKind): void {
     if (kind === "tools") this.toolsCache = null;
+    this.notify(() => this.config.onListChanged?.(kind));
+  }
+
+  private notify(listener: () => void): void {
     try {
-      this.config.onListChanged?.(kind);
+      listener();
     } catch {
       // A failing listener must not break the SDK's notification dispatch.
     }
+  }
+
+  /** A fresh session knows nothing of the old one's subscriptions: renew them, report the refused. */
+  private async restoreSubscriptions(session: Session): Promise<void> {
+    const dropped = await this.subscriptions.restore(session, this.config.timeoutMs);
+    if (dropped.length) this.notify(() => this.config.onSubscriptionsDropped?.(dropped, "The new session refused the subscription"));
+  }
+
+  /** `path` is a capability such as "completions" or "resources.subscribe", checked against the last handshake. */
+  private requireCapability(path: string, what: string): void {
+    let node: unknown = this.lastInfo?.capabilities;
+    for (const key of path.split(".")) node = node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+    if (!node) throw new McpError("protocol", `The server does not offer ${what} (capability "${path}" not declared)`);
   }
 
   private lost(session: Session, reason: string): void {
     if (this.closed || session !== this.session) return;
     this.closed = true;
     this.session = null;
+    void this.subscriptions.clear();
     this.config.onClose?.(reason);
   }
 }

@@ -5,6 +5,8 @@ export { McpError, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
 export type {
   CallMethod,
+  CompletionRequest,
+  CompletionResult,
   ConnectionConfig,
   ConnectionInfo,
   ListChangedKind,

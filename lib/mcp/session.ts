@@ -16,6 +16,7 @@ const LIST_CHANGED: Record<string, ListChangedKind> = {
 
 export interface SessionHooks {
   onListChanged(kind: ListChangedKind): void;
+  onResourceUpdated(uri: string): void;
   /** The transport closed without us asking. */
   onLost(session: Session, reason: string): void;
 }
@@ -39,10 +40,12 @@ export class Session {
   ) {
     const onChanged = (kind: ListChangedKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => hooks.onListChanged(kind) });
     this.client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      // MCP Apps host: the console renders `text/html;profile=mcp-app` UI resources (lib/apps).
+      capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } },
       versionNegotiation: { mode: "auto" },
       listChanged: { tools: onChanged("tools"), resources: onChanged("resources"), prompts: onChanged("prompts") },
     });
+    this.client.setNotificationHandler("notifications/resources/updated", (n) => hooks.onResourceUpdated(n.params.uri));
     // Servers that send list_changed without advertising listChanged still get heard.
     this.client.fallbackNotificationHandler = async (notification) => {
       const kind = LIST_CHANGED[notification.method];

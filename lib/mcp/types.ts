@@ -26,6 +26,10 @@ export interface ConnectionConfig {
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
   onListChanged?: (kind: ListChangedKind) => void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?: (uri: string) => void;
+  /** Subscriptions a fresh session (after a transparent re-initialise) refused; they are forgotten. */
+  onSubscriptionsDropped?: (uris: string[], reason: string) => void;
   /** The connection was lost for good (the transport closed on its own). Not called after `close()`. */
   onClose?: (reason: string) => void;
 }
@@ -53,6 +57,21 @@ export interface ToolDefinition {
   [k: string]: unknown;
 }
 
+/** What a `completion/complete` asks for: an argument of a prompt or of a resource template. */
+export interface CompletionRequest {
+  ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+  argument: { name: string; value: string };
+  /** Values of the other arguments already filled in. */
+  context?: { arguments?: Record<string, string> };
+}
+
+/** The server's suggestions (at most 100 values per the spec). */
+export interface CompletionResult {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
 /** A live MCP connection. Every failure is thrown as an explained `McpError`. */
 export interface McpConnection {
   /** Updated after a transparent re-initialise. */
@@ -72,6 +91,17 @@ export interface McpConnection {
    */
   request(method: CallMethod, params: Record<string, unknown>, opts?: RequestOptions): Promise<Record<string, unknown>>;
   ping(opts?: RequestOptions): Promise<void>;
+  /** `completion/complete`. Throws an McpError of kind "protocol" if the server lacks the `completions` capability. */
+  complete(request: CompletionRequest, opts?: RequestOptions): Promise<CompletionResult>;
+  /**
+   * Subscribes to `notifications/resources/updated` for a URI (legacy: `resources/subscribe`; modern:
+   * a `subscriptions/listen` stream). Throws if the server lacks `resources.subscribe`. Subscriptions
+   * live as long as the connection and are renewed after a transparent re-initialise.
+   */
+  subscribeResource(uri: string, opts?: RequestOptions): Promise<void>;
+  unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void>;
+  /** The URIs currently subscribed on this connection. */
+  readonly resourceSubscriptions: string[];
   /** Leave the session (HTTP DELETE when there is a session id), then close. Never throws. */
   close(): Promise<void>;
 }

@@ -1,11 +1,14 @@
 "use client";
 
 import { useEffect } from "react";
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import {
   serverKeys,
   type CapabilityKind,
+  type Complete,
+  type Completion,
   type CreateServer,
   type ImportResult,
   type ServerDto,
@@ -95,6 +98,22 @@ export function useCapability<K extends CapabilityKind>(id: string, kind: K, ena
   });
 }
 
+/**
+ * Suggestions for one prompt or resource-template argument (`completion/complete`). Pass an input
+ * already debounced; `enabled` only when the server declares the `completions` capability.
+ */
+export function useCompletion(id: string, input: Complete, enabled: boolean) {
+  return useQuery<Completion>({
+    queryKey: serverKeys.completion(id, input),
+    queryFn: ({ signal }) =>
+      api<{ completion: Completion }>(`/servers/${encodeURIComponent(id)}/complete`, { method: "POST", body: input, signal }).then((r) => r.completion),
+    enabled,
+    retry: false,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
 /** Refreshes the server list and (exactly) one server's detail, not its capability lists. */
 function invalidateServer(queryClient: QueryClient, id?: string) {
   void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
@@ -162,7 +181,9 @@ export function useDisconnectServer(id: string) {
 
 type ServerEvent =
   | { type: "server"; serverId: string; status: ServerStatus }
-  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" };
+  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" }
+  | { type: "resource_updated"; serverId: string; uri: string; at: string }
+  | ({ type: "resource_subscriptions"; serverId: string; dropped?: string[] } & ResourceSubscriptionsDto);
 
 /** Subscribes to GET /api/v1/events and keeps server statuses and capability lists fresh. */
 export function useServerEvents() {
@@ -186,6 +207,10 @@ export function useServerEvents() {
       } else if (event.type === "list_changed" && typeof event.serverId === "string") {
         const kinds: CapabilityKind[] = event.kind === "resources" ? ["resources", "resource-templates"] : [event.kind];
         for (const kind of kinds) void queryClient.invalidateQueries({ queryKey: serverKeys.capability(event.serverId, kind) });
+      } else if (event.type === "resource_updated" && typeof event.serverId === "string" && typeof event.uri === "string") {
+        queryClient.setQueryData(resourceKeys.updated(event.serverId, event.uri), event.at);
+      } else if (event.type === "resource_subscriptions" && typeof event.serverId === "string" && Array.isArray(event.uris)) {
+        queryClient.setQueryData<ResourceSubscriptionsDto>(resourceKeys.subscriptions(event.serverId), { sessionId: event.sessionId, uris: event.uris });
       }
     };
     return () => source.close();

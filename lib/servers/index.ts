@@ -80,6 +80,24 @@ export interface ImportResult {
   skipped: { name: string; reason: string }[];
 }
 
+/** Body of POST /api/v1/servers/:id/complete: `completion/complete` for a prompt or resource-template argument. */
+export const CompleteSchema = z.object({
+  ref: z.discriminatedUnion("type", [
+    z.object({ type: z.literal("ref/prompt"), name: z.string().min(1).max(500) }),
+    z.object({ type: z.literal("ref/resource"), uri: z.string().min(1).max(10_000) }),
+  ]),
+  argument: z.object({ name: z.string().min(1).max(500), value: z.string().max(10_000) }),
+  context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+});
+export type Complete = z.infer<typeof CompleteSchema>;
+
+/** The server's suggestions for one argument. */
+export interface Completion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
 export const CAPABILITY_KINDS = ["tools", "resources", "resource-templates", "prompts"] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
 
@@ -87,4 +105,5 @@ export const serverKeys = {
   all: () => ["servers"] as const,
   detail: (id: string) => ["servers", id] as const,
   capability: (id: string, kind: CapabilityKind) => ["servers", id, kind] as const,
+  completion: (id: string, input: Complete) => ["servers", id, "complete", input] as const,
 };

@@ -4,7 +4,7 @@ import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { connectServer, disconnectServer, getConnection, isLive, toSessionInfo } from "@/lib/sessions/server";
 import { isAgentServerOnline } from "@/lib/relay/server";
-import type { CapabilityKind, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
+import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
 import type { ServerRow, ServerSecretRow } from "./queries";
@@ -124,6 +124,20 @@ export async function listCapability(principal: Principal, id: string, kind: Cap
   const { connection } = await getConnection(await getServerForCall(principal, id));
   try {
     return await connection.list(kind);
+  } catch (err) {
+    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** `completion/complete` on the live session. 400 if the server does not declare `completions`. */
+export async function completeArgument(principal: Principal, id: string, input: Complete): Promise<Completion> {
+  const server = await getServerForCall(principal, id);
+  const { connection } = await getConnection(server);
+  if (!connection.info.capabilities?.completions) {
+    throw new SwitchboardError("bad_request", `"${server.name}" does not offer argument completions (completions)`);
+  }
+  try {
+    return await connection.complete(input);
   } catch (err) {
     throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
   }

@@ -38,6 +38,13 @@ export async function getConnection(server: ServerSecretRow): Promise<{ sessionI
   return { sessionId: entry.sessionId, connection };
 }
 
+/** The live connection for a server, or null when it has none (never opens one). */
+export async function getLiveConnection(serverId: string): Promise<{ sessionId: string; connection: McpConnection } | null> {
+  const entry = live.get(serverId);
+  const connection = await entry?.ready.catch(() => null);
+  return entry && connection ? { sessionId: entry.sessionId, connection } : null;
+}
+
 export async function disconnectServer(serverId: string, workspaceId: string): Promise<void> {
   const entry = live.get(serverId);
   if (entry) {
@@ -48,6 +55,7 @@ export async function disconnectServer(serverId: string, workspaceId: string): P
   // Also rows whose connection died with an earlier process: the row must not claim a session.
   const { count } = await q.closeOpenSessions({ serverId });
   if (entry || count) publish(workspaceId, { type: "server", serverId, status: "disconnected" });
+  if (entry) publish(workspaceId, { type: "resource_subscriptions", serverId, sessionId: null, uris: [] });
 }
 
 export function isLive(serverId: string): boolean {
@@ -68,6 +76,9 @@ function open(server: ServerSecretRow): Live {
         eraHint: server.eraHint as "legacy" | "modern" | null,
         createTransport: connectionTransportFor(server),
         onListChanged: (kind) => publish(server.workspaceId, { type: "list_changed", serverId: server.id, kind }),
+        onResourceUpdated: (uri) =>
+          publish(server.workspaceId, { type: "resource_updated", serverId: server.id, uri, at: new Date().toISOString() }),
+        onSubscriptionsDropped: (dropped) => void subscriptionsDropped(server, row.id, dropped),
         onClose: (reason) => void lost(server, row.id, reason),
       });
       const { info } = connection;
@@ -98,4 +109,11 @@ async function lost(server: ServerSecretRow, sessionId: string, reason: string) 
   if (entry?.sessionId === sessionId) live.delete(server.id);
   await q.markEnded({ id: sessionId, status: "failed", error: reason });
   publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
+  publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId: null, uris: [] });
+}
+
+async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, dropped: string[]) {
+  const connection = await live.get(server.id)?.ready.catch(() => null);
+  const uris = connection?.resourceSubscriptions ?? [];
+  publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId, uris, dropped });
 }

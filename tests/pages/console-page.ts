@@ -49,4 +49,27 @@ export class ConsolePage {
   result() {
     return this.page.getByTestId("result-view").first();
   }
+
+  /** Opens a main navigation entry (Servers, Agents, History, Settings). */
+  async nav(label: string) {
+    await this.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
+  }
+
+  async openAgents() {
+    await this.nav("Agents");
+    await expect(this.page.getByRole("heading", { name: "Agents", level: 1 })).toBeVisible();
+  }
+
+  /** Clicks "Pair an agent" and returns the one-time command the page shows. */
+  async pairAgent(): Promise<string> {
+    await this.page.getByRole("button", { name: "Pair an agent" }).click();
+    const command = this.page.getByTestId("pairing-command");
+    await expect(command).toContainText(" pair ");
+    return (await command.textContent()) ?? "";
+  }
+
+  /** An agent's card on the Agents page, by its name. */
+  agentCard(name: string) {
+    return this.page.getByRole("article", { name, exact: true });
+  }
 }

@@ -4,7 +4,7 @@ import { subscribe } from "@/lib/events/server";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// GET /api/v1/events – server status and list_changed events for the workspace (SSE)
+// GET /api/v1/events – server status, list_changed and resource events for the workspace (SSE)
 export const GET = withWorkspace(async ({ request, principal }) => {
   const encoder = new TextEncoder();
   let cleanup = () => undefined as void;

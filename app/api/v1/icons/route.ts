@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { loadIcon } from "@/lib/icons/server";
+
+export const runtime = "nodejs";
+
+const QuerySchema = z.object({ src: z.string().min(1).max(200_000) });
+
+// GET /api/v1/icons?src=<https or data URL> – a server-provided icon, fetched and checked by the console
+export const GET = withWorkspace(async ({ request }) => {
+  const { src } = parseQuery(request, QuerySchema);
+  const { bytes, type } = await loadIcon(src);
+  return new Response(bytes as unknown as BodyInit, {
+    headers: {
+      "content-type": type,
+      "content-disposition": "inline",
+      "content-security-policy": "default-src 'none'",
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, max-age=3600",
+    },
+  });
+});

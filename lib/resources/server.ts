@@ -1,0 +1,53 @@
+import "server-only";
+import type { Principal } from "@/lib/auth";
+import { SwitchboardError } from "@/lib/errors";
+import { publish } from "@/lib/events/server";
+import { McpError } from "@/lib/mcp/server";
+import { getServerForCall } from "@/lib/servers/server";
+import { getConnection, getLiveConnection } from "@/lib/sessions/server";
+import type { ResourceSubscriptionsDto } from "./index";
+
+/**
+ * Subscribes the server's live session (opening one if needed) to a resource. Updates arrive on
+ * GET /api/v1/events as `resource_updated`. Fails with 400 if the server lacks `resources.subscribe`.
+ */
+export async function subscribeResource(principal: Principal, serverId: string, uri: string): Promise<ResourceSubscriptionsDto> {
+  const server = await getServerForCall(principal, serverId);
+  const { sessionId, connection } = await getConnection(server);
+  const caps = connection.info.capabilities as { resources?: { subscribe?: boolean } } | null;
+  if (!caps?.resources?.subscribe) {
+    throw new SwitchboardError("bad_request", `"${server.name}" does not support resource subscriptions (resources.subscribe)`);
+  }
+  await upstream(() => connection.subscribeResource(uri));
+  return changed(principal.workspaceId, serverId, { sessionId, uris: connection.resourceSubscriptions });
+}
+
+/** Unsubscribes; without a live session there is nothing to unsubscribe and no session is opened. */
+export async function unsubscribeResource(principal: Principal, serverId: string, uri: string): Promise<ResourceSubscriptionsDto> {
+  await getServerForCall(principal, serverId);
+  const live = await getLiveConnection(serverId);
+  if (!live) return { sessionId: null, uris: [] };
+  await upstream(() => live.connection.unsubscribeResource(uri));
+  return changed(principal.workspaceId, serverId, { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions });
+}
+
+/** The live session's subscriptions (never opens a session). */
+export async function listResourceSubscriptions(principal: Principal, serverId: string): Promise<ResourceSubscriptionsDto> {
+  await getServerForCall(principal, serverId);
+  const live = await getLiveConnection(serverId);
+  return live ? { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions } : { sessionId: null, uris: [] };
+}
+
+function changed(workspaceId: string, serverId: string, dto: ResourceSubscriptionsDto): ResourceSubscriptionsDto {
+  publish(workspaceId, { type: "resource_subscriptions", serverId, ...dto });
+  return dto;
+}
+
+async function upstream<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof McpError) throw new SwitchboardError("upstream_error", err.message, { kind: err.kind, code: err.code });
+    throw err;
+  }
+}
