@@ -14,6 +14,7 @@ import { CallMeta } from "./call-meta";
 import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
 import { ResultView } from "./result-view";
+import { TaskStatus } from "./task-status";
 
 /** The permalink of one call: its request, its outcome, and "Run again" with a comparison. */
 export function CallPage({ id }: { id: string }) {
@@ -68,6 +69,7 @@ export function CallPage({ id }: { id: string }) {
       </div>
 
       <ErrorAlert error={rerun.error} title="Could not run it again" />
+      <TaskStatus call={c} />
 
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <section aria-label="Details" className="flex flex-col gap-2">

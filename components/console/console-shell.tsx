@@ -6,6 +6,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
 import { useMe } from "@/lib/auth/hooks";
 import { useServerEvents } from "@/lib/servers/hooks";
+import { InteractionHost } from "@/components/interactions/interaction-host";
 import { ConsoleHeader } from "./console-header";
 import { Sidebar } from "./sidebar";
 
@@ -48,6 +49,7 @@ function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["
       <main id="main" className="min-h-0 overflow-auto">
         {children}
       </main>
+      <InteractionHost />
     </div>
   );
 }

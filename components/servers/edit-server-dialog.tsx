@@ -7,6 +7,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/field";
 import { UpdateServerSchema, type ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
+import { UnattendedFields, type UnattendedValues } from "@/components/interactions/unattended-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
 
@@ -32,6 +33,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
   const [actions, setActions] = useState<Record<string, HeaderAction>>({});
   const [rows, setRows] = useState<HeaderRow[]>([]);
   const [errors, setErrors] = useState<ServerFieldErrors>({});
+  const [unattended, setUnattended] = useState<UnattendedValues>({ policy: server.unattendedPolicy, waitSeconds: String(server.unattendedWaitMs / 1000) });
   const isHttp = server.kind === "http";
 
   function onSubmit(event: FormEvent) {
@@ -47,6 +49,8 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       ...(isHttp ? { url: values.url, transport: values.transport } : {}),
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
       ...(Object.keys(headers).length ? { headers } : {}),
+      unattendedPolicy: unattended.policy,
+      ...(unattended.waitSeconds !== "" ? { unattendedWaitMs: Math.round(Number(unattended.waitSeconds) * 1000) } : {}),
     });
     if (!parsed.success) {
       setErrors(issuesToErrors(parsed.error.issues));
@@ -113,6 +117,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
         </fieldset>
       )}
       <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />
+      <UnattendedFields values={unattended} onChange={setUnattended} />
       {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
       <ErrorAlert error={update.error} title="Could not save" />
       <div className="flex justify-end gap-2">

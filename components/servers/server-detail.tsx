@@ -10,6 +10,7 @@ import { isApiError } from "@/lib/api-client";
 import { useServer } from "@/lib/servers/hooks";
 import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
+import { RootsSection } from "@/components/interactions/roots-section";
 
 /**
  * Listing a capability connects a server that has no session, which is what a first visit wants.
@@ -58,6 +59,7 @@ export function ServerDetail({ id }: { id: string }) {
   return (
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
+      <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />
       <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
     </div>
   );

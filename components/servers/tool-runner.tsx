@@ -10,8 +10,10 @@ import { JsonEditor } from "@/components/ui/json-editor";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
+import { ProgressBar } from "@/components/calls/call-progress";
+import { TaskRun } from "@/components/calls/task-status";
 import { isApiError } from "@/lib/api-client";
-import { useCallRunner } from "@/lib/calls/hooks";
+import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
 import type { McpTool } from "@/lib/servers/hooks";
 import { rjsfTemplates } from "./rjsf-theme";
 import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
@@ -30,6 +32,9 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
   const [liveValidate, setLiveValidate] = useState(false);
   const [timeoutMs, setTimeoutMs] = useState("");
   const runner = useCallRunner();
+  const progress = useCallProgress(runner.requestId, runner.running);
+  const taskSupport = (tool as McpTool & { execution?: { taskSupport?: string } }).execution?.taskSupport;
+  const [asTask, setAsTask] = useState(false);
 
   function switchMode(next: Mode) {
     if (next === mode) return;
@@ -74,7 +79,8 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
     }
     setFieldErrors(undefined);
     setProblems([]);
-    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs) });
+    const task = taskSupport === "optional" && asTask ? true : undefined;
+    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs), task });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -150,6 +156,14 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
         </Alert>
       )}
 
+      {taskSupport === "optional" && (
+        <label className="flex items-center gap-2 text-xs">
+          <input type="checkbox" checked={asTask} onChange={(e) => setAsTask(e.target.checked)} />
+          Run as task
+        </label>
+      )}
+      {taskSupport === "required" && <p className="text-xs text-muted">This tool always runs as a task: the console follows it and stores its result.</p>}
+
       <RunControls
         onRun={run}
         onCancel={runner.cancel}
@@ -161,8 +175,10 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
         defaultTimeoutMs={defaultTimeoutMs}
       />
 
+      {runner.running && <ProgressBar progress={progress} />}
       {runner.error && !serverErrors.length && <CallErrorAlert error={runner.error} />}
-      {runner.call && !runner.running && <ResultView call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+      {runner.call && !runner.running && runner.call.task && <TaskRun key={runner.call.id} call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+      {runner.call && !runner.running && !runner.call.task && <ResultView call={runner.call} outputSchema={tool.outputSchema ?? null} />}
     </section>
   );
 }

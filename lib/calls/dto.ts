@@ -1,4 +1,4 @@
-import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary } from "./index";
+import type { CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, TaskStatus } from "./index";
 import type { CallRow, CallSummaryRow } from "./queries";
 
 type Common = Omit<CallRow, "params" | "result">;
@@ -26,6 +26,16 @@ function common(row: Common): Omit<CallDto, "params" | "result"> {
     durationMs: row.durationMs,
     requestSize: row.requestSize,
     resultSize: row.resultSize,
+    progress: row.progress ? (JSON.parse(row.progress) as CallProgress) : null,
+    task: row.taskId
+      ? {
+          id: row.taskId,
+          status: (row.taskStatus ?? "working") as TaskStatus,
+          statusMessage: row.taskStatusMessage,
+          pollIntervalMs: row.taskPollIntervalMs,
+          updatedAt: row.taskUpdatedAt?.toISOString() ?? null,
+        }
+      : null,
   };
 }
 

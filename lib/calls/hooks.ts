@@ -6,6 +6,7 @@ import { api } from "@/lib/api-client";
 import {
   callKeys,
   type CallDto,
+  type CallProgress,
   type CallSummary,
   type CallTool,
   type GetPrompt,
@@ -66,6 +67,47 @@ export function useCancelCall() {
   });
 }
 
+/** `tasks/cancel` for a task call; the call settles as `cancelled` once the server confirms. */
+export function useCancelTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<{ call: CallDto }>(`/calls/${encodeURIComponent(id)}/task/cancel`, { method: "POST" }).then((r) => r.call),
+    onSuccess: (call) => remember(queryClient, call),
+  });
+}
+
+/** A server's task calls with their task state; looked at again every few seconds while one runs. */
+export function useTaskCalls(serverId: string) {
+  return useQuery({
+    queryKey: callKeys.tasks(serverId),
+    queryFn: () => api<{ items: CallSummary[] }>(`/servers/${encodeURIComponent(serverId)}/tasks`).then((r) => r.items),
+    refetchInterval: (query) => (query.state.data?.some((c) => c.status === "pending") ? 2_000 : false),
+  });
+}
+
+/**
+ * The latest `progress` event of the call with this requestId, live from GET /api/v1/events
+ * while `active` (its own stream, opened for the duration of the call).
+ */
+export function useCallProgress(requestId: string | null, active: boolean): CallProgress | null {
+  const [latest, setLatest] = useState<{ requestId: string; progress: CallProgress } | null>(null);
+  useEffect(() => {
+    if (!active || !requestId || typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/v1/events");
+    source.onmessage = (message: MessageEvent<string>) => {
+      try {
+        const event = JSON.parse(message.data) as { type?: string; requestId?: string } & Partial<CallProgress>;
+        if (event.type !== "progress" || event.requestId !== requestId || typeof event.progress !== "number") return;
+        setLatest({ requestId, progress: { progress: event.progress, total: event.total, message: event.message } });
+      } catch {
+        // Not ours to judge: a malformed event is skipped.
+      }
+    };
+    return () => source.close();
+  }, [requestId, active]);
+  return latest?.requestId === requestId ? latest.progress : null;
+}
+
 export function useRerunCall() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -112,6 +154,9 @@ export function useCallRunner() {
     running,
     cancelling: cancel.isPending || (cancel.isSuccess && running),
     elapsedMs: running ? Math.max(0, now - startedAt) : null,
+    requestId,
+    /** Whether the last Cancel reached a running call (the UI then says "cancelled"). */
+    cancelled: cancel.data?.cancelled === true,
     call: run.data,
     error: run.error ?? cancel.error,
     reset: run.reset,

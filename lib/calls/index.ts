@@ -18,7 +18,11 @@ export const CallToolSchema = z
     name: z.string().min(1).max(500),
     arguments: z.record(z.string(), z.unknown()).default({}),
     timeoutMs: TimeoutSchema,
+    /** Hard cap when progress keeps resetting the timeout (default: the server's, else 10 × timeout). */
+    maxTotalTimeoutMs: TimeoutSchema,
     requestId: RequestIdSchema,
+    /** Run as a task (`execution.taskSupport` "optional"); "required" tools always are, others never. */
+    task: z.boolean().optional(),
     /** "card": the call comes from a UI card action in the result of `parentCallId`. */
     origin: z.enum(["user", "card"]).optional(),
     parentCallId: z.string().min(1).max(100).optional(),
@@ -46,6 +50,8 @@ export type GetPrompt = z.infer<typeof GetPromptSchema>;
 
 export const CancelCallSchema = z.object({ requestId: z.string().min(1).max(100) });
 
+export const ListTasksQuerySchema = z.object({ sessionId: z.string().max(100).optional() });
+
 export const ListCallsQuerySchema = z.object({
   serverId: z.string().optional(),
   method: z.enum(CALL_METHODS).optional(),
@@ -66,6 +72,28 @@ export interface CallError {
   message: string;
   code?: number;
   data?: unknown;
+}
+
+/** The latest `notifications/progress` of a call; no `total` means indeterminate. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/**
+ * A task-augmented call's task. While the task runs the call's `status` stays `pending`; it takes
+ * its final status (`ok`, `error`, `cancelled`) when the task ends and its result is stored.
+ */
+export interface CallTask {
+  id: string;
+  status: TaskStatus;
+  statusMessage: string | null;
+  pollIntervalMs: number | null;
+  updatedAt: string | null;
 }
 
 export interface CallDto {
@@ -94,6 +122,8 @@ export interface CallDto {
   durationMs: number | null;
   requestSize: number;
   resultSize: number | null;
+  progress: CallProgress | null;
+  task: CallTask | null;
 }
 
 /** A history row: the call without its (possibly huge) params and result, plus short previews. */
@@ -107,4 +137,5 @@ export interface Page<T> {
 export const callKeys = {
   list: (filters: Partial<ListCallsQuery>) => ["calls", filters] as const,
   detail: (id: string) => ["calls", "detail", id] as const,
+  tasks: (serverId: string) => ["calls", "tasks", serverId] as const,
 };

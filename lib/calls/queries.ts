@@ -62,10 +62,51 @@ async function previewsFor(ids: string[]) {
   return map;
 }
 
-/** At start-up: calls left pending by a previous process never got their answer recorded. */
+/** The latest progress of a running call (JSON { progress, total?, message? }). */
+export function setProgress({ id, progress }: { id: string; progress: string }) {
+  return prisma.call.update({ where: { id }, data: { progress }, select: { id: true } });
+}
+
+/** Records what the server last said about a call's task. */
+export function setTaskState({ id, data }: { id: string; data: Pick<Prisma.CallUncheckedUpdateInput, "taskId" | "taskStatus" | "taskStatusMessage" | "taskPollIntervalMs"> }) {
+  return prisma.call.update({ where: { id }, data: { ...data, taskUpdatedAt: new Date() }, include: withServerName });
+}
+
+/** A task call with what the poller needs to reach its server. */
+export function findTaskCall({ id }: { id: string }) {
+  return prisma.call.findUnique({
+    where: { id },
+    select: { id: true, workspaceId: true, serverId: true, requestId: true, status: true, taskId: true, taskStatus: true, taskPollIntervalMs: true, startedAt: true },
+  });
+}
+
+/** Task calls still waiting for their task to end (resumed at start-up). */
+export function findOpenTaskCalls() {
+  return prisma.call.findMany({ where: { status: "pending", taskId: { not: null } }, select: { id: true } });
+}
+
+export function findPendingTaskCallByRequestId({ workspaceId, requestId }: { workspaceId: string; requestId: string }) {
+  return prisma.call.findFirst({ where: { workspaceId, requestId, status: "pending", taskId: { not: null } }, select: { id: true } });
+}
+
+/** A server's task calls, newest first (optionally one session's). */
+export function listTaskCalls({ workspaceId, serverId, sessionId, limit }: { workspaceId: string; serverId: string; sessionId?: string; limit: number }) {
+  return prisma.call.findMany({
+    where: { workspaceId, serverId, taskId: { not: null }, ...(sessionId ? { sessionId } : {}) },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: limit,
+    omit: { params: true, result: true },
+    include: withServerName,
+  });
+}
+
+/**
+ * At start-up: calls left pending by a previous process never got their answer recorded.
+ * Task calls are not: their task lives on the server, and the poller resumes them.
+ */
 export function interruptPending() {
   return prisma.call.updateMany({
-    where: { status: "pending" },
+    where: { status: "pending", taskId: null },
     data: {
       status: "interrupted",
       finishedAt: new Date(),

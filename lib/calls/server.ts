@@ -2,12 +2,16 @@ import "server-only";
 import crypto from "node:crypto";
 import type { Principal } from "@/lib/auth";
 import { notFound, SwitchboardError } from "@/lib/errors";
-import { McpError } from "@/lib/mcp/server";
+import { publish } from "@/lib/events/server";
+import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
 import * as q from "./queries";
+import { followTask, pollTaskNow, recordState } from "./tasks";
+
+export { resumeTasks } from "./tasks";
 import { validateArguments } from "./validate";
 
 export interface CallRequest {
@@ -16,7 +20,10 @@ export interface CallRequest {
   name: string;
   params: Record<string, unknown>;
   timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
   requestId?: string;
+  /** Ask for a task-augmented call (tools with taskSupport "optional"). */
+  task?: boolean;
   rerunOfId?: string;
   origin?: CallOrigin;
   parentCallId?: string;
@@ -67,10 +74,12 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     return toCallDto(row);
   }
 
+  let asTask = false;
   if (req.method === "tools/call") {
     const tool = (await live.connection.tools().catch(() => [])).find((t) => t.name === req.name);
     const errors = tool ? validateArguments(tool.inputSchema, req.params.arguments ?? {}) : [];
     if (errors.length) throw new SwitchboardError("unprocessable", `Arguments do not match the tool's input schema: ${errors[0]!.path} ${errors[0]!.message}`, { errors });
+    asTask = runsAsTask(tool, req.task);
   }
 
   const startedAt = new Date();
@@ -79,15 +88,34 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   const controller = new AbortController();
   running.set(key, controller);
   const t0 = performance.now();
+  const timeoutMs = req.timeoutMs ?? server.timeoutMs;
+  let progressWrite: Promise<unknown> = Promise.resolve();
+  const onProgress = (p: Progress) => {
+    publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...p });
+    progressWrite = progressWrite.then(() => q.setProgress({ id: pending.id, progress: JSON.stringify(p) })).catch(() => undefined);
+  };
+  const options = { timeoutMs, signal: controller.signal, onProgress, maxTotalTimeoutMs: req.maxTotalTimeoutMs ?? server.maxTotalTimeoutMs ?? undefined };
   let outcome: { status: CallStatus; result?: Record<string, unknown>; error?: CallError };
   try {
-    const result = await live.connection.request(req.method, req.params, { timeoutMs: req.timeoutMs ?? server.timeoutMs, signal: controller.signal });
-    outcome = { status: result.isError === true ? "error" : "ok", result };
+    if (asTask) {
+      const started = await live.connection.startToolTask(req.params as { name: string }, options);
+      if (started.kind === "task") {
+        const call = { id: pending.id, workspaceId: principal.workspaceId, serverId: server.id, requestId };
+        await recordState(call, started.task);
+        followTask(pending.id, started.task.pollIntervalMs);
+        return getCall(principal, pending.id);
+      }
+      outcome = { status: started.result.isError === true ? "error" : "ok", result: started.result };
+    } else {
+      const result = await live.connection.request(req.method, req.params, options);
+      outcome = { status: result.isError === true ? "error" : "ok", result };
+    }
   } catch (err) {
     outcome = failure(err);
   } finally {
     running.delete(key);
   }
+  await progressWrite;
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   const row = await q.completeCall({
@@ -113,10 +141,52 @@ function failure(err: unknown): { status: CallStatus; error: CallError } {
   return { status: "error", error: { kind: "connection", message: err instanceof Error ? err.message : String(err) } };
 }
 
-export function cancelCall(principal: Principal, requestId: string): boolean {
+/**
+ * Cancels a running call by its requestId: aborts the request in flight (the SDK sends the
+ * era's cancellation), or sends `tasks/cancel` for a task call whose task is still running.
+ */
+export async function cancelCall(principal: Principal, requestId: string): Promise<boolean> {
   const controller = running.get(`${principal.workspaceId}:${requestId}`);
-  controller?.abort(new Error("Cancelled by the user"));
-  return controller !== undefined;
+  if (controller) {
+    controller.abort(new Error("Cancelled by the user"));
+    return true;
+  }
+  const task = await q.findPendingTaskCallByRequestId({ workspaceId: principal.workspaceId, requestId });
+  if (!task) return false;
+  await cancelTaskCall(principal, task.id);
+  return true;
+}
+
+/** `tasks/cancel` for a task call; the poller records the outcome. 409 if the task already ended. */
+export async function cancelTaskCall(principal: Principal, id: string): Promise<CallDto> {
+  const call = await getCall(principal, id);
+  if (!call.task) throw new SwitchboardError("bad_request", "This call is not a task");
+  if (call.status !== "pending") throw new SwitchboardError("conflict", `The task has ended (${call.task.status})`);
+  const server = await getServerForCall(principal, call.serverId);
+  const { connection } = await getConnection(server);
+  try {
+    await connection.cancelTask(call.task.id, { timeoutMs: server.timeoutMs });
+  } catch (err) {
+    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+  }
+  pollTaskNow(id);
+  return getCall(principal, id);
+}
+
+/** A server's task calls, newest first; `sessionId` narrows to one session. */
+export async function listTaskCalls(principal: Principal, serverId: string, sessionId?: string): Promise<CallSummary[]> {
+  await getServerForCall(principal, serverId);
+  const rows = await q.listTaskCalls({ workspaceId: principal.workspaceId, serverId, sessionId, limit: 100 });
+  return rows.map((row) => toCallSummary({ ...row, paramsPreview: "", resultPreview: null }));
+}
+
+/** `execution.taskSupport`: "required" always runs as a task, "optional" when asked, otherwise never. */
+function runsAsTask(tool: ToolDefinition | undefined, asked: boolean | undefined): boolean {
+  const support = (tool?.execution as { taskSupport?: string } | undefined)?.taskSupport;
+  if (support === "required") return true;
+  if (support === "optional") return asked === true;
+  if (asked) throw new SwitchboardError("unprocessable", "This tool does not support running as a task");
+  return false;
 }
 
 export async function getCall(principal: Principal, id: string): Promise<CallDto> {

@@ -2,6 +2,8 @@ import type { PriorDiscovery, Transport } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
 import { explainError } from "./explain";
 import { createHttpRecorder, type HttpRecorder } from "./http";
+import { LogLevelStamp } from "./logging";
+import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
 import { createHttpTransport, parseEndpoint, type SessionTransportKind } from "./transports";
 import type { ConnectionConfig, TransportMode } from "./types";
@@ -72,7 +74,7 @@ async function attempt(
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(connectTimeout(config.timeoutMs)), remaining);
   });
-  const connecting = session.client.connect(session.transport, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
+  const connecting = session.client.connect(decorate(session.transport, config, hooks), { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
   connecting.catch(() => {});
   try {
     await Promise.race([connecting, timedOut]);
@@ -106,4 +108,15 @@ function fallbackFailed(primary: McpError, secondary: McpError): McpError {
     wwwAuthenticate: main.wwwAuthenticate,
     cause: main,
   });
+}
+
+/**
+ * What the SDK client talks through: the session's transport, recorded when someone listens to
+ * traffic (header values are scrubbed from bodies), with the modern-era log level stamped on top.
+ * `session.transport` stays the bare transport (its class decides HTTP DELETE and 404 handling).
+ */
+function decorate(transport: Transport, config: ConnectionConfig, hooks: SessionHooks): Transport {
+  const onTraffic = config.onTraffic;
+  const recorded = onTraffic ? new RecordingTransport(transport, { sink: onTraffic, secrets: Object.values(config.headers) }) : transport;
+  return hooks.logLevel ? new LogLevelStamp(recorded, hooks.logLevel) : recorded;
 }

@@ -4,6 +4,7 @@ import { McpError } from "./errors";
 import { ResourceSubscriptions } from "./resource-subscriptions";
 import { explainError } from "./explain";
 import type { Session, SessionHooks } from "./session";
+import * as tasks from "./tasks";
 import { isSessionGone } from "./transports";
 import type {
   CallMethod,
@@ -13,8 +14,13 @@ import type {
   ConnectionInfo,
   ListChangedKind,
   ListKind,
+  LogLevel,
   McpConnection,
+  Progress,
   RequestOptions,
+  TaskInfo,
+  TaskOutcome,
+  TaskStart,
   ToolDefinition,
 } from "./types";
 
@@ -38,12 +44,17 @@ class Connection implements McpConnection {
   private closed = false;
   private readonly hooks: SessionHooks;
   private readonly subscriptions = new ResourceSubscriptions();
+  private logLevel: LogLevel | null = null;
 
   constructor(private readonly config: ConnectionConfig) {
     this.hooks = {
       onListChanged: (kind) => this.listChanged(kind),
       onResourceUpdated: (uri) => this.notify(() => this.config.onResourceUpdated?.(uri)),
       onLost: (session, reason) => this.lost(session, reason),
+      onServerRequest: config.onServerRequest,
+      onElicitationComplete: config.onElicitationComplete,
+      onLog: (message) => this.notify(() => this.config.onLog?.(message)),
+      logLevel: () => this.logLevel,
     };
   }
 
@@ -98,11 +109,21 @@ class Connection implements McpConnection {
       const result = await this.run(
         ({ client }, o) => client.callTool(params as Parameters<typeof client.callTool>[0], { ...o, toolDefinition }),
         opts,
-      );
+      ).catch((err) => this.urlElicitationRequired(err));
       return result as Record<string, unknown>;
     }
     const result = await this.run(({ client }, o) => client.request({ method, params }, o), opts);
     return result as Record<string, unknown>;
+  }
+
+  async setLogLevel(level: LogLevel, opts?: RequestOptions): Promise<void> {
+    if (this.lastInfo?.era === "modern") {
+      this.logLevel = level; // stamped on each request from now on
+      return;
+    }
+    this.requireCapability("logging", "logging");
+    await this.run(({ client }, o) => client.setLoggingLevel(level, o), opts);
+    this.logLevel = level;
   }
 
   async ping(opts?: RequestOptions): Promise<void> {
@@ -127,6 +148,38 @@ class Connection implements McpConnection {
 
   async unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
     await this.run((session, o) => this.subscriptions.remove(session, uri, o), opts);
+  }
+
+  async rootsChanged(): Promise<void> {
+    const session = this.session;
+    if (!session || this.closed || session.info.era !== "legacy") return;
+    await session.client.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /** `URLElicitationRequired` (-32042) carries URL elicitations for a person; the error still fails the call. */
+  private urlElicitationRequired(err: unknown): never {
+    const elicitations = err instanceof McpError && err.code === -32042 ? (err.data as { elicitations?: unknown })?.elicitations : undefined;
+    if (Array.isArray(elicitations)) {
+      const urls = elicitations.filter((e): e is Record<string, unknown> => !!e && typeof e === "object");
+      this.notify(() => this.config.onUrlElicitationRequired?.(urls));
+    }
+    throw err;
+  }
+
+  startToolTask(params: { name: string; arguments?: Record<string, unknown> }, opts?: RequestOptions): Promise<TaskStart> {
+    return this.run(({ client }, o) => tasks.startToolTask(client, params, { timeoutMs: o.timeout!, signal: o.signal }), opts);
+  }
+
+  getTask(taskId: string, opts?: RequestOptions): Promise<TaskInfo> {
+    return this.run(({ client }, o) => tasks.getTask(client, taskId, { timeoutMs: o.timeout!, signal: o.signal }), opts);
+  }
+
+  getTaskResult(taskId: string, opts?: RequestOptions): Promise<TaskOutcome> {
+    return this.run(({ client }, o) => tasks.getTaskResult(client, taskId, { timeoutMs: o.timeout!, signal: o.signal }), opts);
+  }
+
+  cancelTask(taskId: string, opts?: RequestOptions): Promise<void> {
+    return this.run(({ client }, o) => tasks.cancelTask(client, taskId, { timeoutMs: o.timeout!, signal: o.signal }), opts);
   }
 
   async close(): Promise<void> {
@@ -182,7 +235,7 @@ class Connection implements McpConnection {
     const fail = (err: McpError) => poison.abort(err);
     session.track(fail);
     try {
-      return await call(session, { timeout: timeoutMs, signal });
+      return await call(session, { timeout: timeoutMs, signal, ...progressOptions(opts, timeoutMs) });
     } catch (err) {
       if (opts.signal?.aborted) throw cancelled(opts.signal.reason, err);
       if (poison.signal.aborted) throw poison.signal.reason;
@@ -224,6 +277,9 @@ class Connection implements McpConnection {
       }
       this.adopt(fresh);
       await this.restoreSubscriptions(fresh);
+      // A fresh legacy session starts at the server's default level.
+      const level = this.logLevel;
+      if (level && fresh.info.era === "legacy") await fresh.client.setLoggingLevel(level, { timeout: this.config.timeoutMs }).catch(() => undefined);
       return fresh;
     })();
     this.reopening = reopening;
@@ -274,6 +330,13 @@ class Connection implements McpConnection {
     void this.subscriptions.clear();
     this.config.onClose?.(reason);
   }
+}
+
+/** Progress restarts the timeout, up to a hard maximum (10 × the timeout unless the caller set one). */
+function progressOptions({ onProgress, maxTotalTimeoutMs }: RequestOptions, timeoutMs: number): SdkRequestOptions {
+  if (!onProgress) return {};
+  const onprogress = ({ progress, total, message }: Progress) => onProgress({ progress, total, message });
+  return { onprogress, resetTimeoutOnProgress: true, maxTotalTimeout: Math.max(timeoutMs, maxTotalTimeoutMs ?? timeoutMs * 10) };
 }
 
 function cancelled(reason: unknown, cause: unknown): McpError {

@@ -1,9 +1,10 @@
 import { Client, type McpSubscription, type SubscriptionFilter, type Transport } from "@modelcontextprotocol/client";
 import type { McpError } from "./errors";
+import { registerServerRequestHandlers, serverRequestCapabilities, type ServerRequestHooks } from "./handlers";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
 import { leaveSession, type SessionTransportKind } from "./transports";
-import type { ConnectionInfo, ListChangedKind } from "./types";
+import type { ConnectionInfo, ListChangedKind, LogLevel, LogMessage } from "./types";
 
 const CLIENT_INFO = { name: "switchboard", version: "0.1.0" };
 const LEAVE_TIMEOUT_MS = 5000;
@@ -14,9 +15,13 @@ const LIST_CHANGED: Record<string, ListChangedKind> = {
   "notifications/prompts/list_changed": "prompts",
 };
 
-export interface SessionHooks {
+export interface SessionHooks extends ServerRequestHooks {
   onListChanged(kind: ListChangedKind): void;
   onResourceUpdated(uri: string): void;
+  /** A `notifications/message` log line. */
+  onLog?(message: LogMessage): void;
+  /** The level to stamp on modern-era requests (lib/mcp/logging.ts). */
+  logLevel?(): LogLevel | null;
   /** The transport closed without us asking. */
   onLost(session: Session, reason: string): void;
 }
@@ -41,11 +46,18 @@ export class Session {
     const onChanged = (kind: ListChangedKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => hooks.onListChanged(kind) });
     this.client = new Client(CLIENT_INFO, {
       // MCP Apps host: the console renders `text/html;profile=mcp-app` UI resources (lib/apps).
-      capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } },
+      capabilities: {
+        ...serverRequestCapabilities(hooks),
+        extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+      },
       versionNegotiation: { mode: "auto" },
       listChanged: { tools: onChanged("tools"), resources: onChanged("resources"), prompts: onChanged("prompts") },
     });
     this.client.setNotificationHandler("notifications/resources/updated", (n) => hooks.onResourceUpdated(n.params.uri));
+    this.client.setNotificationHandler("notifications/message", (n) =>
+      hooks.onLog?.({ level: n.params.level, logger: n.params.logger ?? null, data: n.params.data }),
+    );
+    registerServerRequestHandlers(this.client, hooks);
     // Servers that send list_changed without advertising listChanged still get heard.
     this.client.fallbackNotificationHandler = async (notification) => {
       const kind = LIST_CHANGED[notification.method];

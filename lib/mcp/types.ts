@@ -1,4 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/client";
+import type { TrafficRecord } from "./recording-transport";
 
 /** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
 export type TransportMode = "auto" | "streamable-http" | "sse";
@@ -32,7 +33,30 @@ export interface ConnectionConfig {
   onSubscriptionsDropped?: (uris: string[], reason: string) => void;
   /** The connection was lost for good (the transport closed on its own). Not called after `close()`. */
   onClose?: (reason: string) => void;
+  /** `notifications/message` log lines from the server. */
+  onLog?: (message: LogMessage) => void;
+  /** Every JSON-RPC message in both directions (lib/mcp/recording-transport.ts); must be cheap and never throw. */
+  onTraffic?: (record: TrafficRecord) => void;
+  /**
+   * Answers a server-initiated request (elicitation, sampling, roots; in the modern era the same
+   * requests embedded in `input_required` results). Given, the client declares the `elicitation`
+   * (form and url), `sampling` and `roots` capabilities; absent, none of them.
+   */
+  onServerRequest?: (request: ServerRequest, signal: AbortSignal) => Promise<ServerRequestOutcome>;
+  /** `notifications/elicitation/complete`: a URL-mode elicitation finished out of band. */
+  onElicitationComplete?: (elicitationId: string) => void;
+  /** A request failed with `URLElicitationRequired` (-32042): the URL elicitations it carried. */
+  onUrlElicitationRequired?: (elicitations: Record<string, unknown>[]) => void;
 }
+
+/** A server→client request the console relays to a person (or answers itself, for roots). */
+export type ServerRequest =
+  | { method: "elicitation/create"; params: Record<string, unknown> }
+  | { method: "sampling/createMessage"; params: Record<string, unknown> }
+  | { method: "roots/list"; params: Record<string, unknown> };
+
+/** The answer: a result, or a JSON-RPC error (e.g. a declined sampling request, code -1). */
+export type ServerRequestOutcome = { result: Record<string, unknown> } | { error: { code: number; message: string } };
 
 export interface ConnectionInfo {
   transport: "streamable-http" | "sse" | "relay";
@@ -46,9 +70,38 @@ export interface ConnectionInfo {
 }
 
 export interface RequestOptions {
+  /** Per-request timeout; with `onProgress`, each progress notification restarts it. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Asks for progress (a progressToken) and receives each `notifications/progress`. */
+  onProgress?: (progress: Progress) => void;
+  /** Hard cap on the whole request however often progress resets the timeout (default 10 × timeoutMs). */
+  maxTotalTimeoutMs?: number;
 }
+
+/** One `notifications/progress`: `total` absent means indeterminate. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A task's state as `tasks/get` reports it. */
+export interface TaskInfo {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage: string | null;
+  pollIntervalMs: number | null;
+}
+
+/** What a task-augmented `tools/call` gave: a task to follow, or (server's choice) the result at once. */
+export type TaskStart = { kind: "task"; task: TaskInfo } | { kind: "immediate"; result: Record<string, unknown> };
+
+/** A finished task: its `tasks/result`. */
+export type TaskOutcome =
+  | { status: "completed"; result: Record<string, unknown> }
+  | { status: "failed"; message: string; code?: number; data?: unknown }
+  | { status: "cancelled" };
 
 export interface ToolDefinition {
   name: string;
@@ -91,6 +144,12 @@ export interface McpConnection {
    */
   request(method: CallMethod, params: Record<string, unknown>, opts?: RequestOptions): Promise<Record<string, unknown>>;
   ping(opts?: RequestOptions): Promise<void>;
+  /**
+   * The level of log lines the server should send: `logging/setLevel` for legacy servers (throws an
+   * McpError of kind "protocol" without the `logging` capability), the per-request `_meta` log level
+   * for modern ones. Kept across a transparent re-initialise.
+   */
+  setLogLevel(level: LogLevel, opts?: RequestOptions): Promise<void>;
   /** `completion/complete`. Throws an McpError of kind "protocol" if the server lacks the `completions` capability. */
   complete(request: CompletionRequest, opts?: RequestOptions): Promise<CompletionResult>;
   /**
@@ -102,6 +161,28 @@ export interface McpConnection {
   unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void>;
   /** The URIs currently subscribed on this connection. */
   readonly resourceSubscriptions: string[];
+  /** Sends `notifications/roots/list_changed` (legacy era; the modern era has no such notification). Never throws. */
+  rootsChanged(): Promise<void>;
+  /** A task-augmented `tools/call` (`execution.taskSupport` "required" or "optional"); returns once the task exists. */
+  startToolTask(params: { name: string; arguments?: Record<string, unknown> }, opts?: RequestOptions): Promise<TaskStart>;
+  /** `tasks/get` on the current session. */
+  getTask(taskId: string, opts?: RequestOptions): Promise<TaskInfo>;
+  /** `tasks/result` of a task in a terminal state. */
+  getTaskResult(taskId: string, opts?: RequestOptions): Promise<TaskOutcome>;
+  /** `tasks/cancel`. */
+  cancelTask(taskId: string, opts?: RequestOptions): Promise<void>;
   /** Leave the session (HTTP DELETE when there is a session id), then close. Never throws. */
   close(): Promise<void>;
 }
+
+/** RFC 5424 severities, lowest first, as MCP names them. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** A `notifications/message` from a server. `data` is anything JSON (untrusted). */
+export interface LogMessage {
+  level: LogLevel;
+  logger: string | null;
+  data: unknown;
+}
+
+export type { TrafficRecord } from "./recording-transport";

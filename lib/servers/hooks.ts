@@ -183,9 +183,17 @@ type ServerEvent =
   | { type: "server"; serverId: string; status: ServerStatus }
   | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" }
   | { type: "resource_updated"; serverId: string; uri: string; at: string }
-  | ({ type: "resource_subscriptions"; serverId: string; dropped?: string[] } & ResourceSubscriptionsDto);
+  | ({ type: "resource_subscriptions"; serverId: string; dropped?: string[] } & ResourceSubscriptionsDto)
+  | { type: "log"; serverId: string; sessionId: string }
+  | { type: "health"; serverId: string; sessionId: string }
+  /** The stream could not replay what this tab missed (console restarted, buffer trimmed): refetch everything. */
+  | { type: "reset" };
 
-/** Subscribes to GET /api/v1/events and keeps server statuses and capability lists fresh. */
+/**
+ * Subscribes to GET /api/v1/events and keeps server statuses, capability lists, logs and health
+ * fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
+ * and the console replays what was missed (or sends `reset`, and everything is refetched).
+ */
 export function useServerEvents() {
   const queryClient = useQueryClient();
   useEffect(() => {
@@ -198,7 +206,13 @@ export function useServerEvents() {
       } catch {
         return;
       }
-      if (event.type === "server" && typeof event.serverId === "string") {
+      if (event.type === "reset") {
+        void queryClient.invalidateQueries();
+      } else if (event.type === "log" && typeof event.sessionId === "string") {
+        void queryClient.invalidateQueries({ queryKey: ["logs", event.sessionId] });
+      } else if (event.type === "health" && typeof event.serverId === "string") {
+        void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
+      } else if (event.type === "server" && typeof event.serverId === "string") {
         queryClient.setQueryData<ServerDto[]>(serverKeys.all(), (old) =>
           old?.map((s) => (s.id === event.serverId ? { ...s, status: event.status } : s)),
         );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RootsSchema, type Root } from "@/lib/interactions";
 
 export const TransportModeSchema = z.enum(["auto", "streamable-http", "sse"]);
 export type TransportMode = z.infer<typeof TransportModeSchema>;
@@ -33,6 +34,11 @@ export const UpdateServerSchema = z.object({
   transport: TransportModeSchema.optional(),
   headers: z.record(HeaderNameSchema, z.string().max(8192).nullable()).optional(),
   timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** What `roots/list` answers; a change sends `notifications/roots/list_changed` to the live session. */
+  roots: RootsSchema.optional(),
+  /** Server-initiated requests while nobody watches: decline at once, or wait up to unattendedWaitMs. */
+  unattendedPolicy: z.enum(["decline", "wait"]).optional(),
+  unattendedWaitMs: z.number().int().min(1000).max(3_600_000).optional(),
 });
 export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 
@@ -56,6 +62,13 @@ export interface SessionInfo {
   error: string | null;
   createdAt: string;
   closedAt: string | null;
+  /** From the last ping (manual or periodic): null before the first. */
+  health: "healthy" | "unhealthy" | null;
+  healthError: string | null;
+  lastPingAt: string | null;
+  lastPingMs: number | null;
+  /** The log level asked of the server in this session, if any. */
+  logLevel: string | null;
 }
 
 export interface ServerDto {
@@ -71,6 +84,10 @@ export interface ServerDto {
   stdio: { command: string; args: string[]; cwd?: string; envNames: string[] } | null;
   status: ServerStatus;
   session: SessionInfo | null;
+  /** What `roots/list` answers (file:// URIs with optional names). */
+  roots: Root[];
+  unattendedPolicy: "decline" | "wait";
+  unattendedWaitMs: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -2,7 +2,8 @@ import "server-only";
 import type { Principal } from "@/lib/auth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
-import { connectServer, disconnectServer, getConnection, isLive, toSessionInfo } from "@/lib/sessions/server";
+import { connectServer, disconnectServer, getConnection, isLive, notifyRootsChanged, toSessionInfo } from "@/lib/sessions/server";
+import { parseRoots } from "@/lib/interactions/server";
 import { isAgentServerOnline } from "@/lib/relay/server";
 import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
@@ -26,6 +27,11 @@ export async function getServerForCall(principal: Principal, id: string): Promis
   return row;
 }
 
+/** The server row with its encrypted headers for work the console does on its own (the task poller); null if gone. */
+export function findServerForWork({ workspaceId, id }: { workspaceId: string; id: string }): Promise<ServerSecretRow | null> {
+  return q.findServerWithSecrets({ workspaceId, id });
+}
+
 export async function createServer(principal: Principal, input: CreateServer): Promise<ServerDto> {
   await assertNameFree(principal.workspaceId, input.name);
   const row = await q.createServer({
@@ -47,7 +53,7 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
   // An agent server's name is the name its agent announced: the relay finds it by that name.
   if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
-    throw new SwitchboardError("bad_request", "Only the timeout of an agent server can be edited; its name comes from the agent's config");
+    throw new SwitchboardError("bad_request", "Only the timeout, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
   }
   let headers: Record<string, string> | undefined;
   if (input.headers) {
@@ -66,12 +72,16 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       url: input.url,
       transport: input.transport,
       timeoutMs: input.timeoutMs,
+      roots: input.roots ? JSON.stringify(input.roots) : undefined,
+      unattendedPolicy: input.unattendedPolicy,
+      unattendedWaitMs: input.unattendedWaitMs,
       ...(headers ? headerColumns(headers) : {}),
       ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
   // A live session still uses the old URL or headers: end it; the next request reconnects.
   if (connectionChanged || input.timeoutMs !== undefined) await disconnectServer(id, principal.workspaceId);
+  else if (input.roots && JSON.stringify(input.roots) !== current.roots) await notifyRootsChanged(id);
   return toDto((await q.findServer({ workspaceId: principal.workspaceId, id })) ?? row);
 }
 
@@ -174,6 +184,9 @@ function toDto(row: ServerRow): ServerDto {
     stdio,
     status: statusOf(row, session),
     session,
+    roots: parseRoots(row.roots),
+    unattendedPolicy: row.unattendedPolicy === "wait" ? "wait" : "decline",
+    unattendedWaitMs: row.unattendedWaitMs,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -14,6 +14,11 @@ export function toSessionInfo(row: SessionRow): SessionInfo {
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     closedAt: row.closedAt?.toISOString() ?? null,
+    health: (row.health as SessionInfo["health"]) ?? null,
+    healthError: row.healthError,
+    lastPingAt: row.lastPingAt?.toISOString() ?? null,
+    lastPingMs: row.lastPingMs,
+    logLevel: row.logLevel,
   };
 }
 

@@ -45,3 +45,18 @@ export function findSession({ id }: { id: string }) {
 }
 
 export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+/** Records the outcome of a ping on the session row. */
+export function markHealth({ id, health, error, latencyMs, at }: { id: string; health: "healthy" | "unhealthy"; error: string | null; latencyMs: number | null; at: Date }) {
+  return prisma.mcpSession.update({ where: { id }, data: { health, healthError: error, lastPingAt: at, ...(latencyMs !== null ? { lastPingMs: latencyMs } : {}) } });
+}
+
+/** A session of the workspace, or null (another workspace's session is not found either). */
+export function findWorkspaceSession({ id, workspaceId }: { id: string; workspaceId: string }) {
+  return prisma.mcpSession.findFirst({ where: { id, workspaceId } });
+}
+
+/** A server's sessions, newest first (for the traffic and log session picker). */
+export function listServerSessions({ serverId, workspaceId, limit }: { serverId: string; workspaceId: string; limit: number }) {
+  return prisma.mcpSession.findMany({ where: { serverId, workspaceId }, orderBy: { createdAt: "desc" }, take: limit });
+}

@@ -3,8 +3,12 @@ import { openConnection, McpError, type McpConnection } from "@/lib/mcp/server";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
+import { elicitationCompleted, handleServerRequest, urlElicitationsRequired } from "@/lib/interactions/server";
 import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
+import { recordLog } from "@/lib/logs/server";
+import { trafficSink } from "@/lib/traffic/server";
+import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor } from "./transport";
 
@@ -58,6 +62,12 @@ export async function disconnectServer(serverId: string, workspaceId: string): P
   if (entry) publish(workspaceId, { type: "resource_subscriptions", serverId, sessionId: null, uris: [] });
 }
 
+/** Tells the server's live session (if any) that its roots changed (`notifications/roots/list_changed`). */
+export async function notifyRootsChanged(serverId: string): Promise<void> {
+  const connection = await live.get(serverId)?.ready.catch(() => null);
+  await connection?.rootsChanged();
+}
+
 export function isLive(serverId: string): boolean {
   return live.has(serverId);
 }
@@ -80,11 +90,17 @@ function open(server: ServerSecretRow): Live {
           publish(server.workspaceId, { type: "resource_updated", serverId: server.id, uri, at: new Date().toISOString() }),
         onSubscriptionsDropped: (dropped) => void subscriptionsDropped(server, row.id, dropped),
         onClose: (reason) => void lost(server, row.id, reason),
+        onLog: (message) => void recordLog({ workspaceId: server.workspaceId, serverId: server.id, sessionId: row.id, message }).catch(() => undefined),
+        onTraffic: trafficSink(server.workspaceId, row.id),
+        onServerRequest: (request, signal) => handleServerRequest(server, row.id, request, signal),
+        onElicitationComplete: (elicitationId) => void elicitationCompleted(server, elicitationId).catch(() => undefined),
+        onUrlElicitationRequired: (elicitations) => void urlElicitationsRequired(server, row.id, elicitations).catch(() => undefined),
       });
       const { info } = connection;
       await q.markConnected({ id: row.id, ...info });
       if (info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
+      ensureHealthMonitor(liveTargets);
       return connection;
     } catch (err) {
       if (live.get(server.id) === entry) live.delete(server.id);
@@ -117,3 +133,14 @@ async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, 
   const uris = connection?.resourceSubscriptions ?? [];
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId, uris, dropped });
 }
+
+/** Every live, connected session (what the health monitor pings). */
+async function liveTargets(): Promise<PingTarget[]> {
+  const entries = [...live.entries()];
+  const settled = await Promise.all(entries.map(([, e]) => e.ready.catch(() => null)));
+  return entries.flatMap(([serverId, e], i) => {
+    const connection = settled[i];
+    return connection ? [{ workspaceId: e.workspaceId, serverId, sessionId: e.sessionId, connection }] : [];
+  });
+}
+export { listSessionsOfServer, pingServer, requireSession, setServerLogLevel } from "./live-ops";

@@ -4,8 +4,8 @@ import { cancelCall } from "@/lib/calls/server";
 
 export const runtime = "nodejs";
 
-// POST /api/v1/calls/cancel – cancel a running call by the requestId its caller chose
+// POST /api/v1/calls/cancel – cancel a running call (or its task) by the requestId its caller chose
 export const POST = withWorkspace(async ({ request, principal }) => {
   const { requestId } = await parseBody(request, CancelCallSchema);
-  return { cancelled: cancelCall(principal, requestId) };
+  return { cancelled: await cancelCall(principal, requestId) };
 });

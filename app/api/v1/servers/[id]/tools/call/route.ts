@@ -13,7 +13,9 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     name: body.name,
     params: { name: body.name, arguments: body.arguments },
     timeoutMs: body.timeoutMs,
+    maxTotalTimeoutMs: body.maxTotalTimeoutMs,
     requestId: body.requestId,
+    task: body.task,
     origin: body.origin,
     parentCallId: body.parentCallId,
   });

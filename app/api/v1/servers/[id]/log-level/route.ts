@@ -1,0 +1,12 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { SetLogLevelSchema } from "@/lib/logs";
+import { getServerForCall } from "@/lib/servers/server";
+import { setServerLogLevel } from "@/lib/sessions/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/:id/log-level – set the level of log lines the live session sends
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const { level } = await parseBody(request, SetLogLevelSchema);
+  return setServerLogLevel(await getServerForCall(principal, params.id), level);
+});

@@ -1,0 +1,20 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListTrafficQuerySchema } from "@/lib/traffic";
+import { exportSessionTraffic, listSessionTraffic } from "@/lib/traffic/server";
+import { requireSession } from "@/lib/sessions/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/sessions/:id/traffic – the session's JSON-RPC messages, oldest first; ?format=ndjson exports all
+export const GET = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const query = parseQuery(request, ListTrafficQuerySchema);
+  const session = await requireSession(principal, params.id);
+  if (query.format === "json") return listSessionTraffic(session.id, query);
+  return new Response(exportSessionTraffic(session.id, query), {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="traffic-${session.id}.ndjson"`,
+      "cache-control": "no-store",
+    },
+  });
+});

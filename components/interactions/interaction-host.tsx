@@ -1,0 +1,41 @@
+"use client";
+
+import { usePendingInteractions } from "@/lib/interactions/hooks";
+import type { InteractionDto } from "@/lib/interactions";
+import { ElicitationFormDialog } from "./elicitation-form-dialog";
+import { SamplingDialog } from "./sampling-dialog";
+import { UrlElicitationDialog } from "./url-elicitation-dialog";
+
+/**
+ * Mounted once in the console frame: shows the oldest pending server-initiated request of the
+ * workspace as a dialog (elicitation form, URL consent, or sampling), one at a time.
+ */
+export function InteractionHost() {
+  const pending = usePendingInteractions();
+  const queue = [...(pending.data ?? [])].reverse();
+  const current = queue[0];
+  if (!current) return null;
+  return <InteractionDialog key={current.id} interaction={current} waiting={queue.length - 1} />;
+}
+
+function InteractionDialog({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {
+  switch (interaction.kind) {
+    case "elicitation-form":
+      return <ElicitationFormDialog interaction={interaction} waiting={waiting} />;
+    case "elicitation-url":
+      return <UrlElicitationDialog interaction={interaction} waiting={waiting} />;
+    case "sampling":
+      return <SamplingDialog interaction={interaction} waiting={waiting} />;
+  }
+}
+
+/** "Server X asks" line shared by the dialogs. */
+export function AskedBy({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {
+  return (
+    <p className="text-xs text-muted">
+      Asked by server <strong className="font-semibold text-fg">{interaction.serverName}</strong>
+      {interaction.fromError ? " (in an error answer; re-run the call after opening the link)" : ""}
+      {waiting > 0 ? ` · ${waiting} more waiting` : ""}
+    </p>
+  );
+}

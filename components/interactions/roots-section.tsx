@@ -1,0 +1,53 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Input } from "@/components/ui/field";
+import { RootsSchema, type Root } from "@/lib/interactions";
+import type { ServerDto } from "@/lib/servers";
+import { useUpdateServer } from "@/lib/servers/hooks";
+
+/**
+ * The server's roots (what `roots/list` answers). Saving sends `notifications/roots/list_changed`
+ * to its live session. For agent servers, the paths are on the agent's machine.
+ */
+export function RootsSection({ server }: { server: ServerDto }) {
+  const update = useUpdateServer(server.id);
+  const [rows, setRows] = useState<Root[]>(server.roots);
+  const [error, setError] = useState<string | null>(null);
+  const save = () => {
+    const parsed = RootsSchema.safeParse(rows.filter((r) => r.uri.trim()).map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) })));
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Invalid roots");
+    setError(null);
+    update.mutate({ roots: parsed.data });
+  };
+  const set = (i: number, patch: Partial<Root>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return (
+    <details aria-label="Roots" className="flex flex-col gap-2 border-b px-4 py-2 [&[open]>summary]:mb-2">
+      <summary className="cursor-pointer text-sm font-semibold">Roots ({server.roots.length})</summary>
+      <p className="text-xs text-muted">
+        Directories this server may work in, as <code>file://</code> URIs{server.kind !== "http" ? " on the agent's machine" : ""}.
+      </p>
+      {rows.map((row, i) => (
+        <div key={i} className="flex gap-2" role="group" aria-label={`Root ${i + 1}`}>
+          <Input aria-label="Root URI" placeholder="file:///home/me/project" className="flex-1 font-mono text-xs" value={row.uri} onChange={(e) => set(i, { uri: e.target.value })} />
+          <Input aria-label="Root name" placeholder="name (optional)" className="w-40 text-xs" value={row.name ?? ""} onChange={(e) => set(i, { name: e.target.value })} />
+          <Button size="sm" variant="ghost" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+            Remove
+          </Button>
+        </div>
+      ))}
+      <div className="flex gap-2">
+        <Button size="sm" onClick={() => setRows([...rows, { uri: "file:///" }])}>
+          Add root
+        </Button>
+        <Button size="sm" variant="primary" onClick={save} busy={update.isPending}>
+          Save roots
+        </Button>
+      </div>
+      {error && <p className="text-xs text-red-600">{error}</p>}
+      <ErrorAlert error={update.error} title="Could not save roots" />
+    </details>
+  );
+}

@@ -1,0 +1,32 @@
+"use client";
+
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { serverKeys } from "@/lib/servers";
+import { logKeys, type LogLevel, type LogPage } from "./index";
+
+const PAGE_SIZE = 100;
+
+/** A session's log lines, newest first; the live channel invalidates it as lines arrive. */
+export function useSessionLogs(sessionId: string | null, filter: { level?: LogLevel; q?: string }) {
+  return useInfiniteQuery({
+    queryKey: logKeys.session(sessionId ?? "", filter),
+    queryFn: ({ pageParam, signal }) =>
+      api<LogPage>(`/sessions/${encodeURIComponent(sessionId!)}/logs`, { query: { ...filter, cursor: pageParam, limit: PAGE_SIZE }, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+    enabled: !!sessionId,
+    staleTime: 0,
+  });
+}
+
+/** Asks the server's live session for log lines at `level` and above. */
+export function useSetLogLevel(serverId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (level: LogLevel) =>
+      api<{ sessionId: string; level: LogLevel }>(`/servers/${encodeURIComponent(serverId)}/log-level`, { method: "POST", body: { level } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: serverKeys.detail(serverId), exact: true }),
+  });
+}

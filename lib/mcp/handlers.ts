@@ -1,0 +1,52 @@
+import { ProtocolError, type Client, type ClientCapabilities } from "@modelcontextprotocol/client";
+import type { ServerRequest, ServerRequestOutcome } from "./types";
+
+/** What a Session needs to answer server-initiated requests. */
+export interface ServerRequestHooks {
+  onServerRequest?: (request: ServerRequest, signal: AbortSignal) => Promise<ServerRequestOutcome>;
+  onElicitationComplete?: (elicitationId: string) => void;
+}
+
+/**
+ * The client capabilities for server-initiated requests: declared only when someone answers them
+ * (a person through lib/interactions), so a server never asks what nobody can answer.
+ */
+export function serverRequestCapabilities(hooks: ServerRequestHooks): ClientCapabilities {
+  if (!hooks.onServerRequest) return {};
+  return { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
+}
+
+/**
+ * Registers the `elicitation/create`, `sampling/createMessage` and `roots/list` handlers. In the
+ * modern era the SDK fulfils `input_required` results through these same handlers. The SDK
+ * validates elicitation and sampling shapes on the way in and out.
+ */
+export function registerServerRequestHandlers(client: Client, hooks: ServerRequestHooks): void {
+  const answer = hooks.onServerRequest;
+  if (answer) {
+    const run = async (request: ServerRequest, signal: AbortSignal) => {
+      const outcome = await answer(request, signal);
+      if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message);
+      return outcome.result;
+    };
+    client.setRequestHandler("elicitation/create", async (request, ctx) =>
+      (await run({ method: "elicitation/create", params: { ...request.params } }, ctx.mcpReq.signal)) as never,
+    );
+    client.setRequestHandler("sampling/createMessage", async (request, ctx) =>
+      (await run({ method: "sampling/createMessage", params: { ...request.params } }, ctx.mcpReq.signal)) as never,
+    );
+    client.setRequestHandler("roots/list", async (request, ctx) =>
+      (await run({ method: "roots/list", params: { ...(request.params ?? {}) } }, ctx.mcpReq.signal)) as never,
+    );
+  }
+  const complete = hooks.onElicitationComplete;
+  if (complete) {
+    client.setNotificationHandler("notifications/elicitation/complete", (n) => {
+      try {
+        complete(n.params.elicitationId);
+      } catch {
+        // A failing listener must not break the SDK's notification dispatch.
+      }
+    });
+  }
+}
