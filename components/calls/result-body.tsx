@@ -82,7 +82,8 @@ export function ResultBody({ call, outputSchema }: { call: CallDto; outputSchema
               <Badge tone={message.role === "assistant" ? "violet" : "blue"} className="self-start">
                 {asString(message.role) ?? "message"}
               </Badge>
-              <ContentBlocks blocks={message.content} />
+              {/* A prompt message holds one content block, not an array. */}
+              <ContentBlocks blocks={Array.isArray(message.content) ? message.content : message.content === undefined ? [] : [message.content]} />
             </li>
           );
         })}
