@@ -5,13 +5,13 @@ import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { checkFormContent, type InteractionDto } from "@/lib/interactions";
-import { useRespondInteraction } from "@/lib/interactions/hooks";
 import { AskedBy } from "./interaction-host";
 import { FormField, initialValues, type Prop } from "./form-fields";
+import { useAnswer } from "./use-answer";
 
 /** Form-mode elicitation: fields from the requested schema (with defaults), accept / decline / cancel. */
 export function ElicitationFormDialog({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {
-  const respond = useRespondInteraction(interaction.id);
+  const { respond, answer, dismiss, open } = useAnswer(interaction.id, { action: "cancel" });
   const schema = (interaction.request.requestedSchema ?? {}) as { properties?: Record<string, Prop>; required?: string[] };
   const properties = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
@@ -22,25 +22,25 @@ export function ElicitationFormDialog({ interaction, waiting }: { interaction: I
   const errorOf = (name: string) => (showErrors ? (errors.find((e) => e.field === name)?.message ?? null) : null);
   const submit = () => {
     setShowErrors(true);
-    if (errors.length === 0) respond.mutate({ action: "accept", content: content as Record<string, string> });
+    if (errors.length === 0) answer({ action: "accept", content: content as Record<string, string> });
   };
   return (
     <Dialog
-      open
-      onClose={() => respond.mutate({ action: "cancel" })}
+      open={open}
+      onClose={dismiss}
       title="A server asks for information"
       description={<AskedBy interaction={interaction} waiting={waiting} />}
       className="w-[min(40rem,calc(100vw-2rem))]"
       footer={
         <>
-          <Button onClick={() => respond.mutate({ action: "cancel" })} disabled={respond.isPending}>
+          <Button onClick={() => answer({ action: "cancel" })} disabled={respond.isPending}>
             Cancel
           </Button>
-          <Button onClick={() => respond.mutate({ action: "decline" })} disabled={respond.isPending}>
+          <Button onClick={() => answer({ action: "decline" })} disabled={respond.isPending}>
             Decline
           </Button>
           <Button variant="primary" onClick={submit} busy={respond.isPending}>
-            Submit
+            Accept
           </Button>
         </>
       }

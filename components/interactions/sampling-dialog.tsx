@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import type { InteractionDto } from "@/lib/interactions";
-import { useRespondInteraction } from "@/lib/interactions/hooks";
 import { AskedBy } from "./interaction-host";
+import { useAnswer } from "./use-answer";
 
 interface Message {
   role?: string;
@@ -30,7 +30,8 @@ function contentText(content: unknown): string {
  * tokens) and a reply the person writes as the assistant, or a decline. Replies are text only.
  */
 export function SamplingDialog({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {
-  const respond = useRespondInteraction(interaction.id);
+  // Sampling has no "cancel": dismissing the dialog declines.
+  const { respond, answer, dismiss, open } = useAnswer(interaction.id, { action: "decline" });
   const request = interaction.request as {
     messages?: Message[];
     systemPrompt?: string;
@@ -42,23 +43,23 @@ export function SamplingDialog({ interaction, waiting }: { interaction: Interact
   const [model, setModel] = useState("human");
   return (
     <Dialog
-      open
-      onClose={() => undefined}
+      open={open}
+      onClose={dismiss}
       title="A server asks for a completion (sampling)"
       description={<AskedBy interaction={interaction} waiting={waiting} />}
       className="w-[min(44rem,calc(100vw-2rem))]"
       footer={
         <>
-          <Button onClick={() => respond.mutate({ action: "decline" })} disabled={respond.isPending}>
+          <Button onClick={() => answer({ action: "decline" })} disabled={respond.isPending}>
             Decline
           </Button>
-          <Button variant="primary" onClick={() => respond.mutate({ action: "reply", text, model: model.trim() || "human", stopReason: "endTurn" })} busy={respond.isPending}>
+          <Button variant="primary" onClick={() => answer({ action: "reply", text, model: model.trim() || "human", stopReason: "endTurn" })} busy={respond.isPending}>
             Send reply
           </Button>
         </>
       }
     >
-      <div className="flex max-h-[40vh] flex-col gap-2 overflow-auto text-sm" aria-label="Request">
+      <section className="flex max-h-[40vh] flex-col gap-2 overflow-auto text-sm" aria-label="Request">
         {request.systemPrompt && (
           <p className="rounded border p-2 text-xs">
             <strong>System prompt:</strong> <span className="whitespace-pre-wrap">{request.systemPrompt}</span>
@@ -78,9 +79,9 @@ export function SamplingDialog({ interaction, waiting }: { interaction: Interact
           <dt>Tools offered</dt>
           <dd>{request.tools?.length ? request.tools.map((t) => t.name).join(", ") + " (reply with text; tool use is not offered)" : "none"}</dd>
         </dl>
-      </div>
+      </section>
       <Field label="Your reply (as the assistant)">
-        {(aria) => <Textarea {...aria} rows={5} value={text} onChange={(e) => setText(e.target.value)} />}
+        {(aria) => <Textarea {...aria} data-autofocus rows={5} value={text} onChange={(e) => setText(e.target.value)} />}
       </Field>
       <Field label="Model name reported">{(aria) => <Input {...aria} value={model} onChange={(e) => setModel(e.target.value)} />}</Field>
       {respond.error && <ErrorAlert error={respond.error} title="Could not answer" />}

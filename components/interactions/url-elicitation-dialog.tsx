@@ -4,8 +4,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import type { InteractionDto } from "@/lib/interactions";
-import { useRespondInteraction } from "@/lib/interactions/hooks";
 import { AskedBy } from "./interaction-host";
+import { useAnswer } from "./use-answer";
 
 /** Splits a URL so its host can be highlighted; null when it is not an http(s) URL. */
 export function splitUrl(raw: string): { before: string; host: string; after: string } | null {
@@ -26,30 +26,30 @@ export function splitUrl(raw: string): { before: string; host: string; after: st
  * is opened in a new tab only when the person clicks; the console never fetches it.
  */
 export function UrlElicitationDialog({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {
-  const respond = useRespondInteraction(interaction.id);
+  const { respond, answer, dismiss, open } = useAnswer(interaction.id, { action: "cancel" });
   const url = String(interaction.request.url ?? "");
   const parts = splitUrl(url);
   const message = String(interaction.request.message ?? "");
-  const open = () => {
+  const openLink = () => {
     if (!parts) return;
     window.open(url, "_blank", "noopener,noreferrer");
-    respond.mutate({ action: "accept" });
+    answer({ action: "accept" });
   };
   return (
     <Dialog
-      open
-      onClose={() => respond.mutate({ action: "cancel" })}
+      open={open}
+      onClose={dismiss}
       title="A server asks you to open a link"
       description={<AskedBy interaction={interaction} waiting={waiting} />}
       footer={
         <>
-          <Button onClick={() => respond.mutate({ action: "cancel" })} disabled={respond.isPending}>
+          <Button onClick={() => answer({ action: "cancel" })} disabled={respond.isPending}>
             Cancel
           </Button>
-          <Button onClick={() => respond.mutate({ action: "decline" })} disabled={respond.isPending}>
+          <Button onClick={() => answer({ action: "decline" })} disabled={respond.isPending}>
             Decline
           </Button>
-          <Button variant="primary" onClick={open} disabled={!parts} busy={respond.isPending}>
+          <Button variant="primary" onClick={openLink} disabled={!parts} busy={respond.isPending}>
             Open in a new tab
           </Button>
         </>

@@ -6,6 +6,10 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
+import { Tabs, type TabItem } from "@/components/ui/tabs";
+import { LogPanel } from "@/components/sessions/log-panel";
+import { SessionHealth } from "@/components/sessions/session-health";
+import { TrafficPanel } from "@/components/sessions/traffic-panel";
 import { isApiError } from "@/lib/api-client";
 import { useServer } from "@/lib/servers/hooks";
 import { CapabilityTabs } from "./capability-tabs";
@@ -19,9 +23,17 @@ import { RootsSection } from "@/components/interactions/roots-section";
  */
 type ListMode = "auto" | "off" | "on";
 
+type View = "capabilities" | "logs" | "traffic";
+const VIEWS: TabItem<View>[] = [
+  { id: "capabilities", label: "Capabilities" },
+  { id: "logs", label: "Logs" },
+  { id: "traffic", label: "Traffic" },
+];
+
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
   const [listMode, setListMode] = useState<ListMode>("auto");
+  const [view, setView] = useState<View>("capabilities");
 
   if (server.isPending) {
     return (
@@ -60,7 +72,20 @@ export function ServerDetail({ id }: { id: string }) {
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
       <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />
-      <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
+      {server.data.status === "connected" && (
+        <div className="border-b px-6 py-2">
+          <SessionHealth serverId={server.data.id} session={server.data.session} />
+        </div>
+      )}
+      <Tabs label="Server views" tabs={VIEWS} value={view} onChange={setView} className="pt-2">
+        {view === "capabilities" ? (
+          <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
+        ) : view === "logs" ? (
+          <LogPanel server={server.data} />
+        ) : (
+          <TrafficPanel server={server.data} />
+        )}
+      </Tabs>
     </div>
   );
 }

@@ -13,7 +13,10 @@ interface DialogProps {
   className?: string;
 }
 
-/** A modal on the native <dialog>: focus is trapped and Esc closes it. */
+/**
+ * A modal on the native <dialog>: focus is trapped and Esc closes it. Focus starts on the element
+ * marked `data-autofocus`, else on the first focusable one.
+ */
 export function Dialog({ open, onClose, title, description, children, footer, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -22,7 +25,10 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 

@@ -76,7 +76,10 @@ export async function handleServerRequest(
     return settlement.outcome;
   }
   const row = await q.createInteraction({ data: { ...base, deadlineAt: new Date(Date.now() + waitMs) } });
-  const settlement = await waitForPerson(row.id, waitMs, signal, kind, policy);
+  // The waiter is registered synchronously, so an answer right after the event finds it.
+  const waiting = waitForPerson(row.id, waitMs, signal, kind, policy);
+  publish(server.workspaceId, { type: "interaction", serverId: server.id, interactionId: row.id, status: "pending" });
+  const settlement = await waiting;
   await q.settleInteraction({
     id: row.id,
     data: {

@@ -5,17 +5,26 @@ export type WorkspaceEvent = { type: string; [key: string]: unknown };
 export interface EventStream {
   /** Every event received so far, in order. */
   readonly events: WorkspaceEvent[];
+  /** The SSE `id:` of each event (same index as `events`; null when the event had none). */
+  readonly ids: (string | null)[];
   /** Resolves with the first event (at index `from` or later) that matches; rejects after `timeoutMs`. */
   next(match: (event: WorkspaceEvent) => boolean, opts?: { from?: number; timeoutMs?: number }): Promise<WorkspaceEvent>;
   close(): void;
 }
 
-/** Opens the workspace event stream with a bearer token. Resolves once the response headers arrived. */
-export async function openEvents(baseUrl: string, token: string): Promise<EventStream> {
+/**
+ * Opens the workspace event stream (or `path`, e.g. a session's stream) with a bearer token,
+ * resuming after `lastEventId` when given (as EventSource does on reconnect). Resolves once the
+ * response headers arrived.
+ */
+export async function openEvents(baseUrl: string, token: string, opts: { lastEventId?: string; path?: string } = {}): Promise<EventStream> {
   const abort = new AbortController();
-  const res = await fetch(`${baseUrl}/api/v1/events`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (opts.lastEventId) headers["last-event-id"] = opts.lastEventId;
+  const res = await fetch(`${baseUrl}${opts.path ?? "/api/v1/events"}`, { headers, signal: abort.signal });
   if (!res.ok || !res.body) throw new Error(`GET /api/v1/events: ${res.status}`);
   const events: WorkspaceEvent[] = [];
+  const ids: (string | null)[] = [];
   const waiters = new Set<() => void>();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
@@ -28,12 +37,16 @@ export async function openEvents(baseUrl: string, token: string): Promise<EventS
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = frame
-          .split("\n")
+        const lines = frame.split("\n");
+        const data = lines
           .filter((line) => line.startsWith("data:"))
           .map((line) => line.slice(5).trimStart())
           .join("\n");
-        if (data) events.push(JSON.parse(data) as WorkspaceEvent);
+        const id = lines.find((line) => line.startsWith("id:"))?.slice(3).trim() ?? null;
+        if (data) {
+          events.push(JSON.parse(data) as WorkspaceEvent);
+          ids.push(id);
+        }
       }
       for (const wake of [...waiters]) wake();
     }
@@ -60,5 +73,5 @@ export async function openEvents(baseUrl: string, token: string): Promise<EventS
     });
   }
 
-  return { events, next, close: () => abort.abort() };
+  return { events, ids, next, close: () => abort.abort() };
 }
