@@ -53,9 +53,10 @@ export function ElicitationFormDialog({ interaction, waiting }: { interaction: I
           submit();
         }}
       >
-        {properties.map(([name, prop]) => (
+        {properties.map(([name, prop], i) => (
           <FormField
             key={name}
+            first={i === 0}
             name={name}
             prop={prop}
             required={required.has(name)}

@@ -37,21 +37,26 @@ function choices(prop: Prop): { value: string; label: string }[] | null {
 
 const INPUT_TYPES: Record<string, string> = { email: "email", uri: "url", date: "date", "date-time": "datetime-local" };
 
-/** A control for one property: text (with format), number, checkbox, select, or a multi-select checkbox list. */
-export function FormField({ name, prop, required, value, error, onChange }: {
+/**
+ * A control for one property: text (with format), number, checkbox, select, or a multi-select
+ * checkbox list. `first` marks where the dialog puts focus.
+ */
+export function FormField({ name, prop, required, value, error, first, onChange }: {
   name: string;
   prop: Prop;
   required: boolean;
   value: unknown;
   error: string | null;
+  first?: boolean;
   onChange: (value: unknown) => void;
 }) {
   const label = prop.title ?? name;
   const hint = prop.description;
+  const focus = first ? { "data-autofocus": true } : {};
   if (prop.type === "boolean") {
     return (
       <label className="flex items-start gap-2 text-sm">
-        <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} className="mt-0.5" />
+        <input type="checkbox" {...focus} checked={value === true} onChange={(e) => onChange(e.target.checked)} className="mt-0.5" />
         <span>
           <span className="font-medium">{label}</span>
           {hint && <span className="block text-xs text-muted">{hint}</span>}
@@ -67,10 +72,11 @@ export function FormField({ name, prop, required, value, error, onChange }: {
       <fieldset className="flex flex-col gap-1 text-sm">
         <legend className="text-xs font-medium">{label}</legend>
         {hint && <p className="text-xs text-muted">{hint}</p>}
-        {options.map((o) => (
+        {options.map((o, i) => (
           <label key={o.value} className="flex items-center gap-2">
             <input
               type="checkbox"
+              {...(i === 0 ? focus : {})}
               checked={selected.includes(o.value)}
               onChange={(e) => onChange(e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value))}
             />
@@ -86,7 +92,7 @@ export function FormField({ name, prop, required, value, error, onChange }: {
     <Field label={label} hint={hint} error={error} required={required}>
       {(aria) =>
         options ? (
-          <Select {...aria} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value || undefined)}>
+          <Select {...aria} {...focus} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value || undefined)}>
             <option value="">—</option>
             {options.map((o) => (
               <option key={o.value} value={o.value}>
@@ -97,6 +103,7 @@ export function FormField({ name, prop, required, value, error, onChange }: {
         ) : prop.type === "number" || prop.type === "integer" ? (
           <Input
             {...aria}
+            {...focus}
             type="number"
             step={prop.type === "integer" ? 1 : "any"}
             min={prop.minimum}
@@ -105,7 +112,7 @@ export function FormField({ name, prop, required, value, error, onChange }: {
             onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))}
           />
         ) : (
-          <Input {...aria} type={INPUT_TYPES[prop.format ?? ""] ?? "text"} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value)} />
+          <Input {...aria} {...focus} type={INPUT_TYPES[prop.format ?? ""] ?? "text"} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value)} />
         )
       }
     </Field>

@@ -38,6 +38,8 @@ export function SamplingDialog({ interaction, waiting }: { interaction: Interact
     modelPreferences?: unknown;
     tools?: { name?: string; description?: string }[];
     maxTokens?: number;
+    temperature?: number;
+    stopSequences?: string[];
   };
   const [text, setText] = useState("");
   const [model, setModel] = useState("human");
@@ -74,6 +76,14 @@ export function SamplingDialog({ interaction, waiting }: { interaction: Interact
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-muted">
           <dt>Max tokens</dt>
           <dd>{String(request.maxTokens ?? "—")}</dd>
+          <dt>Temperature</dt>
+          <dd>{String(request.temperature ?? "—")}</dd>
+          {request.stopSequences?.length ? (
+            <>
+              <dt>Stop sequences</dt>
+              <dd className="font-mono break-all">{JSON.stringify(request.stopSequences)}</dd>
+            </>
+          ) : null}
           <dt>Model preferences</dt>
           <dd className="font-mono break-all">{request.modelPreferences ? JSON.stringify(request.modelPreferences) : "—"}</dd>
           <dt>Tools offered</dt>

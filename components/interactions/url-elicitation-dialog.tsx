@@ -43,7 +43,7 @@ export function UrlElicitationDialog({ interaction, waiting }: { interaction: In
       description={<AskedBy interaction={interaction} waiting={waiting} />}
       footer={
         <>
-          <Button onClick={() => answer({ action: "cancel" })} disabled={respond.isPending}>
+          <Button data-autofocus onClick={() => answer({ action: "cancel" })} disabled={respond.isPending}>
             Cancel
           </Button>
           <Button onClick={() => answer({ action: "decline" })} disabled={respond.isPending}>

@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import { interactionKeys } from "@/lib/interactions";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import {
   serverKeys,
@@ -186,12 +187,14 @@ type ServerEvent =
   | ({ type: "resource_subscriptions"; serverId: string; dropped?: string[] } & ResourceSubscriptionsDto)
   | { type: "log"; serverId: string; sessionId: string }
   | { type: "health"; serverId: string; sessionId: string }
+  /** A server-initiated request (elicitation, sampling) arrived or was settled. */
+  | { type: "interaction"; serverId: string; interactionId: string; status: string }
   /** The stream could not replay what this tab missed (console restarted, buffer trimmed): refetch everything. */
   | { type: "reset" };
 
 /**
- * Subscribes to GET /api/v1/events and keeps server statuses, capability lists, logs and health
- * fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
+ * Subscribes to GET /api/v1/events and keeps server statuses, capability lists, logs, health and
+ * pending server requests fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
  * and the console replays what was missed (or sends `reset`, and everything is refetched).
  */
 export function useServerEvents() {
@@ -210,6 +213,8 @@ export function useServerEvents() {
         void queryClient.invalidateQueries();
       } else if (event.type === "log" && typeof event.sessionId === "string") {
         void queryClient.invalidateQueries({ queryKey: ["logs", event.sessionId] });
+      } else if (event.type === "interaction") {
+        void queryClient.invalidateQueries({ queryKey: interactionKeys.all() });
       } else if (event.type === "health" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
       } else if (event.type === "server" && typeof event.serverId === "string") {

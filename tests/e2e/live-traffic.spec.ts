@@ -53,7 +53,7 @@ test("log panel with level and search, traffic view with pairs, filter and expor
 
   // Traffic: the tool call's request and response, paired, with a duration.
   await live.openView("Traffic");
-  await expect(live.trafficRows().first()).toContainText("initialize");
+  await expect(live.trafficRows().filter({ hasText: "initialize" }).first()).toBeVisible();
   await page.getByRole("textbox", { name: "Method" }).fill("tools/call");
   await expect(live.trafficRows()).toHaveCount(2);
   const response = live.trafficRows().filter({ has: page.getByTestId("traffic-duration") });

@@ -10,8 +10,9 @@ export class InteractionsPage extends ResultPage {
   /** Opens a tool, fills its arguments (by label) and clicks Run without waiting for the outcome. */
   async start(tool: string, fields: Record<string, string> = {}) {
     await this.openTool(tool);
-    await expect(this.page.getByRole("article", { name: `Tool ${tool}` })).toBeVisible();
-    for (const [label, value] of Object.entries(fields)) await this.page.getByLabel(label).first().fill(value);
+    const form = this.page.getByRole("article", { name: `Tool ${tool}` });
+    await expect(form).toBeVisible();
+    for (const [label, value] of Object.entries(fields)) await form.getByRole("textbox", { name: new RegExp(`^${label}\\b`) }).first().fill(value);
     await this.page.getByRole("button", { name: "Run", exact: true }).click();
   }
 
