@@ -126,8 +126,10 @@ class Connection implements McpConnection {
     this.logLevel = level;
   }
 
+  /** Liveness probe: `ping` for legacy servers; the modern era dropped ping, so `server/discover`. */
   async ping(opts?: RequestOptions): Promise<void> {
-    await this.run(({ client }, o) => client.ping(o), opts);
+    if (this.lastInfo?.era === "modern") await this.run(({ client }, o) => client.discover(o), opts);
+    else await this.run(({ client }, o) => client.ping(o), opts);
   }
 
   async complete(request: CompletionRequest, opts?: RequestOptions): Promise<CompletionResult> {

@@ -173,6 +173,8 @@ describe("modern-era fixture", () => {
     expect(add.structuredContent).toEqual({ sum: 5 });
     const err = await rejection(conn.request("tools/call", { name: "nope", arguments: {} }));
     expect(err.kind).toBe("protocol");
+    // The modern era has no ping; the health probe must still succeed.
+    await expect(conn.ping()).resolves.toBeUndefined();
   });
 
   it("reconnects from a saved discover result and hears list_changed", async () => {
