@@ -11,6 +11,8 @@ fi
 npx prisma generate >/dev/null
 echo "› Type check"
 npx tsc --noEmit -p .
+echo "› Lint"
+npx eslint .
 bash scripts/build.sh
 echo "› Unit and integration tests"
 npx vitest run
