@@ -10,9 +10,11 @@ const StdioEntrySchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
   framing: z.enum(["newline", "content-length"]).default("newline"),
+  /** Directories the server may be given as roots (absolute, or relative to the config file). None by default. */
+  roots: z.array(z.string().min(1)).max(100).default([]),
 });
 /** One local server the agent may run. Only this file decides what runs. */
-export type ServerConfig = z.infer<typeof StdioEntrySchema> & { name: string };
+export type ServerConfig = Omit<z.infer<typeof StdioEntrySchema>, "roots"> & { name: string; roots?: string[] };
 
 export interface LoadedConfig {
   file: string;
@@ -26,7 +28,7 @@ export function defaultConfigFile(): string {
 }
 
 /**
- * Reads `{ "mcpServers": { name: { command, args, env, cwd, framing } } }` (a Claude Desktop
+ * Reads `{ "mcpServers": { name: { command, args, env, cwd, framing, roots } } }` (a Claude Desktop
  * config works as is; VS Code's `servers` key too). Entries with a `url` are remote servers and
  * are skipped: add those to the console directly.
  */
@@ -69,7 +71,8 @@ export function loadConfig(file = defaultConfigFile()): LoadedConfig {
       continue;
     }
     const cwd = parsed.data.cwd ? path.resolve(path.dirname(file), parsed.data.cwd) : undefined;
-    servers.set(name, { ...parsed.data, cwd, name });
+    const roots = parsed.data.roots.map((dir) => path.resolve(path.dirname(file), dir));
+    servers.set(name, { ...parsed.data, cwd, roots, name });
   }
   return { file, servers, skipped };
 }

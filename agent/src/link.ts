@@ -133,6 +133,7 @@ export class AgentLink {
         clearTimeout(this.graceTimer);
         this.graceTimer = undefined;
         log.info(`connected to ${this.opts.credentials.consoleUrl} with ${this.opts.servers.size} server(s)`);
+        this.sessions.reportRoots = frame.features?.includes("roots") ?? false;
         void this.sessions.retain(frame.sessions);
         return;
       case "open":

@@ -1,6 +1,7 @@
 import type { AgentFrame } from "../../lib/relay/protocol";
 import type { ServerConfig } from "./config";
 import { log } from "./log";
+import { checkRoots } from "./roots";
 import { ServerProcess, type ShutdownTimings } from "./process";
 
 const STDERR_FRAME_CHARS = 60_000;
@@ -18,7 +19,11 @@ export interface FrameSink {
  */
 export class Sessions {
   private readonly live = new Map<string, ServerProcess>();
+  /** Ids of the `roots/list` requests each session's server sent and the console has not answered yet. */
+  private readonly rootsAsked = new Map<string, Set<string | number>>();
   private paused = false;
+  /** Whether the console accepts `roots` frames (it listed the feature in its welcome). */
+  reportRoots = false;
 
   constructor(
     private readonly servers: ReadonlyMap<string, ServerConfig>,
@@ -47,7 +52,11 @@ export class Sessions {
       return;
     }
     const proc = new ServerProcess(config, this.maxBytes, {
-      message: (message) => this.sink.send({ type: "message", session, message: message as { jsonrpc: "2.0" } }),
+      message: (message) => {
+        const m = message as { id?: string | number; method?: string };
+        if (m.method === "roots/list" && m.id !== undefined) this.rootsAsked.get(session)?.add(m.id);
+        this.sink.send({ type: "message", session, message: message as { jsonrpc: "2.0" } });
+      },
       stderr: (chunk) => {
         for (let i = 0; i < chunk.length; i += STDERR_FRAME_CHARS) {
           this.sink.send({ type: "stderr", session, chunk: chunk.slice(i, i + STDERR_FRAME_CHARS) });
@@ -59,12 +68,14 @@ export class Sessions {
       },
       exit: (info) => {
         this.live.delete(session);
+        this.rootsAsked.delete(session);
         if (info.error) log.error(`[${serverName}] ${info.error}`);
         else log.info(`[${serverName}] exited (code ${info.code}, signal ${info.signal})`);
         this.sink.send({ type: "exit", session, code: info.code, signal: info.signal, stderrTail: info.stderrTail, ...(info.error ? { error: info.error.slice(0, 2000) } : {}) });
       },
     }, this.timings);
     this.live.set(session, proc);
+    this.rootsAsked.set(session, new Set());
     if (this.paused) proc.setPaused(true);
     log.info(`[${serverName}] starting: ${config.command} ${config.args.join(" ")}`.trim());
     const pid = await proc.start();
@@ -77,7 +88,19 @@ export class Sessions {
       this.sink.send({ type: "error", session, code: "unknown_session", message: "No such session on this agent (it may have ended)" });
       return;
     }
-    if (!proc.send(message)) this.sink.holdInput(proc.drained());
+    if (!proc.send(this.checkedRoots(session, proc.config.roots ?? [], message))) this.sink.holdInput(proc.drained());
+  }
+
+  /** The console's answer to a `roots/list` of the server, without the roots this machine refuses. */
+  private checkedRoots(session: string, allowed: readonly string[], message: unknown): unknown {
+    const m = message as { id?: string | number; method?: string; result?: { roots?: unknown } };
+    const asked = this.rootsAsked.get(session);
+    if (m.method !== undefined || m.id === undefined || !asked?.delete(m.id) || !Array.isArray(m.result?.roots)) return message;
+    const { kept, refused } = checkRoots(m.result.roots, allowed);
+    if (refused.length === 0) return message;
+    for (const r of refused) log.warn(`refused root ${r.uri}: ${r.reason}`);
+    if (this.reportRoots) this.sink.send({ type: "roots", session, refused: refused.slice(0, 100) });
+    return { ...m, result: { ...m.result, roots: kept } };
   }
 
   /** Ends one session (the exit frame follows). */

@@ -7,6 +7,7 @@ import { Input } from "@/components/ui/field";
 import { RootsSchema, type Root } from "@/lib/interactions";
 import type { ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
+import { useAgent } from "@/lib/agents/hooks";
 
 /**
  * The server's roots (what `roots/list` answers). Saving sends `notifications/roots/list_changed`
@@ -27,7 +28,8 @@ export function RootsSection({ server }: { server: ServerDto }) {
     <details aria-label="Roots" className="flex flex-col gap-2 border-b px-4 py-2 [&[open]>summary]:mb-2">
       <summary className="cursor-pointer text-sm font-semibold">Roots ({server.roots.length})</summary>
       <p className="text-xs text-muted">
-        Directories this server may work in, as <code>file://</code> URIs{server.kind !== "http" ? " on the agent's machine" : ""}.
+        Directories this server may work in, as <code>file://</code> URIs
+        {server.agentId ? " on the agent's machine; the agent passes on only those that exist and its config allows for this server" : ""}.
       </p>
       {rows.map((row, i) => (
         <div key={i} className="flex gap-2" role="group" aria-label={`Root ${i + 1}`}>
@@ -48,6 +50,26 @@ export function RootsSection({ server }: { server: ServerDto }) {
       </div>
       {error && <p className="text-xs text-red-600">{error}</p>}
       <ErrorAlert error={update.error} title="Could not save roots" />
+      {server.agentId && <RefusedByAgent agentId={server.agentId} serverName={server.name} />}
     </details>
+  );
+}
+
+/** Roots the agent left out of its server's last `roots/list` answer (checked on the agent's machine). */
+function RefusedByAgent({ agentId, serverName }: { agentId: string; serverName: string }) {
+  const agent = useAgent(agentId);
+  const refused = agent.data?.servers.find((s) => s.name === serverName)?.rootsRefused ?? [];
+  if (refused.length === 0) return null;
+  return (
+    <div role="status" aria-label="Roots refused by the agent" className="text-xs">
+      <p className="font-medium text-amber-700 dark:text-amber-400">The agent left these out when the server last asked:</p>
+      <ul className="list-disc pl-5">
+        {refused.map((r) => (
+          <li key={r.uri}>
+            <code>{r.uri}</code>: {r.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

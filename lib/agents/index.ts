@@ -37,6 +37,11 @@ export interface AgentServerDto {
   lastExit: AgentServerExit | null;
   /** Recent stderr lines of the server's processes (live while it runs; kept in memory). */
   stderr: string[];
+  /**
+   * Roots the agent left out of the server's last `roots/list` answer: missing on its machine, or
+   * outside the directories its config allows for this server (kept in memory).
+   */
+  rootsRefused: { uri: string; reason: string; at: string }[];
 }
 
 export interface AgentDto {

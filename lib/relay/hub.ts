@@ -53,6 +53,8 @@ interface HubState {
   grace: Map<string, ReturnType<typeof setTimeout>>;
   exits: Map<string, ServerExitRecord>;
   stderr: Map<string, string[]>;
+  /** The roots the agent last left out of a server's `roots/list` answer. */
+  rootsRefused: Map<string, RefusedRoot[]>;
   maxMessageBytes: number;
 }
 
@@ -67,6 +69,7 @@ export function relayHub(): HubState {
     grace: new Map(),
     exits: new Map(),
     stderr: new Map(),
+    rootsRefused: new Map(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
   });
 }
@@ -153,10 +156,23 @@ export function recordStderr(agentId: string, serverName: string, chunk: string)
   hub.stderr.set(k, lines);
 }
 
-/** The last exit and recent stderr lines of an agent's server (live while it runs). */
-export function serverOutput(agentId: string, serverName: string): { lastExit: ServerExitRecord | null; stderr: string[] } {
+/** A root the agent refused to pass on: missing on its machine, or not allowed by its config. */
+export interface RefusedRoot {
+  uri: string;
+  reason: string;
+  at: string;
+}
+
+export function recordRootsRefused(agentId: string, serverName: string, refused: { uri: string; reason: string }[]): void {
+  const at = new Date().toISOString();
+  relayHub().rootsRefused.set(key(agentId, serverName), refused.map((r) => ({ ...r, at })));
+}
+
+/** The last exit, recent stderr lines and last refused roots of an agent's server (live while it runs). */
+export function serverOutput(agentId: string, serverName: string): { lastExit: ServerExitRecord | null; stderr: string[]; rootsRefused: RefusedRoot[] } {
   const hub = relayHub();
-  return { lastExit: hub.exits.get(key(agentId, serverName)) ?? null, stderr: hub.stderr.get(key(agentId, serverName)) ?? [] };
+  const k = key(agentId, serverName);
+  return { lastExit: hub.exits.get(k) ?? null, stderr: hub.stderr.get(k) ?? [], rootsRefused: hub.rootsRefused.get(k) ?? [] };
 }
 
 /** Publishes to the workspace event bus of lib/events (shared through globalThis; see there). */

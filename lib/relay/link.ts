@@ -1,7 +1,7 @@
 import type { WebSocket } from "ws";
 import { announceServers, touchAgent } from "@/lib/agents/queries";
 import { CloseCode, decodeAgentFrame, HEARTBEAT_MS, DEAD_AFTER_MS, RELAY_PROTOCOL_VERSION, type AgentFrame, type ConsoleFrame, type HelloFrame } from "./protocol";
-import { linkClosed, notify, recordExit, recordStderr, registerLink, relayHub, type LinkHandle } from "./hub";
+import { linkClosed, notify, recordExit, recordRootsRefused, recordStderr, registerLink, relayHub, type LinkHandle } from "./hub";
 
 const HELLO_TIMEOUT_MS = 10_000;
 
@@ -73,7 +73,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     };
     const kept = frame.sessions.filter((id) => hub.sessions.get(id)?.agentId === agent.id);
     registerLink(greeted, kept);
-    send({ type: "welcome", version: RELAY_PROTOCOL_VERSION, agentId: agent.id, sessions: kept, maxMessageBytes: hub.maxMessageBytes });
+    send({ type: "welcome", version: RELAY_PROTOCOL_VERSION, agentId: agent.id, sessions: kept, maxMessageBytes: hub.maxMessageBytes, features: ["roots"] });
     for (const serverId of servers.values()) notify(agent.workspaceId, { type: "server", serverId, status: "online" });
     console.log(`[relay] agent ${agent.name} (${agent.id}) online with ${servers.size} server(s)`);
   };
@@ -98,6 +98,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
       return;
     }
     if (frame.type === "stderr") recordStderr(agent.id, endpoint.serverName, frame.chunk);
+    if (frame.type === "roots") return void recordRootsRefused(agent.id, endpoint.serverName, frame.refused);
     if (frame.type === "exit") recordExit(agent.id, endpoint.serverName, { code: frame.code, signal: frame.signal, error: frame.error ?? null, stderrTail: frame.stderrTail });
     if (frame.type === "error" && frame.code === "unknown_server") console.warn(`[relay] agent ${agent.id} refused server "${endpoint.serverName}": ${frame.message}`);
     const { type } = frame;

@@ -52,6 +52,11 @@ export const WelcomeFrame = z.object({
   agentId: z.string().max(128),
   sessions: z.array(SessionId).max(10_000),
   maxMessageBytes: z.number().int().positive(),
+  /**
+   * Optional extensions the console understands (v1-compatible: older peers ignore the field).
+   * `"roots"`: the agent may send `roots` frames.
+   */
+  features: z.array(z.string().max(50)).max(50).optional(),
 });
 /** Console → agent: start a process for one of the announced servers. Carries a name only. */
 export const OpenFrame = z.strictObject({ type: z.literal("open"), session: SessionId, server: ServerNameSchema });
@@ -71,6 +76,16 @@ export const ExitFrame = z.object({
   stderrTail: z.array(z.string().max(4096)).max(50),
   error: z.string().max(2000).optional(),
 });
+/**
+ * Agent → console (only when the welcome listed the `"roots"` feature): the agent answered the
+ * server's `roots/list` without these roots, because they do not exist on its machine or are
+ * outside the directories its config allows for that server.
+ */
+export const RootsFrame = z.object({
+  type: z.literal("roots"),
+  session: SessionId,
+  refused: z.array(z.object({ uri: z.string().max(4096), reason: z.string().max(500) })).max(100),
+});
 /** Console → agent: end the session (the agent shuts the process down per spec). */
 export const CloseFrame = z.object({ type: z.literal("close"), session: SessionId });
 export const PingFrame = z.object({ type: z.literal("ping"), t: z.number() });
@@ -83,7 +98,7 @@ export const ErrorFrame = z.object({
   message: z.string().max(2000),
 });
 
-export const AgentFrameSchema = z.discriminatedUnion("type", [HelloFrame, OpenedFrame, MessageFrame, StderrFrame, ExitFrame, PingFrame, PongFrame, ErrorFrame]);
+export const AgentFrameSchema = z.discriminatedUnion("type", [HelloFrame, OpenedFrame, MessageFrame, StderrFrame, ExitFrame, RootsFrame, PingFrame, PongFrame, ErrorFrame]);
 export const ConsoleFrameSchema = z.discriminatedUnion("type", [WelcomeFrame, OpenFrame, MessageFrame, CloseFrame, PingFrame, PongFrame, ErrorFrame]);
 
 /** A frame the agent sends. */
@@ -93,6 +108,7 @@ export type ConsoleFrame = z.infer<typeof ConsoleFrameSchema>;
 export type HelloFrame = z.infer<typeof HelloFrame>;
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 export type ExitFrame = z.infer<typeof ExitFrame>;
+export type RootsFrame = z.infer<typeof RootsFrame>;
 
 /** Result of decoding one incoming WebSocket message. */
 export type Decoded<F> = { ok: true; frame: F } | { ok: false; error: ErrorFrame };

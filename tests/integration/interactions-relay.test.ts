@@ -1,3 +1,7 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { openEvents, type EventStream } from "../support/events";
@@ -13,6 +17,14 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
   let events: EventStream;
   let agent: RunningAgent | undefined;
   let id: string;
+  let agentId: string;
+  // Directories on "the agent's machine": the config allows `allowed` only.
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "sb-roots-"));
+  const allowed = path.join(base, "allowed");
+  fs.mkdirSync(path.join(allowed, "project"), { recursive: true });
+  fs.mkdirSync(path.join(base, "elsewhere"));
+  fs.symlinkSync(path.join(base, "elsewhere"), path.join(allowed, "escape"));
+  const uri = (p: string) => pathToFileURL(p).href;
   const logs = () => `--- agent ---\n${agent?.output()}\n--- console ---\n${sb.logs().slice(-4000)}`;
 
   beforeAll(async () => {
@@ -21,8 +33,9 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
     api = owner.api;
     events = await openEvents(sb.url, owner.token);
     const paired = await pairNewAgent(api, sb.url, "relay-interactions");
-    agent = startAgent(paired.home, { mcpServers: { everything: everythingStdio() } });
-    await waitForAgent(api, paired.agentId, "online", 20_000, logs);
+    agentId = paired.agentId;
+    agent = startAgent(paired.home, { mcpServers: { everything: { ...everythingStdio(), roots: [allowed] } } });
+    await waitForAgent(api, agentId, "online", 20_000, logs);
     id = await serverId(api, "everything");
   });
   afterAll(async () => {
@@ -83,12 +96,30 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
   });
 
   it("roots: roots/list answers the stored roots; a change reaches the stdio server as list_changed", async () => {
-    await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: "file:///tmp/relay-project", name: "relay-project" }] });
+    const project = uri(path.join(allowed, "project"));
+    await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: project, name: "project" }] });
     const first = resultText((await call("get-roots-list")).body.call);
-    expect(first).toContain("file:///tmp/relay-project");
-    await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: "file:///srv/relay-data" }] });
+    expect(first).toContain(project);
+    await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: uri(allowed), name: "all" }] });
     const second = resultText((await call("get-roots-list")).body.call);
-    expect(second).toContain("file:///srv/relay-data");
-    expect(second).not.toContain("file:///tmp/relay-project");
+    expect(second).toContain(`URI: ${uri(allowed)}`);
+    expect(second).not.toContain(project);
+  });
+
+  it("roots: the agent passes on only existing directories its config allows, and reports the rest", async () => {
+    const project = uri(path.join(allowed, "project"));
+    const refused = [uri(path.join(base, "elsewhere")), uri(path.join(allowed, "missing")), uri(path.join(allowed, "escape"))];
+    await api("PATCH", `/api/v1/servers/${id}`, { roots: [project, ...refused].map((u) => ({ uri: u })) });
+    const text = resultText((await call("get-roots-list")).body.call);
+    expect(text).toContain("(1 total)");
+    expect(text).toContain(project);
+    for (const u of refused) expect(text).not.toContain(u);
+    const server = (await api("GET", `/api/v1/agents/${agentId}`)).body.agent.servers.find((s: { name: string }) => s.name === "everything");
+    expect(server.rootsRefused.map((r: { uri: string; reason: string }) => [r.uri, r.reason])).toEqual([
+      [refused[0], "not allowed by the agent's config for this server"],
+      [refused[1], "no such directory on the agent's machine"],
+      [refused[2], "not allowed by the agent's config for this server"],
+    ]);
+    expect(agent!.output()).toMatch(/refused root .*elsewhere/);
   });
 });
