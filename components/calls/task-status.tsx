@@ -8,7 +8,8 @@ import type { CallDto } from "@/lib/calls";
 import { useCall, useCancelTask } from "@/lib/calls/hooks";
 import { ResultView } from "./result-view";
 
-const STATUS_LABEL: Record<string, string> = {
+/** How a task status reads in the UI. */
+export const TASK_STATUS_LABEL: Record<string, string> = {
   working: "Working",
   input_required: "Input required",
   completed: "Completed",
@@ -27,7 +28,7 @@ export function TaskStatus({ call }: { call: CallDto }) {
         <h3 className="font-semibold">Task</h3>
         <span data-testid="task-status" className="inline-flex items-center gap-1.5">
           {running && <Spinner className="size-3" />}
-          {STATUS_LABEL[call.task.status] ?? call.task.status}
+          {TASK_STATUS_LABEL[call.task.status] ?? call.task.status}
         </span>
         {running && (
           <Button size="sm" variant="secondary" className="ml-auto" busy={cancel.isPending} onClick={() => cancel.mutate(call.id)}>

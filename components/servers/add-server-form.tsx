@@ -12,7 +12,7 @@ import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldV
 export function AddServerForm() {
   const router = useRouter();
   const create = useCreateServer();
-  const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000" });
+  const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000", maxTotalTimeoutMs: "" });
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [errors, setErrors] = useState<ServerFieldErrors>({});
 
@@ -21,6 +21,7 @@ export function AddServerForm() {
     const parsed = CreateServerSchema.safeParse({
       ...values,
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
+      maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? undefined : Number(values.maxTotalTimeoutMs),
       headers: headersFromRows(headers),
     });
     if (!parsed.success) {

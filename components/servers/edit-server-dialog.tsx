@@ -29,6 +29,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
     url: server.url ?? "",
     transport: server.transport,
     timeoutMs: String(server.timeoutMs),
+    maxTotalTimeoutMs: server.maxTotalTimeoutMs === null ? "" : String(server.maxTotalTimeoutMs),
   });
   const [actions, setActions] = useState<Record<string, HeaderAction>>({});
   const [rows, setRows] = useState<HeaderRow[]>([]);
@@ -48,6 +49,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       name: values.name,
       ...(isHttp ? { url: values.url, transport: values.transport } : {}),
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
+      maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? null : Number(values.maxTotalTimeoutMs),
       ...(Object.keys(headers).length ? { headers } : {}),
       unattendedPolicy: unattended.policy,
       ...(unattended.waitSeconds !== "" ? { unattendedWaitMs: Math.round(Number(unattended.waitSeconds) * 1000) } : {}),

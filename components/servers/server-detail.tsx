@@ -9,6 +9,7 @@ import { Skeleton } from "@/components/ui/spinner";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
 import { LogPanel } from "@/components/sessions/log-panel";
 import { SessionHealth } from "@/components/sessions/session-health";
+import { TaskPanel } from "@/components/sessions/task-panel";
 import { TrafficPanel } from "@/components/sessions/traffic-panel";
 import { isApiError } from "@/lib/api-client";
 import { useServer } from "@/lib/servers/hooks";
@@ -23,11 +24,12 @@ import { RootsSection } from "@/components/interactions/roots-section";
  */
 type ListMode = "auto" | "off" | "on";
 
-type View = "capabilities" | "logs" | "traffic";
+type View = "capabilities" | "logs" | "traffic" | "tasks";
 const VIEWS: TabItem<View>[] = [
   { id: "capabilities", label: "Capabilities" },
   { id: "logs", label: "Logs" },
   { id: "traffic", label: "Traffic" },
+  { id: "tasks", label: "Tasks" },
 ];
 
 export function ServerDetail({ id }: { id: string }) {
@@ -82,8 +84,10 @@ export function ServerDetail({ id }: { id: string }) {
           <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
         ) : view === "logs" ? (
           <LogPanel server={server.data} />
-        ) : (
+        ) : view === "traffic" ? (
           <TrafficPanel server={server.data} />
+        ) : (
+          <TaskPanel server={server.data} />
         )}
       </Tabs>
     </div>

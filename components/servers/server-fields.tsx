@@ -8,6 +8,8 @@ export interface ServerFieldValues {
   url: string;
   transport: TransportMode;
   timeoutMs: string;
+  /** Empty: 10 × the timeout. */
+  maxTotalTimeoutMs: string;
 }
 
 export type ServerFieldErrors = Partial<Record<keyof ServerFieldValues | "headers", string>>;
@@ -18,7 +20,7 @@ const TRANSPORTS: { value: TransportMode; label: string }[] = [
   { value: "sse", label: "sse (legacy)" },
 ];
 
-/** Name, URL, Transport and Timeout (ms): the fields shared by the add and edit forms. */
+/** Name, URL, Transport, Timeout (ms) and Hard maximum (ms): the fields shared by the add and edit forms. */
 export function ServerFields({ values, errors, onChange }: { values: ServerFieldValues; errors: ServerFieldErrors; onChange: (values: ServerFieldValues) => void }) {
   const set = <K extends keyof ServerFieldValues>(key: K, value: ServerFieldValues[K]) => onChange({ ...values, [key]: value });
   return (
@@ -45,6 +47,11 @@ export function ServerFields({ values, errors, onChange }: { values: ServerField
           {(p) => <Input {...p} type="number" min={1000} max={3_600_000} step={1000} value={values.timeoutMs} onChange={(e) => set("timeoutMs", e.target.value)} />}
         </Field>
       </div>
+      <Field label="Hard maximum (ms)" error={errors.maxTotalTimeoutMs} hint="Timeouts reset on progress up to this; empty means 10 × the timeout">
+        {(p) => (
+          <Input {...p} type="number" min={1000} step={1000} placeholder="10 × timeout" value={values.maxTotalTimeoutMs} onChange={(e) => set("maxTotalTimeoutMs", e.target.value)} />
+        )}
+      </Field>
     </>
   );
 }

@@ -76,12 +76,17 @@ export function useCancelTask() {
   });
 }
 
-/** A server's task calls with their task state; looked at again every few seconds while one runs. */
-export function useTaskCalls(serverId: string) {
+/**
+ * A server's task calls (one session's when `sessionId` is given) with their task state. `task`
+ * events refresh it (useServerEvents); while a task runs it is also looked at every few seconds.
+ */
+export function useTaskCalls(serverId: string, sessionId?: string | null) {
   return useQuery({
-    queryKey: callKeys.tasks(serverId),
-    queryFn: () => api<{ items: CallSummary[] }>(`/servers/${encodeURIComponent(serverId)}/tasks`).then((r) => r.items),
+    queryKey: callKeys.tasks(serverId, sessionId),
+    queryFn: ({ signal }) =>
+      api<{ items: CallSummary[] }>(`/servers/${encodeURIComponent(serverId)}/tasks`, { query: sessionId ? { sessionId } : {}, signal }).then((r) => r.items),
     refetchInterval: (query) => (query.state.data?.some((c) => c.status === "pending") ? 2_000 : false),
+    staleTime: 0,
   });
 }
 

@@ -137,5 +137,6 @@ export interface Page<T> {
 export const callKeys = {
   list: (filters: Partial<ListCallsQuery>) => ["calls", filters] as const,
   detail: (id: string) => ["calls", "detail", id] as const,
-  tasks: (serverId: string) => ["calls", "tasks", serverId] as const,
+  tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
 };
+export { validateArguments, type FieldError } from "./validate";

@@ -3,6 +3,7 @@ import { publish, subscriberCount } from "@/lib/events/server";
 import type { ServerRequest, ServerRequestOutcome } from "@/lib/mcp/server";
 import type { InteractionKind, InteractionStatus, Root } from "./index";
 import * as q from "./queries";
+import { checkSamplingSequence } from "./sampling";
 
 /** How long a request waits for a person while someone watches the workspace. */
 export const ATTENDED_WAIT_MS = 10 * 60_000;
@@ -42,6 +43,7 @@ export interface ServerScope {
  * Answers one server-initiated request. Roots are answered from the server's stored list.
  * Elicitation and sampling become a persisted interaction that waits for a person; with nobody
  * watching the workspace, the server's unattended policy declines at once or waits a bounded time.
+ * A sampling request that breaks the tool-use sequencing rules is refused (-32602) and recorded.
  */
 export async function handleServerRequest(
   server: ServerScope,
@@ -67,6 +69,14 @@ export async function handleServerRequest(
     policy,
     elicitationId: kind === "elicitation-url" && typeof params.elicitationId === "string" ? params.elicitationId : null,
   };
+  const malformed = kind === "sampling" ? checkSamplingSequence(params) : null;
+  if (malformed) {
+    const row = await q.createInteraction({
+      data: { ...base, status: "refused", outcome: `Refused: ${malformed}`, answeredAt: new Date(), response: null },
+    });
+    publish(server.workspaceId, { type: "interaction", serverId: server.id, interactionId: row.id, status: row.status });
+    return { error: { code: -32602, message: `Invalid sampling request: ${malformed}` } };
+  }
   if (policy === "decline") {
     const settlement = declined(kind, "Declined at once: nobody was watching and the server's policy is to decline");
     const row = await q.createInteraction({

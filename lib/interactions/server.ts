@@ -1,10 +1,12 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/auth";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import type { InteractionDto, InteractionKind, InteractionStatus, ListInteractions, RespondInteraction } from "./index";
 import { declined, isWaiting, settleWaiting, type Settlement } from "./broker";
 import { checkFormContent } from "./validate";
+import { checkSamplingReply } from "./sampling";
 import * as q from "./queries";
 
 export { elicitationCompleted, handleServerRequest, parseRoots, urlElicitationsRequired } from "./broker";
@@ -28,8 +30,8 @@ export async function getInteraction(principal: Principal, id: string): Promise<
 
 /**
  * A person answers. Elicitation: accept (form content is checked against the requested schema),
- * decline or cancel. Sampling: reply with an assistant text message, or decline. 409 if it is no
- * longer pending.
+ * decline or cancel. Sampling: reply with an assistant message (text or tool calls), or decline.
+ * 409 if it is no longer pending.
  */
 export async function respondInteraction(principal: Principal, id: string, input: RespondInteraction): Promise<InteractionDto> {
   const row = await q.findInteraction({ workspaceId: principal.workspaceId, id });
@@ -58,7 +60,7 @@ function toSettlement(kind: InteractionKind, request: Record<string, unknown>, i
   }
   if (input.action === "reply") {
     if (kind !== "sampling") throw new SwitchboardError("bad_request", "Only a sampling request takes a reply");
-    const result = { role: "assistant", content: { type: "text", text: input.text }, model: input.model, stopReason: input.stopReason };
+    const result = samplingResult(request, input);
     return { status: "answered", note: `Answered by ${who}`, outcome: { result }, response: result, answeredBy: who };
   }
   if (kind === "sampling") throw new SwitchboardError("bad_request", "A sampling request is answered with reply or decline");
@@ -71,6 +73,23 @@ function toSettlement(kind: InteractionKind, request: Record<string, unknown>, i
   }
   const note = kind === "elicitation-url" ? `${who} agreed to open the link` : `Accepted by ${who}`;
   return { status: "answered", note, outcome: { result }, response: result, answeredBy: who };
+}
+
+/**
+ * The assistant message for a sampling reply: text (`endTurn` or the given stop reason), or
+ * `tool_use` blocks with generated ids (after the text, if any) and `stopReason: "toolUse"`.
+ * 422 if the reply breaks the request's tools or `toolChoice`.
+ */
+function samplingResult(request: Record<string, unknown>, input: Extract<RespondInteraction, { action: "reply" }>): Record<string, unknown> {
+  const errors = checkSamplingReply(request, { text: input.text, toolUses: input.toolUses });
+  if (errors.length) throw new SwitchboardError("unprocessable", errors[0].message, { errors });
+  const uses = input.toolUses ?? [];
+  if (!uses.length) return { role: "assistant", content: { type: "text", text: input.text }, model: input.model, stopReason: input.stopReason };
+  const content = [
+    ...(input.text ? [{ type: "text", text: input.text }] : []),
+    ...uses.map((u) => ({ type: "tool_use", id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`, name: u.name, input: u.input })),
+  ];
+  return { role: "assistant", content, model: input.model, stopReason: "toolUse" };
 }
 
 function rowUpdate(s: Settlement) {

@@ -9,11 +9,12 @@ export interface ServerRequestHooks {
 
 /**
  * The client capabilities for server-initiated requests: declared only when someone answers them
- * (a person through lib/interactions), so a server never asks what nobody can answer.
+ * (a person through lib/interactions), so a server never asks what nobody can answer. Sampling
+ * declares `tools`: a person can answer with tool calls, and tool-use sequences are checked.
  */
 export function serverRequestCapabilities(hooks: ServerRequestHooks): ClientCapabilities {
   if (!hooks.onServerRequest) return {};
-  return { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
+  return { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: { listChanged: true } };
 }
 
 /**

@@ -189,6 +189,8 @@ type ServerEvent =
   | { type: "health"; serverId: string; sessionId: string }
   /** A server-initiated request (elicitation, sampling) arrived or was settled. */
   | { type: "interaction"; serverId: string; interactionId: string; status: string }
+  /** A task call's task changed state (or ended and its result was stored). */
+  | { type: "task"; serverId: string; callId: string; status: string; callStatus: string }
   /** The stream could not replay what this tab missed (console restarted, buffer trimmed): refetch everything. */
   | { type: "reset" };
 
@@ -215,6 +217,9 @@ export function useServerEvents() {
         void queryClient.invalidateQueries({ queryKey: ["logs", event.sessionId] });
       } else if (event.type === "interaction") {
         void queryClient.invalidateQueries({ queryKey: interactionKeys.all() });
+      } else if (event.type === "task" && typeof event.serverId === "string") {
+        void queryClient.invalidateQueries({ queryKey: ["calls", "tasks", event.serverId] });
+        void queryClient.invalidateQueries({ queryKey: ["calls", "detail", event.callId], exact: true });
       } else if (event.type === "health" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
       } else if (event.type === "server" && typeof event.serverId === "string") {

@@ -24,6 +24,8 @@ export const CreateServerSchema = z.object({
   transport: TransportModeSchema.default("auto"),
   headers: z.record(HeaderNameSchema, z.string().max(8192)).default({}),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Hard cap on a call whose timeout progress keeps resetting; absent means 10 × timeoutMs. */
+  maxTotalTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
 });
 export type CreateServer = z.infer<typeof CreateServerSchema>;
 
@@ -34,6 +36,8 @@ export const UpdateServerSchema = z.object({
   transport: TransportModeSchema.optional(),
   headers: z.record(HeaderNameSchema, z.string().max(8192).nullable()).optional(),
   timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** Hard cap when progress keeps resetting the timeout; null goes back to 10 × timeoutMs. */
+  maxTotalTimeoutMs: z.number().int().min(1000).max(86_400_000).nullable().optional(),
   /** What `roots/list` answers; a change sends `notifications/roots/list_changed` to the live session. */
   roots: RootsSchema.optional(),
   /** Server-initiated requests while nobody watches: decline at once, or wait up to unattendedWaitMs. */
@@ -80,6 +84,8 @@ export interface ServerDto {
   /** Names of the custom headers that are set; values never leave the server. */
   headerNames: string[];
   timeoutMs: number;
+  /** Hard cap when progress keeps resetting the timeout; null: 10 × timeoutMs. */
+  maxTotalTimeoutMs: number | null;
   agentId: string | null;
   stdio: { command: string; args: string[]; cwd?: string; envNames: string[] } | null;
   status: ServerStatus;

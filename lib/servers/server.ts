@@ -42,6 +42,7 @@ export async function createServer(principal: Principal, input: CreateServer): P
       url: input.url,
       transport: input.transport,
       timeoutMs: input.timeoutMs,
+      maxTotalTimeoutMs: input.maxTotalTimeoutMs ?? null,
       ...headerColumns(input.headers),
     },
   });
@@ -53,7 +54,7 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
   // An agent server's name is the name its agent announced: the relay finds it by that name.
   if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
-    throw new SwitchboardError("bad_request", "Only the timeout, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
+    throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
   }
   let headers: Record<string, string> | undefined;
   if (input.headers) {
@@ -72,6 +73,7 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       url: input.url,
       transport: input.transport,
       timeoutMs: input.timeoutMs,
+      maxTotalTimeoutMs: input.maxTotalTimeoutMs,
       roots: input.roots ? JSON.stringify(input.roots) : undefined,
       unattendedPolicy: input.unattendedPolicy,
       unattendedWaitMs: input.unattendedWaitMs,
@@ -180,6 +182,7 @@ function toDto(row: ServerRow): ServerDto {
     transport: row.transport as ServerDto["transport"],
     headerNames: JSON.parse(row.headerNames) as string[],
     timeoutMs: row.timeoutMs,
+    maxTotalTimeoutMs: row.maxTotalTimeoutMs,
     agentId: row.agentId,
     stdio,
     status: statusOf(row, session),

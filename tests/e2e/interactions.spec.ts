@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
-import { startEverything, type RunningServer } from "../support/servers";
+import { startEverything, startFixture, type RunningServer } from "../support/servers";
 import { InteractionsPage } from "../pages/interactions-page";
 
 const OWNER = { email: "ada@example.com", password: "correct horse battery" };
@@ -12,7 +12,9 @@ test.describe.configure({ mode: "serial" });
 
 let sb: ConsoleHandle;
 let everything: RunningServer;
+let trips: RunningServer;
 let serverId: string;
+let tripsId: string;
 /** A local page standing in for the server's link: it counts every request that reaches it. */
 let target: http.Server;
 let targetHost: string;
@@ -25,19 +27,20 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
   targetHost = `127.0.0.1:${(target.address() as AddressInfo).port}`;
-  [sb, everything] = await Promise.all([startConsole(), startEverything("streamableHttp")]);
+  [sb, everything, trips] = await Promise.all([startConsole(), startEverything("streamableHttp"), startFixture("sampling-tools-server.ts")]);
   const { api } = await setupOwner(sb.url);
   serverId = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url, timeoutMs: 60_000 })).body.server.id;
+  tripsId = (await api("POST", "/api/v1/servers", { name: "trips", url: trips.url, timeoutMs: 60_000 })).body.server.id;
   expect((await api("POST", `/api/v1/servers/${serverId}/connect`)).status).toBeLessThan(300);
 });
 test.afterAll(async () => {
-  await Promise.all([sb?.stop(), everything?.stop(), new Promise((r) => target?.close(r))]);
+  await Promise.all([sb?.stop(), everything?.stop(), trips?.stop(), new Promise((r) => target?.close(r))]);
 });
 
-async function open(page: Page) {
+async function open(page: Page, id = serverId) {
   const ui = new InteractionsPage(page, sb.url);
   await ui.signIn(OWNER);
-  await ui.openServer(serverId);
+  await ui.openServer(id);
   return ui;
 }
 
@@ -146,6 +149,41 @@ test("sampling: the dialog shows the request; Send returns the reply, Decline an
   await dialog.getByRole("button", { name: "Decline" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(await ui.finished()).toContainText(/rejected/i);
+});
+
+test("sampling with tools: call an offered tool with checked JSON input, then answer its result with text", async ({ page }) => {
+  const ui = await open(page, tripsId);
+  await ui.start("plan-trip", { city: "Lisbon" });
+  const dialog = ui.ask("A server asks for a completion (sampling)");
+  await expect(dialog).toBeVisible();
+  const tools = dialog.getByRole("region", { name: "Tools offered" });
+  await expect(tools).toContainText("get_weather — Current weather for a city");
+  await tools.getByText("Input schema").click();
+  await expect(tools).toContainText('"required"');
+
+  await dialog.getByRole("tab", { name: "Call a tool" }).click();
+  await expect(dialog.getByLabel("Tool", { exact: true })).toHaveValue("get_weather");
+  const input = dialog.getByLabel("Tool input (JSON)");
+  await input.fill('{ "city": ');
+  await expect(dialog.getByText(/Not valid JSON/)).toBeVisible();
+  await input.fill('{ "town": "Lisbon" }');
+  await expect(dialog.getByText(/city/).last()).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Send tool call" })).toBeDisabled();
+  await input.fill('{ "city": "Lisbon", "unit": "celsius" }');
+  await dialog.getByRole("button", { name: "Send tool call" }).click();
+
+  // The server answers the call with a tool_result and asks again: the conversation shows both.
+  const request = dialog.getByRole("region", { name: "Request" });
+  await expect(request).toContainText("Tool result", { timeout: 20_000 });
+  await expect(request).toContainText("Tool call get_weather");
+  await expect(request).toContainText("Sunny, 21 degrees in Lisbon");
+  await page.screenshot({ path: `${SHOTS}/sampling-tools.png` });
+  await dialog.getByLabel("Your reply (as the assistant)").fill("Pack sunglasses.");
+  await dialog.getByRole("button", { name: "Send reply" }).click();
+  await expect(dialog).toHaveCount(0);
+  const result = await ui.finished();
+  await expect(result).toContainText("toolUse");
+  await expect(result).toContainText("Pack sunglasses.");
 });
 
 test("roots: a root added on the server page is what get-roots-list reports", async ({ page }) => {

@@ -63,3 +63,51 @@ test("a task runs on while the page is gone; its permalink shows status and resu
   await expect(page.getByTestId("call-header-status")).toHaveText(/ok/);
   await expect(ui.result()).toContainText("Research Report: tidal energy");
 });
+
+test("the server's Tasks view lists the session's task calls, live until completed", async ({ page }) => {
+  const ui = new ConsolePage(page, sb.url);
+  await ui.signIn(OWNER);
+  await page.goto(`${sb.url}/servers`);
+  await page.getByRole("link", { name: "everything", exact: true }).click();
+  await ui.openTool("simulate-research-query");
+  await page.getByLabel("topic", { exact: false }).first().fill("deep sea vents");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByRole("region", { name: "Task" }).getByTestId("task-status")).toHaveText(/Working/);
+
+  await page.getByRole("tablist", { name: "Server views" }).getByRole("tab", { name: "Tasks" }).click();
+  const table = page.getByRole("table", { name: "Task calls" });
+  const newest = table.getByRole("row").nth(1);
+  await expect(newest).toContainText("simulate-research-query");
+  await expect(newest.getByTestId("task-row-status")).toHaveText(/Working/);
+  await expect(newest).toContainText("1000 ms");
+  await expect(newest.getByRole("button", { name: "Cancel task" })).toBeVisible();
+  await expect(newest.getByRole("link", { name: "simulate-research-query" })).toHaveAttribute("href", /^\/calls\//);
+  await page.screenshot({ path: `${SHOTS}/tasks-list.png` });
+
+  // No reload: task events (and the poll while one runs) bring the end state in.
+  await expect(newest.getByTestId("task-row-status")).toHaveText(/Completed/, { timeout: 20_000 });
+  await expect(newest.getByTestId("task-row-call-status")).toHaveText("ok");
+  await expect(newest.getByRole("button", { name: "Cancel task" })).toHaveCount(0);
+  // The earlier task call of this session is listed too, completed.
+  await expect(table.getByRole("row")).toHaveCount(3);
+});
+
+test("the edit form sets and clears the server's hard maximum", async ({ page }) => {
+  const ui = new ConsolePage(page, sb.url);
+  await ui.signIn(OWNER);
+  await page.goto(`${sb.url}/servers`);
+  await page.getByRole("link", { name: "reports", exact: true }).click();
+  const hardMax = () => page.getByRole("dialog").getByLabel("Hard maximum (ms)");
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(hardMax()).toHaveValue("");
+  await hardMax().fill("45000");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(hardMax()).toHaveValue("45000");
+  await hardMax().fill("");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(hardMax()).toHaveValue("");
+});

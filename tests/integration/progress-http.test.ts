@@ -81,6 +81,25 @@ describe("progress, cancellation and timeouts over Streamable HTTP (server-every
     expect(res.body.call.progress.total).toBe(16);
   });
 
+  it("stops at the server's own hard maximum (maxTotalTimeoutMs set with PATCH)", async () => {
+    expect((await api("PATCH", `/api/v1/servers/${serverId}`, { maxTotalTimeoutMs: 500 })).status).toBe(400);
+    const patched = await api("PATCH", `/api/v1/servers/${serverId}`, { maxTotalTimeoutMs: 3000 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.server.maxTotalTimeoutMs).toBe(3000);
+    try {
+      // Progress every 0.5 s keeps resetting the 1.5 s timeout; only the server's 3 s cap stops it.
+      const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: LONG, arguments: { duration: 10, steps: 20 }, timeoutMs: 1500 });
+      expect(res.body.call.status).toBe("timeout");
+      expect(res.body.call.error.kind).toBe("timeout");
+      expect(res.body.call.durationMs).toBeGreaterThanOrEqual(2900);
+      expect(res.body.call.durationMs).toBeLessThan(6000);
+      expect(res.body.call.progress.progress).toBeGreaterThanOrEqual(3);
+    } finally {
+      const cleared = await api("PATCH", `/api/v1/servers/${serverId}`, { maxTotalTimeoutMs: null });
+      expect(cleared.body.server.maxTotalTimeoutMs).toBeNull();
+    }
+  });
+
   it("times out without progress at the per-call timeout", async () => {
     // One step of 3 s: no progress before the 1 s timeout.
     const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: LONG, arguments: { duration: 3, steps: 1 }, timeoutMs: 1000 });
