@@ -3,6 +3,7 @@ import { McpError } from "./errors";
 import { explainError } from "./explain";
 import { createHttpRecorder, type HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
+import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
 import { createHttpTransport, parseEndpoint, type SessionTransportKind } from "./transports";
@@ -74,7 +75,8 @@ async function attempt(
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(connectTimeout(config.timeoutMs)), remaining);
   });
-  const connecting = session.client.connect(decorate(session.transport, config, hooks), { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
+  session.progressRouter = new ProgressRouter(decorate(session.transport, config, hooks));
+  const connecting = session.client.connect(session.progressRouter, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
   connecting.catch(() => {});
   try {
     await Promise.race([connecting, timedOut]);

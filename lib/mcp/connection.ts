@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { RequestOptions as SdkRequestOptions, Tool } from "@modelcontextprotocol/client";
 import { openSession } from "./connect";
 import { McpError } from "./errors";
 import { ResourceSubscriptions } from "./resource-subscriptions";
 import { explainError } from "./explain";
+import { PROGRESS_ROUTE_KEY } from "./progress-router";
 import type { Session, SessionHooks } from "./session";
 import * as tasks from "./tasks";
 import { isSessionGone } from "./transports";
@@ -103,6 +105,12 @@ class Connection implements McpConnection {
   }
 
   async request(method: CallMethod, params: Record<string, unknown>, opts?: RequestOptions): Promise<Record<string, unknown>> {
+    if (opts?.onProgress) {
+      const progressKey = randomUUID();
+      const meta = { ...(params._meta as Record<string, unknown> | undefined), [PROGRESS_ROUTE_KEY]: progressKey };
+      params = { ...params, _meta: meta };
+      opts = { ...opts, progressKey } as RequestOptions;
+    }
     if (method === "tools/call") {
       const name = String(params.name ?? "");
       const toolDefinition = await this.callableDefinition(name);
@@ -236,14 +244,17 @@ class Connection implements McpConnection {
     const signal = opts.signal ? AbortSignal.any([opts.signal, poison.signal]) : poison.signal;
     const fail = (err: McpError) => poison.abort(err);
     session.track(fail);
+    const { progressKey } = opts as { progressKey?: string };
+    const unroute = progressKey && opts.onProgress ? session.progressRouter?.route(progressKey, opts.onProgress) : undefined;
     try {
-      return await call(session, { timeout: timeoutMs, signal, ...progressOptions(opts, timeoutMs) });
+      return await call(session, { timeout: timeoutMs, signal, ...progressOptions(opts, timeoutMs, unroute !== undefined) });
     } catch (err) {
       if (opts.signal?.aborted) throw cancelled(opts.signal.reason, err);
       if (poison.signal.aborted) throw poison.signal.reason;
       throw err;
     } finally {
       session.untrack(fail);
+      unroute?.();
     }
   }
 
@@ -335,9 +346,10 @@ class Connection implements McpConnection {
 }
 
 /** Progress restarts the timeout, up to a hard maximum (10 × the timeout unless the caller set one). */
-function progressOptions({ onProgress, maxTotalTimeoutMs }: RequestOptions, timeoutMs: number): SdkRequestOptions {
+/** With a routed request the router delivers progress; the SDK's handler only resets the timeout. */
+function progressOptions({ onProgress, maxTotalTimeoutMs }: RequestOptions, timeoutMs: number, routed: boolean): SdkRequestOptions {
   if (!onProgress) return {};
-  const onprogress = ({ progress, total, message }: Progress) => onProgress({ progress, total, message });
+  const onprogress = routed ? () => undefined : ({ progress, total, message }: Progress) => onProgress({ progress, total, message });
   return { onprogress, resetTimeoutOnProgress: true, maxTotalTimeout: Math.max(timeoutMs, maxTotalTimeoutMs ?? timeoutMs * 10) };
 }
 

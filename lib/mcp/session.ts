@@ -3,6 +3,7 @@ import type { McpError } from "./errors";
 import { registerServerRequestHandlers, serverRequestCapabilities, type ServerRequestHooks } from "./handlers";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
+import type { ProgressRouter } from "./progress-router";
 import { leaveSession, type SessionTransportKind } from "./transports";
 import type { ConnectionInfo, ListChangedKind, LogLevel, LogMessage } from "./types";
 
@@ -36,6 +37,8 @@ export class Session {
   private retired = false;
   private ended: Promise<void> | null = null;
   private lastError: string | null = null;
+  /** Set by connect: routes progress notifications to their callers (see progress-router.ts). */
+  progressRouter: ProgressRouter | null = null;
 
   constructor(
     readonly kind: SessionTransportKind,
