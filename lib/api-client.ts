@@ -30,6 +30,12 @@ export function setWorkspaceId(id: string | null): void {
   else window.localStorage.removeItem(WORKSPACE_KEY);
 }
 
+/** The events stream URL for the current workspace (EventSource cannot send headers). */
+export function eventsUrl(): string {
+  const workspaceId = getWorkspaceId();
+  return workspaceId ? `/api/v1/events?workspace=${encodeURIComponent(workspaceId)}` : "/api/v1/events";
+}
+
 type Query = Record<string, string | number | undefined | null>;
 
 export interface RequestOptions {

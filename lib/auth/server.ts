@@ -27,7 +27,8 @@ export async function authenticate(request: Request): Promise<Principal> {
   if (header?.toLowerCase().startsWith("bearer ")) return fromToken(header.slice(7).trim());
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
-  const wanted = request.headers.get(WORKSPACE_HEADER);
+  // EventSource cannot send headers, so event streams name the workspace in the query.
+  const wanted = request.headers.get(WORKSPACE_HEADER) ?? new URL(request.url).searchParams.get("workspace");
   const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });
   if (!member) throw new SwitchboardError(wanted ? "not_found" : "forbidden", wanted ? "Workspace not found" : "You are not a member of any workspace");
   return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role: member.role, via: "session" };

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api, eventsUrl } from "@/lib/api-client";
 import {
   callKeys,
   type CallDto,
@@ -98,7 +98,7 @@ export function useCallProgress(requestId: string | null, active: boolean): Call
   const [latest, setLatest] = useState<{ requestId: string; progress: CallProgress } | null>(null);
   useEffect(() => {
     if (!active || !requestId || typeof EventSource === "undefined") return;
-    const source = new EventSource("/api/v1/events");
+    const source = new EventSource(eventsUrl());
     source.onmessage = (message: MessageEvent<string>) => {
       try {
         const event = JSON.parse(message.data) as { type?: string; requestId?: string } & Partial<CallProgress>;

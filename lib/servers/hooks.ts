@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api, eventsUrl } from "@/lib/api-client";
 import { interactionKeys } from "@/lib/interactions";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import {
@@ -203,7 +203,7 @@ export function useServerEvents() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const source = new EventSource("/api/v1/events");
+    const source = new EventSource(eventsUrl());
     source.onmessage = (message: MessageEvent<string>) => {
       let event: ServerEvent;
       try {

@@ -78,7 +78,9 @@ describe("live workspace events", () => {
         method,
         headers: { authorization: `Bearer ${otherToken}`, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
-      }).then((r) => r.json() as Promise<any>);
+      })
+        .then((r) => r.text())
+        .then((text) => (text ? JSON.parse(text) : null) as any);
     const mine = (await api("POST", "/api/v1/servers", { name: "mine", url: `${fixture.baseUrl}/ok` })).body.server;
     const theirs = (await otherApi("POST", "/api/v1/servers", { name: "theirs", url: `${fixture.baseUrl}/ok` })).server;
 
@@ -93,5 +95,20 @@ describe("live workspace events", () => {
       () => true,
     );
     expect(first).toEqual({ type: "server", serverId: theirs.id, status: "connected" });
+
+    // A signed-in browser names its workspace in the query (EventSource cannot send headers).
+    const controller = new AbortController();
+    const stream = await fetch(`${sb.url}/api/v1/events?workspace=${other.id}`, { headers: { cookie }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await api("POST", `/api/v1/servers/${mine.id}/disconnect`);
+    await otherApi("POST", `/api/v1/servers/${theirs.id}/disconnect`);
+    let text = "";
+    while (!/data: .*\n/.test(text)) text += (await reader.read()).value ?? "";
+    controller.abort();
+    const data = JSON.parse(text.slice(text.indexOf("data: ") + 6).split("\n")[0]!);
+    expect(data).toEqual({ type: "server", serverId: theirs.id, status: "disconnected" });
+    const foreign = await fetch(`${sb.url}/api/v1/events?workspace=not-mine`, { headers: { cookie } });
+    expect(foreign.status).toBe(404);
   });
 });
