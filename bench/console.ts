@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { setupOwner, startConsole } from "../tests/support/console";
 import { startEverything } from "../tests/support/servers";
-import { machine, measure, row, writeSection, type Sample } from "./report";
+import { machine, measure, row, table, writeSection, type Sample } from "./report";
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
 const WARMUP = 200;
@@ -43,12 +43,7 @@ export async function benchConsole(): Promise<void> {
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${TOTAL} calls per row after ${WARMUP} warm-up calls.`,
       "",
-      "| path | in flight | p50 ms | p95 ms | calls/s |",
-      "| --- | ---: | ---: | ---: | ---: |",
-      ...samples.map((s) => {
-        const r = row(s);
-        return `| ${s.label} | ${s.inFlight} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.rate.toFixed(0)} |`;
-      }),
+      ...table(samples),
       "",
     ];
     for (const inFlight of [1, 16]) {

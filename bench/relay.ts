@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { setupOwner, startConsole, waitFor } from "../tests/support/console";
 import { EVERYTHING, pairNewAgent, startAgent, waitForAgent } from "../tests/integration/relay-support";
-import { machine, measure, percentile, row, writeSection, type Sample } from "./report";
+import { machine, measure, percentile, row, table, writeSection, type Sample } from "./report";
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
 const WARMUP = 200;
@@ -96,12 +96,7 @@ export async function benchRelay(): Promise<void> {
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${TOTAL} \`echo\` calls per row after ${WARMUP} warm-up calls, server-everything over stdio.`,
       "",
-      "| path | in flight | p50 ms | p95 ms | calls/s |",
-      "| --- | ---: | ---: | ---: | ---: |",
-      ...samples.map((s) => {
-        const r = row(s);
-        return `| ${s.label} | ${s.inFlight} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.rate.toFixed(0)} |`;
-      }),
+      ...table(samples),
       "",
     ];
     for (const inFlight of [1, 16]) {

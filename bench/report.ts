@@ -37,6 +37,18 @@ export function row(s: Sample): { p50: number; p95: number; rate: number } {
   return { p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), rate: (s.latencies.length / s.wallMs) * 1000 };
 }
 
+/** The markdown table of a run: one row per sample. */
+export function table(samples: Sample[]): string[] {
+  return [
+    "| path | in flight | p50 ms | p95 ms | calls/s |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...samples.map((s) => {
+      const r = row(s);
+      return `| ${s.label} | ${s.inFlight} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.rate.toFixed(0)} |`;
+    }),
+  ];
+}
+
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
