@@ -20,7 +20,11 @@ async function main() {
   const { count } = await interruptPending();
   if (count) console.log(`${count} call(s) left pending by the previous run marked interrupted`);
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => {
+    // The audit log's "from where": the socket's address, never a value the client sent.
+    req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
+    void handle(req, res);
+  });
   const relay = attachRelay();
   server.on("upgrade", (req, socket, head) => {
     if (relay.handles(req)) relay.upgrade(req, socket, head);

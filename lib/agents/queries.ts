@@ -20,7 +20,7 @@ export async function redeemPairing({ codeHash, tokenHash, name, hostname, versi
     const spent = await tx.agentPairing.updateMany({ where: { id: pairing.id, usedAt: null }, data: { usedAt: new Date() } });
     if (spent.count !== 1) return null;
     const agent = await tx.agent.create({
-      data: { workspaceId: pairing.workspaceId, name: name ?? (pairing.name || hostname || "agent"), hostname: hostname || null, version: version || null, tokenHash },
+      data: { workspaceId: pairing.workspaceId, name: name ?? (pairing.name || hostname || "agent"), hostname: hostname || null, version: version || null, tokenHash, createdBy: pairing.createdBy },
     });
     await tx.agentPairing.update({ where: { id: pairing.id }, data: { agentId: agent.id } });
     const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: pairing.workspaceId }, select: { id: true, name: true } });

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { accessFor, roleAtLeast, type Access } from "@/lib/access";
 import { SwitchboardError } from "@/lib/errors";
 import { authenticate } from "@/lib/auth/server";
 import type { Principal } from "@/lib/auth";
@@ -23,12 +24,17 @@ export class Reply {
 
 /**
  * Wraps a route handler: authenticates (session cookie or bearer token), scopes to the caller's
- * workspace, and turns every thrown error into the one `{ error: { code, message } }` shape.
+ * workspace, checks the caller's role against the role matrix (lib/access/matrix.ts), and turns
+ * every thrown error into the one `{ error: { code, message } }` shape.
  */
 export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
+      const access = routeAccess(request);
       const principal = await authenticate(request);
+      if (access === "public" || !roleAtLeast(principal.role, access)) {
+        throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
+      }
       const params = (await context?.params) ?? ({} as P);
       return toResponse(await handler({ request, principal, params }));
     } catch (err) {
@@ -37,15 +43,35 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
   };
 }
 
-/** Like withWorkspace, for the few routes that run before anyone can sign in. */
+/**
+ * Like withWorkspace, for the few routes the matrix marks "public": they run before anyone can
+ * sign in, or authenticate by a credential of their own (pairing code, agent token, share token).
+ */
 export function withPublic<P extends Params = Params>(handler: (ctx: { request: Request; params: P }) => Promise<unknown>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
+      if (routeAccess(request) !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       return toResponse(await handler({ request, params: (await context?.params) ?? ({} as P) }));
     } catch (err) {
       return errorResponse(err);
     }
   };
+}
+
+// Fail closed: a route missing from the matrix answers 403 to everyone (and a test names it).
+function routeAccess(request: Request): Access {
+  const { pathname } = new URL(request.url);
+  const entry = accessFor(request.method, pathname);
+  if (!entry) {
+    console.error(`[api] ${request.method} ${pathname} is not in the role matrix (lib/access/matrix.ts)`);
+    throw new SwitchboardError("forbidden", "This route is not in the role matrix");
+  }
+  return entry.access;
+}
+
+function forbiddenMessage(access: Access, role: string, scope?: string): string {
+  if (scope === "read" && access !== "viewer") return "This API token is read-only";
+  return `This needs the ${access} role or higher; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}`;
 }
 
 function toResponse(result: unknown): Response {

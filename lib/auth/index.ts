@@ -1,13 +1,25 @@
 import { z } from "zod";
+import { TokenScopeSchema, type Role, type TokenScope } from "@/lib/access";
+
+/** Where a request came from, for the audit log. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
 
 /** The authenticated caller of an API route. */
 export interface Principal {
   userId: string;
   userName: string;
   workspaceId: string;
-  role: string;
+  /** The role this request acts with (a read-only token caps it at viewer). */
+  role: Role;
+  /** The member's own role in the workspace. */
+  memberRole: Role;
   via: "session" | "token";
   tokenId?: string;
+  tokenScope?: TokenScope;
+  client: ClientInfo;
 }
 
 export const SetupSchema = z.object({
@@ -18,13 +30,18 @@ export const SetupSchema = z.object({
 });
 export type Setup = z.infer<typeof SetupSchema>;
 
-export const CreateTokenSchema = z.object({ name: z.string().trim().min(1).max(100) });
+export const CreateTokenSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  /** "read": the token can only read, whatever its creator's role. */
+  scope: TokenScopeSchema.default("full"),
+});
 export type CreateToken = z.infer<typeof CreateTokenSchema>;
 
 export interface ApiTokenInfo {
   id: string;
   name: string;
   prefix: string;
+  scope: TokenScope;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

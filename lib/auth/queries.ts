@@ -15,3 +15,7 @@ export async function findTokenWithMember({ tokenHash }: { tokenHash: string }) 
 export function touchToken({ id }: { id: string }) {
   return prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date() } });
 }
+
+export function touchMember({ id }: { id: string }) {
+  return prisma.member.update({ where: { id }, data: { lastActiveAt: new Date() } });
+}

@@ -1,8 +1,9 @@
 import "server-only";
+import { effectiveRole, roleRank, type Role, type TokenScope } from "@/lib/access";
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
-import type { Principal } from "./index";
+import type { ClientInfo, Principal } from "./index";
 import * as q from "./queries";
 
 export { auth, createUserWithPassword } from "./better-auth";
@@ -10,6 +11,9 @@ export { auth, createUserWithPassword } from "./better-auth";
 const WORKSPACE_HEADER = "x-workspace-id";
 const TOKEN_CACHE_MS = 10_000;
 const lastUsedWrites = new Map<string, number>();
+const lastActiveWrites = new Map<string, number>();
+/** Set by server.ts from the socket, replacing anything a client sent under that name. */
+export const CLIENT_IP_HEADER = "x-switchboard-client-ip";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
 const tokenCache = ((globalThis as { switchboardTokens?: Map<string, { principal: Principal; until: number }> }).switchboardTokens ??= new Map());
 
@@ -24,24 +28,35 @@ export function clearTokenCache(): void {
  */
 export async function authenticate(request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");
-  if (header?.toLowerCase().startsWith("bearer ")) return fromToken(header.slice(7).trim());
+  if (header?.toLowerCase().startsWith("bearer ")) return fromToken(header.slice(7).trim(), request);
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
   // EventSource cannot send headers, so event streams name the workspace in the query.
   const wanted = request.headers.get(WORKSPACE_HEADER) ?? new URL(request.url).searchParams.get("workspace");
   const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });
-  if (!member) throw new SwitchboardError(wanted ? "not_found" : "forbidden", wanted ? "Workspace not found" : "You are not a member of any workspace");
-  return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role: member.role, via: "session" };
+  if (!member) throw new SwitchboardError("forbidden", wanted ? "You are not a member of this workspace" : "You are not a member of any workspace");
+  touchMember(member.id);
+  const role = asRole(member.role);
+  return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role, memberRole: role, via: "session", client: clientInfo(request) };
 }
 
-async function fromToken(token: string): Promise<Principal> {
+/** The caller's address (from the socket, via server.ts) and user agent, for the audit log. */
+export function clientInfo(request: Request): ClientInfo {
+  return { ip: request.headers.get(CLIENT_IP_HEADER), userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null };
+}
+
+function asRole(role: string): Role {
+  return roleRank(role) >= 0 ? (role as Role) : "viewer";
+}
+
+async function fromToken(token: string, request: Request): Promise<Principal> {
   const tokenHash = hashToken(token);
   const cached = tokenCache.get(tokenHash);
-  if (cached && cached.until > Date.now()) return cached.principal;
+  if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
   const principal = await verifyToken(tokenHash);
   if (tokenCache.size > 10_000) tokenCache.clear();
   tokenCache.set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
-  return principal;
+  return { ...principal, client: clientInfo(request) };
 }
 
 async function verifyToken(tokenHash: string): Promise<Principal> {
@@ -50,7 +65,28 @@ async function verifyToken(tokenHash: string): Promise<Principal> {
   const { member } = row;
   if (!member) throw new SwitchboardError("unauthorized", "The token's owner is no longer a member of its workspace");
   touchToken(row.id);
-  return { userId: row.userId, userName: row.user.name, workspaceId: row.workspaceId, role: member.role, via: "token", tokenId: row.id };
+  touchMember(member.id);
+  const memberRole = asRole(member.role);
+  const tokenScope = row.scope as TokenScope;
+  return {
+    userId: row.userId,
+    userName: row.user.name,
+    workspaceId: row.workspaceId,
+    role: effectiveRole(memberRole, tokenScope),
+    memberRole,
+    via: "token",
+    tokenId: row.id,
+    tokenScope,
+    client: { ip: null, userAgent: null },
+  };
+}
+
+// Last activity on the members page: at most one write a minute per membership, off the request path.
+function touchMember(id: string) {
+  const now = Date.now();
+  if ((lastActiveWrites.get(id) ?? 0) > now - 60_000) return;
+  lastActiveWrites.set(id, now);
+  void q.touchMember({ id }).catch(() => undefined);
 }
 
 // lastUsedAt is informational: write it at most once a minute per token, off the request path.

@@ -32,7 +32,7 @@ export function listTokens({ workspaceId, userId }: { workspaceId: string; userI
   return prisma.apiToken.findMany({ where: { workspaceId, userId }, orderBy: { createdAt: "desc" } });
 }
 
-export function createToken(data: { workspaceId: string; userId: string; name: string; prefix: string; tokenHash: string }) {
+export function createToken(data: { workspaceId: string; userId: string; name: string; prefix: string; tokenHash: string; scope?: string }) {
   return prisma.apiToken.create({ data });
 }
 

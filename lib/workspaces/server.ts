@@ -1,6 +1,7 @@
 import "server-only";
 import { clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
-import type { ApiTokenInfo, Principal, Setup } from "@/lib/auth";
+import type { TokenScope } from "@/lib/access";
+import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
 import type { MeDto, WorkspaceDto } from "./index";
@@ -53,11 +54,13 @@ export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> 
   return rows.map(toTokenInfo);
 }
 
-export async function createToken(principal: Principal, name: string) {
-  return issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name });
+/** A read-only token can only make read-only tokens. */
+export async function createToken(principal: Principal, input: CreateToken) {
+  const scope = principal.tokenScope === "read" ? "read" : input.scope;
+  return issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
 }
 
-async function issueToken(input: { workspaceId: string; userId: string; name: string }) {
+async function issueToken(input: { workspaceId: string; userId: string; name: string; scope?: TokenScope }) {
   const secret = newToken("sb");
   const row = await q.createToken({ ...input, prefix: secret.slice(0, 7), tokenHash: hashToken(secret) });
   return { token: toTokenInfo(row), secret };
@@ -68,11 +71,12 @@ export async function revokeToken(principal: Principal, id: string): Promise<voi
   clearTokenCache();
 }
 
-function toTokenInfo(row: { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {
+function toTokenInfo(row: { id: string; name: string; prefix: string; scope: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    scope: row.scope as TokenScope,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -1,30 +1,15 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTE_ACCESS, routeKey } from "@/lib/access";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiRouteFiles, concretePath } from "../support/routes";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
-// Set-up runs before any account exists; pairing is authenticated by its one-time code.
-const PUBLIC = new Set(["/api/v1/setup", "/api/v1/agents/pair"]);
+const PUBLIC = new Set(Object.entries(ROUTE_ACCESS).filter(([, access]) => access === "public").map(([key]) => key));
 
 /** Every /api/v1 route file with the methods it exports, with placeholder ids. */
 function apiRoutes(): { route: string; method: string }[] {
-  const out: { route: string; method: string }[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === "route.ts") {
-        const source = fs.readFileSync(full, "utf8");
-        const rel = path.relative(path.join(ROOT, "app"), path.dirname(full)).split(path.sep);
-        const route = "/" + rel.map((seg) => (seg === "[kind]" ? "tools" : seg.replace(/^\[.*\]$/, "x"))).join("/");
-        for (const method of METHODS) if (new RegExp(`export const ${method}\\b|export async function ${method}\\b`).test(source)) out.push({ route, method });
-      }
-    }
-  };
-  walk(path.join(ROOT, "app/api/v1"));
-  return out;
+  return apiRouteFiles()
+    .filter((f) => !PUBLIC.has(routeKey(f.method, f.folder)))
+    .map((f) => ({ route: concretePath(f.folder), method: f.method }));
 }
 
 describe("authentication and workspace scoping", () => {
@@ -38,7 +23,7 @@ describe("authentication and workspace scoping", () => {
 
   it("answers 401 on every /api/v1 route without credentials", async () => {
     const anon = apiClient(sb.url);
-    const routes = apiRoutes().filter((r) => !PUBLIC.has(r.route));
+    const routes = apiRoutes();
     expect(routes.length).toBeGreaterThan(15);
     for (const { route, method } of routes) {
       const res = await anon(method, route, method === "GET" || method === "DELETE" ? undefined : {});
@@ -112,8 +97,8 @@ describe("authentication and workspace scoping", () => {
     }
     expect((await apiB("GET", "/api/v1/calls")).body.items).toEqual([]);
     expect((await apiB("GET", `/api/v1/calls?serverId=${server.id}`)).body.items).toEqual([]);
-    // A workspace the caller does not belong to is not found either.
-    expect((await anon("GET", "/api/v1/me", undefined, { cookie, "x-workspace-id": "nope" })).status).toBe(404);
+    // A workspace the caller does not belong to (never joined, or removed from) is refused.
+    expect((await anon("GET", "/api/v1/me", undefined, { cookie, "x-workspace-id": "nope" })).status).toBe(403);
     expect((await apiA("GET", `/api/v1/calls/${call.id}`)).status).toBe(200);
   });
 

@@ -7,8 +7,7 @@ export const runtime = "nodejs";
 // GET /api/v1/tokens – the caller's API tokens in this workspace
 export const GET = withWorkspace(async ({ principal }) => ({ items: await listTokens(principal) }));
 
-// POST /api/v1/tokens – create a token; its secret is returned this once
+// POST /api/v1/tokens – create a token (scope full or read); its secret is returned this once
 export const POST = withWorkspace(async ({ request, principal }) => {
-  const { name } = await parseBody(request, CreateTokenSchema);
-  return new Reply(await createToken(principal, name), 201);
+  return new Reply(await createToken(principal, await parseBody(request, CreateTokenSchema)), 201);
 });
