@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, isApiError } from "@/lib/api-client";
+import { needsRole, roleAtLeast, type Role } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto } from "@/lib/workspaces";
 
@@ -92,4 +93,15 @@ export function useRevokeToken() {
     mutationFn: (id: string) => api<void>(`/tokens/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.tokens() }),
   });
+}
+
+/**
+ * Whether the signed-in person's role in the current workspace reaches `min`, with the reason
+ * to show on hover when it does not. Unknown (still loading) counts as not allowed.
+ */
+export function useCan(min: Role): { allowed: boolean; reason: string } {
+  const me = useMe();
+  const role = me.data?.role;
+  const allowed = role !== undefined && roleAtLeast(role, min);
+  return { allowed, reason: allowed || role === undefined ? "" : `${needsRole(min)}; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}` };
 }
