@@ -1,0 +1,95 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROLES, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib/access";
+import { hashToken, newToken } from "@/lib/crypto";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiRouteFiles, concretePath } from "../support/routes";
+
+// Routes whose effect on the caller would change the rest of the run go last.
+const LAST = ["POST /api/v1/members/leave", "DELETE /api/v1/workspace"];
+
+interface Caller {
+  label: string;
+  role: Role;
+  token: string;
+}
+
+/**
+ * The role matrix, end to end: every route file under app/api/v1 × every role (and a read-only
+ * token), against the running console. A refused pair must answer 403 naming the role it needs;
+ * an allowed pair must get past the gate (any answer but 401 and the matrix's 403).
+ */
+describe("role × route", () => {
+  let sb: ConsoleHandle;
+  const callers: Caller[] = [];
+
+  beforeAll(async () => {
+    sb = await startConsole();
+    const owner = await setupOwner(sb.url);
+    callers.push({ label: "owner", role: "owner", token: owner.token });
+    // Members of each role, made directly in the database so this test depends on nothing but the gate.
+    const db = new Database(sb.dbFile);
+    const now = (db.prepare("SELECT created_at AS t FROM user").get() as { t: unknown }).t;
+    for (const role of ["admin", "member", "viewer"] as const) {
+      const userId = `user-${role}`;
+      db.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)").run(userId, `A ${role}`, `${role}@example.com`, now, now);
+      db.prepare("INSERT INTO member (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)").run(`m-${role}`, owner.workspace.id, userId, role, now);
+      const token = newToken("sb");
+      db.prepare("INSERT INTO api_token (id, workspace_id, user_id, name, prefix, token_hash, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, 'full', ?)").run(`t-${role}`, owner.workspace.id, userId, "test", token.slice(0, 7), hashToken(token), now);
+      callers.push({ label: role, role, token });
+    }
+    db.close();
+    const readOnly = await owner.api("POST", "/api/v1/tokens", { name: "read", scope: "read" });
+    expect(readOnly.status).toBe(201);
+    expect(readOnly.body.token.scope).toBe("read");
+    callers.push({ label: "owner's read-only token", role: "viewer", token: readOnly.body.secret });
+  });
+  afterAll(async () => {
+    await sb?.stop();
+  });
+
+  it("answers each role as the matrix says, on every route", async () => {
+    const routes = apiRouteFiles()
+      .map((f) => ({ ...f, key: routeKey(f.method, f.folder), path: concretePath(f.folder) }))
+      .filter((r) => ROUTE_ACCESS[r.key] !== "public")
+      .sort((a, b) => LAST.indexOf(a.key) - LAST.indexOf(b.key));
+    expect(routes.length).toBeGreaterThan(40);
+    const failures: string[] = [];
+    for (const caller of callers) {
+      for (const route of routes) {
+        const needed = ROUTE_ACCESS[route.key] as Role;
+        const { status, body } = await send(sb.url, caller.token, route.method, route.path);
+        const refusedByMatrix = status === 403 && body?.error?.details?.requiredRole === needed;
+        const shouldPass = roleAtLeast(caller.role, needed);
+        if (shouldPass && (status === 401 || refusedByMatrix)) failures.push(`${caller.label} ${route.key}: ${status}, expected to pass the gate`);
+        if (!shouldPass && !refusedByMatrix) failures.push(`${caller.label} ${route.key}: ${status}, expected 403 (needs ${needed})`);
+        if (!shouldPass && refusedByMatrix && body.error.code !== "forbidden") failures.push(`${caller.label} ${route.key}: wrong error shape`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(ROLES).toHaveLength(4);
+  });
+});
+
+async function send(base: string, token: string, method: string, path: string) {
+  const abort = new AbortController();
+  const res = await fetch(`${base}${path}`, {
+    method,
+    signal: abort.signal,
+    headers: { authorization: `Bearer ${token}`, ...(method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }) },
+    body: method === "GET" || method === "DELETE" ? undefined : "{}",
+  });
+  // Event streams never end: the status and headers are the answer.
+  if (res.headers.get("content-type")?.includes("text/event-stream") || res.headers.get("content-disposition")) {
+    abort.abort();
+    return { status: res.status, body: null };
+  }
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  return { status: res.status, body };
+}
