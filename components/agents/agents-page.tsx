@@ -13,6 +13,7 @@ import { AgentFacts, AgentStatusBadge } from "./agent-status";
 import { AgentServers } from "./agent-servers";
 import { PairingInstructions } from "./pairing-instructions";
 import { RevokeAgentButton } from "./revoke-agent";
+import { RoleGate } from "@/components/ui/role-gate";
 
 const ORDER = { online: 0, offline: 1, revoked: 2 } as const;
 
@@ -26,9 +27,11 @@ export function AgentsPage() {
         title="Agents"
         description="Agents relay the stdio MCP servers of a machine to this workspace, over a connection they open themselves."
         actions={
-          <Button variant="primary" busy={pairing.isPending} onClick={() => pairing.mutate({})}>
-            Pair an agent
-          </Button>
+          <RoleGate min="member">
+            <Button variant="primary" busy={pairing.isPending} onClick={() => pairing.mutate({})}>
+              Pair an agent
+            </Button>
+          </RoleGate>
         }
       />
       <ErrorAlert error={pairing.error} title="Could not create a pairing code" />

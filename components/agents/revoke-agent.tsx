@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { AgentDto } from "@/lib/agents";
 import { useRevokeAgent } from "@/lib/agents/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** "Revoke" (named "Revoke <agent>") with a confirmation; nothing for an agent already revoked. */
 export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, "id" | "name" | "status">; onRevoked?: () => void }) {
@@ -15,9 +16,11 @@ export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, 
 
   return (
     <>
-      <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${agent.name}`} onClick={() => setOpen(true)}>
-        Revoke
-      </Button>
+      <RoleGate min="member">
+        <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${agent.name}`} onClick={() => setOpen(true)}>
+          Revoke
+        </Button>
+      </RoleGate>
       <ConfirmDialog
         open={open}
         onClose={() => {

@@ -15,6 +15,7 @@ import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
 import { ResultView } from "./result-view";
 import { TaskStatus } from "./task-status";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** The permalink of one call: its request, its outcome, and "Run again" with a comparison. */
 export function CallPage({ id }: { id: string }) {
@@ -63,9 +64,11 @@ export function CallPage({ id }: { id: string }) {
             <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
           </h1>
         </div>
-        <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
-          Run again
-        </Button>
+        <RoleGate min="member">
+          <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
+            Run again
+          </Button>
+        </RoleGate>
       </div>
 
       <ErrorAlert error={rerun.error} title="Could not run it again" />

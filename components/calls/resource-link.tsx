@@ -8,6 +8,7 @@ import { CallErrorBox } from "./call-error-alert";
 import { useRenderSource } from "./render-context";
 import { ResourceContents } from "./resource-contents";
 import { asRecord, asString, isHttpUrl } from "./safe-content";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** A resource_link block: "Read" sends resources/read through the API (a recorded call) and shows it inline. */
 export function ResourceLinkBody({ link }: { link: Record<string, unknown> }) {
@@ -23,9 +24,11 @@ export function ResourceLinkBody({ link }: { link: Record<string, unknown> }) {
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{name}</span>
         {serverId && uri && (
+          <RoleGate min="member">
           <Button size="sm" busy={read.isPending} onClick={() => read.mutate({ serverId, method: "resources/read", body: { uri } })}>
             {call ? "Read again" : "Read"}
           </Button>
+          </RoleGate>
         )}
         {call && (
           <Link href={`/calls/${call.id}`} className="text-xs text-accent hover:underline">

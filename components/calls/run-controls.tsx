@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDuration } from "./format";
+import { useCan } from "@/lib/auth/hooks";
 
 interface RunControlsProps {
   onRun: () => void;
@@ -20,14 +21,17 @@ interface RunControlsProps {
 
 /** Timeout (ms), Run (Ctrl/Cmd+Enter) and, while a call runs, its elapsed time and Cancel. */
 export function RunControls({ onRun, onCancel, running, cancelling, elapsedMs, timeoutMs, onTimeoutChange, defaultTimeoutMs, runLabel = "Run", disabled }: RunControlsProps) {
+  const can = useCan("member");
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button variant="primary" onClick={onRun} disabled={running || disabled} title="Run (Ctrl/Cmd+Enter)">
+      <span className="inline-flex" title={can.reason || "Run (Ctrl/Cmd+Enter)"}>
+      <Button variant="primary" onClick={onRun} disabled={running || disabled || !can.allowed}>
         {runLabel}
         <kbd aria-hidden className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px] opacity-70">
           ⌘↵
         </kbd>
       </Button>
+      </span>
       {running && (
         <>
           <span role="status" className="inline-flex items-center gap-1.5 text-xs text-muted tabular-nums">

@@ -7,6 +7,7 @@ import { Spinner } from "@/components/ui/spinner";
 import type { CallDto } from "@/lib/calls";
 import { useCall, useCancelTask } from "@/lib/calls/hooks";
 import { ResultView } from "./result-view";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** How a task status reads in the UI. */
 export const TASK_STATUS_LABEL: Record<string, string> = {
@@ -31,9 +32,11 @@ export function TaskStatus({ call }: { call: CallDto }) {
           {TASK_STATUS_LABEL[call.task.status] ?? call.task.status}
         </span>
         {running && (
+          <RoleGate min="member">
           <Button size="sm" variant="secondary" className="ml-auto" busy={cancel.isPending} onClick={() => cancel.mutate(call.id)}>
             Cancel task
           </Button>
+          </RoleGate>
         )}
       </div>
       {call.task.statusMessage && (

@@ -11,6 +11,7 @@ import { prettyJson } from "@/components/calls/format";
 import { useRenderSource } from "@/components/calls/render-context";
 import { isOpenableUrl, type CardAction } from "@/lib/cards";
 import { useRunCall } from "@/lib/calls/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** One card action: copy at once; open a link or call a tool only after a confirmation that shows exactly what. */
 export function CardActionButton({ action }: { action: CardAction }) {
@@ -57,9 +58,11 @@ function CallToolAction({ label, tool, args }: { label: string; tool: string; ar
   const usable = !!serverId && !!callId;
   return (
     <>
-      <Button size="sm" disabled={!usable} busy={run.isPending} onClick={() => setOpen(true)}>
-        {label}
-      </Button>
+      <RoleGate min="member">
+        <Button size="sm" disabled={!usable} busy={run.isPending} onClick={() => setOpen(true)}>
+          {label}
+        </Button>
+      </RoleGate>
       {call && (
         <span className="inline-flex items-center gap-1.5 text-xs" data-testid="card-call">
           <CallStatusBadge status={call.status} isError={call.isError} />

@@ -8,6 +8,7 @@ import { Skeleton } from "@/components/ui/spinner";
 import { StatusDot } from "@/components/servers/server-status";
 import { useServers } from "@/lib/servers/hooks";
 import { Logo } from "./logo";
+import { useCan } from "@/lib/auth/hooks";
 
 const NAV = [
   { href: "/servers", label: "Servers" },
@@ -19,6 +20,7 @@ const NAV = [
 export function Sidebar() {
   const pathname = usePathname();
   const servers = useServers();
+  const canAdd = useCan("admin");
 
   return (
     <aside className="row-span-2 flex min-h-0 flex-col border-r bg-panel">
@@ -80,9 +82,15 @@ export function Sidebar() {
         )}
       </nav>
       <div className="border-t p-2">
-        <Link href="/servers/new" className={buttonClasses("primary", "md", "w-full")}>
-          Add server
-        </Link>
+        {canAdd.allowed ? (
+          <Link href="/servers/new" className={buttonClasses("primary", "md", "w-full")}>
+            Add server
+          </Link>
+        ) : (
+          <span title={canAdd.reason} className={buttonClasses("primary", "md", "w-full cursor-not-allowed opacity-50")} aria-disabled="true">
+            Add server
+          </span>
+        )}
       </div>
     </aside>
   );

@@ -5,6 +5,7 @@ import type { InteractionDto } from "@/lib/interactions";
 import { ElicitationFormDialog } from "./elicitation-form-dialog";
 import { SamplingDialog } from "./sampling-dialog";
 import { UrlElicitationDialog } from "./url-elicitation-dialog";
+import { useCan } from "@/lib/auth/hooks";
 
 /**
  * Mounted once in the console frame: shows the oldest pending server-initiated request of the
@@ -12,9 +13,11 @@ import { UrlElicitationDialog } from "./url-elicitation-dialog";
  */
 export function InteractionHost() {
   const pending = usePendingInteractions();
+  // Viewers cannot answer (the API refuses them), so nothing pops up for them.
+  const canAnswer = useCan("member").allowed;
   const queue = [...(pending.data ?? [])].reverse();
   const current = queue[0];
-  if (!current) return null;
+  if (!current || !canAnswer) return null;
   return <InteractionDialog key={current.id} interaction={current} waiting={queue.length - 1} />;
 }
 

@@ -8,6 +8,7 @@ import { RootsSchema, type Root } from "@/lib/interactions";
 import type { ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
 import { useAgent } from "@/lib/agents/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /**
  * The server's roots (what `roots/list` answers). Saving sends `notifications/roots/list_changed`
@@ -44,9 +45,11 @@ export function RootsSection({ server }: { server: ServerDto }) {
         <Button size="sm" onClick={() => setRows([...rows, { uri: "file:///" }])}>
           Add root
         </Button>
-        <Button size="sm" variant="primary" onClick={save} busy={update.isPending}>
-          Save roots
-        </Button>
+        <RoleGate min="admin">
+          <Button size="sm" variant="primary" onClick={save} busy={update.isPending}>
+            Save roots
+          </Button>
+        </RoleGate>
       </div>
       {error && <p className="text-xs text-red-600">{error}</p>}
       <ErrorAlert error={update.error} title="Could not save roots" />

@@ -9,6 +9,7 @@ import { useResourceSubscriptions, useResourceUpdatedAt, useToggleResourceSubscr
 import { useCapability, useServer, type McpResource } from "@/lib/servers/hooks";
 import { MasterDetail, matches } from "./master-detail";
 import { ReadResource } from "./read-resource";
+import { RoleGate } from "@/components/ui/role-gate";
 
 export function ResourcesPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
   const resources = useCapability(serverId, "resources", enabled);
@@ -75,6 +76,7 @@ function ResourceDetail({ serverId, resource, defaultTimeoutMs, canSubscribe, su
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="text-base font-semibold">{resource.title ?? resource.name ?? resource.uri}</h2>
           {canSubscribe && (
+            <RoleGate min="member">
             <Button
               size="sm"
               busy={toggle.isPending}
@@ -83,6 +85,7 @@ function ResourceDetail({ serverId, resource, defaultTimeoutMs, canSubscribe, su
             >
               {subscribed ? "Unsubscribe" : "Subscribe"}
             </Button>
+            </RoleGate>
           )}
           {subscribed && <Badge tone="blue">live</Badge>}
           {updatedAt && (

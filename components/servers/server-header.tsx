@@ -13,6 +13,7 @@ import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/se
 import { EditServerDialog } from "./edit-server-dialog";
 import { ServerStatusLabel } from "./server-status";
 import { SessionDetails } from "./session-info";
+import { RoleGate } from "@/components/ui/role-gate";
 
 interface ServerHeaderProps {
   server: ServerDto;
@@ -51,6 +52,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
           </p>
         </div>
         <div className="flex items-center gap-2">
+          <RoleGate min="member">
           <Button
             variant={connected ? "secondary" : "primary"}
             busy={connect.isPending}
@@ -62,6 +64,8 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
           >
             Connect
           </Button>
+          </RoleGate>
+          <RoleGate min="member">
           <Button
             disabled={!connected}
             busy={disconnect.isPending}
@@ -72,10 +76,15 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
           >
             Disconnect
           </Button>
-          <Button onClick={() => setEditing(true)}>Edit</Button>
-          <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
-            Delete
-          </Button>
+          </RoleGate>
+          <RoleGate min="admin">
+            <Button onClick={() => setEditing(true)}>Edit</Button>
+          </RoleGate>
+          <RoleGate min="admin">
+            <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
+              Delete
+            </Button>
+          </RoleGate>
         </div>
       </div>
 

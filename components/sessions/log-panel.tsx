@@ -10,6 +10,7 @@ import { LOG_LEVELS, severityOf, type LogLevel } from "@/lib/logs";
 import { useSessionLogs, useSetLogLevel } from "@/lib/logs/hooks";
 import type { ServerDto } from "@/lib/servers";
 import { SessionPicker } from "./session-picker";
+import { useCan } from "@/lib/auth/hooks";
 
 const TONE: BadgeTone[] = ["neutral", "blue", "blue", "amber", "red", "red", "red", "red"];
 
@@ -22,6 +23,7 @@ export function LogPanel({ server }: { server: ServerDto }) {
   const [q, setQ] = useState("");
   const filter = { ...(level ? { level } : {}), ...(q.trim() ? { q: q.trim() } : {}) };
   const logs = useSessionLogs(sessionId, filter);
+  const canSetLevel = useCan("member");
   const setServerLevel = useSetLogLevel(server.id);
   const lines = logs.data?.pages.flatMap((p) => p.items) ?? [];
   const supportsLogging = !server.session?.capabilities || "logging" in server.session.capabilities || server.session.era === "modern";
@@ -36,7 +38,8 @@ export function LogPanel({ server }: { server: ServerDto }) {
             aria-label="Server log level"
             className="w-auto!"
             value={server.session?.logLevel ?? ""}
-            disabled={!live || !supportsLogging || setServerLevel.isPending}
+            disabled={!live || !supportsLogging || setServerLevel.isPending || !canSetLevel.allowed}
+            title={canSetLevel.reason || undefined}
             onChange={(e) => e.target.value && setServerLevel.mutate(e.target.value as LogLevel)}
           >
             <option value="">server default</option>

@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { SessionInfo } from "@/lib/servers";
 import { usePingServer } from "@/lib/sessions/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /** The session's health from its last ping, with a Ping button showing the measured latency. */
 export function SessionHealth({ serverId, session }: { serverId: string; session: SessionInfo | null }) {
@@ -21,9 +22,11 @@ export function SessionHealth({ serverId, session }: { serverId: string; session
       )}
       {health === "healthy" && latency !== null && <span className="text-muted">ping {latency.toFixed(1)} ms</span>}
       {health === "unhealthy" && error && <span className="text-red-600 dark:text-red-400">{error}</span>}
+      <RoleGate min="member">
       <Button size="sm" busy={ping.isPending} onClick={() => ping.mutate()}>
         Ping
       </Button>
+      </RoleGate>
       {ping.error && <span className="text-red-600 dark:text-red-400">{ping.error.message}</span>}
     </div>
   );

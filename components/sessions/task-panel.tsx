@@ -13,6 +13,7 @@ import type { CallSummary } from "@/lib/calls";
 import { useCancelTask, useTaskCalls } from "@/lib/calls/hooks";
 import type { ServerDto } from "@/lib/servers";
 import { SessionPicker } from "./session-picker";
+import { RoleGate } from "@/components/ui/role-gate";
 
 /**
  * A session's task calls, newest first, live: `task` events and a poll while one runs refresh it.
@@ -88,9 +89,11 @@ function TaskRow({ call, cancelling, onCancel }: { call: CallSummary; cancelling
       </td>
       <td className="px-2 py-1.5 text-right">
         {running && (
+          <RoleGate min="member">
           <Button size="sm" variant="secondary" busy={cancelling} onClick={onCancel}>
             Cancel task
           </Button>
+          </RoleGate>
         )}
       </td>
     </tr>

@@ -25,11 +25,12 @@ export function TokensSettings() {
 function CreateToken() {
   const create = useCreateToken();
   const [name, setName] = useState("");
+  const [readOnly, setReadOnly] = useState(false);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) return;
-    create.mutate(name.trim(), { onSuccess: () => setName("") });
+    create.mutate({ name: name.trim(), scope: readOnly ? "read" : "full" }, { onSuccess: () => setName("") });
   }
 
   return (
@@ -41,6 +42,10 @@ function CreateToken() {
         <Field label="Token name" className="w-72">
           {(p) => <Input {...p} value={name} placeholder="ci" onChange={(e) => setName(e.target.value)} />}
         </Field>
+        <label className="flex h-8 items-center gap-1.5 text-sm">
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
+          Read-only
+        </label>
         <Button type="submit" variant="primary" busy={create.isPending} disabled={!name.trim()}>
           Create token
         </Button>
@@ -58,7 +63,7 @@ function CreateToken() {
         </Alert>
       )}
       <p className="text-xs text-muted">
-        Use it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> with the API. It works in this workspace only.
+        Use it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> with the API. It works in this workspace only and acts with your role at most; a read-only token can only read (as a viewer).
       </p>
     </section>
   );
@@ -94,7 +99,14 @@ function TokenList() {
         <tbody>
           {tokens.data.map((token) => (
             <tr key={token.id} className="border-b">
-              <td className="py-2 pr-3 font-medium">{token.name}</td>
+              <td className="py-2 pr-3 font-medium">
+                {token.name}
+                {token.scope === "read" && (
+                  <Badge className="ml-2" title="This token can only read">
+                    read-only
+                  </Badge>
+                )}
+              </td>
               <td className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
               <td className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
               <td className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, isApiError } from "@/lib/api-client";
-import { needsRole, roleAtLeast, type Role } from "@/lib/access";
+import { needsRole, roleAtLeast, type Role, type TokenScope } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto } from "@/lib/workspaces";
 
@@ -82,7 +82,7 @@ export function useTokens() {
 export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => api<{ token: ApiTokenInfo; secret: string }>("/tokens", { method: "POST", body: { name } }),
+    mutationFn: (input: { name: string; scope: TokenScope }) => api<{ token: ApiTokenInfo; secret: string }>("/tokens", { method: "POST", body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.tokens() }),
   });
 }
