@@ -35,3 +35,13 @@ describe("the role matrix", () => {
     expect(effectiveRole("admin", "full")).toBe("admin");
   });
 });
+
+describe("docs/api.md", () => {
+  it("shows exactly the role matrix of the code", async () => {
+    const fs = await import("node:fs");
+    const text = fs.readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+    const block = text.slice(text.indexOf("<!-- roles:start -->"), text.indexOf("<!-- roles:end -->"));
+    const documented = Object.fromEntries([...block.matchAll(/^\| `([A-Z]+ [^`]+)` \| (\w+) \|$/gm)].map((m) => [m[1], m[2]]));
+    expect(documented).toEqual(ROUTE_ACCESS);
+  });
+});
