@@ -61,7 +61,7 @@ describe("curlSnippet", () => {
     // A shell function named curl prints the arguments bash would have given the real one.
     const out = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }\n${snippet}`], {
       encoding: "utf8",
-      env: { PATH: process.env.PATH, SWITCHBOARD_TOKEN: "tok_123" } as NodeJS.ProcessEnv,
+      env: { NODE_ENV: "test", PATH: process.env.PATH, SWITCHBOARD_TOKEN: "tok_123" },
     });
     const args = out.split("\0").slice(0, -1);
     expect(args.slice(0, 4)).toEqual(["-sS", "-X", "POST", "http://127.0.0.1:3000/api/v1/servers/srv_1/tools/call"]);
@@ -164,7 +164,7 @@ describe("typescriptSnippet", () => {
     );
     const js = ts.transpileModule(typescriptSnippet(tool, http), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     fs.writeFileSync(path.join(fake, "run.mjs"), js);
-    const out = execFileSync(process.execPath, ["run.mjs"], { cwd: fake, encoding: "utf8", env: { PATH: process.env.PATH, X_API_KEY: "k1", AUTHORIZATION: "Bearer z" } as NodeJS.ProcessEnv });
+    const out = execFileSync(process.execPath, ["run.mjs"], { cwd: fake, encoding: "utf8", env: { NODE_ENV: "test", PATH: process.env.PATH, X_API_KEY: "k1", AUTHORIZATION: "Bearer z" } });
     const printed = JSON.parse(out);
     expect(printed.call.name).toBe("echo's `tool`");
     expect(printed.call.arguments).toEqual(JSON.parse(JSON.stringify(hostileArgs)));
