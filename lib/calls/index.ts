@@ -47,6 +47,8 @@ export const GetPromptSchema = z.object({
   arguments: z.record(z.string(), z.string()).default({}),
   timeoutMs: TimeoutSchema,
   requestId: RequestIdSchema,
+  /** The call whose arguments were edited into this one. */
+  rerunOf: z.string().min(1).max(100).optional(),
 });
 export type GetPrompt = z.infer<typeof GetPromptSchema>;
 
