@@ -151,7 +151,7 @@ describe("exports and reproducible calls", () => {
 
   it("runs the curl snippet of a hostile call through bash and gets the same result", async () => {
     const source = (await api("GET", `/api/v1/calls/${calls[2]!.id}`)).body.call as CallDto;
-    const { stdout } = await run("bash", ["-c", curlSnippet(source, sb.url)], { env: { PATH: process.env.PATH, SWITCHBOARD_TOKEN: token } as NodeJS.ProcessEnv });
+    const { stdout } = await run("bash", ["-c", curlSnippet(source, sb.url)], { env: { NODE_ENV: "test", PATH: process.env.PATH, SWITCHBOARD_TOKEN: token } });
     const { call } = JSON.parse(stdout) as { call: CallDto };
     expect(call.id).not.toBe(source.id);
     expect(call.params).toEqual(source.params);
@@ -169,7 +169,7 @@ describe("exports and reproducible calls", () => {
     try {
       const { stdout } = await run(process.execPath, ["--import", "tsx", "snippet.mts"], {
         cwd: dir,
-        env: { PATH: process.env.PATH, X_API_KEY: "from-env" } as NodeJS.ProcessEnv,
+        env: { NODE_ENV: "test", PATH: process.env.PATH, X_API_KEY: "from-env" },
         timeout: 60_000,
       });
       expect((JSON.parse(stdout) as { content: unknown }).content).toEqual((source.result as { content: unknown }).content);
