@@ -15,8 +15,13 @@ interface Line {
 
 /** Line differences between two calls' outcomes (status, error, result) as canonical pretty JSON. */
 export function CallDiff({ before, after }: { before: CallDto; after: CallDto }) {
+  return <JsonDiff before={comparable(before)} after={comparable(after)} same="none: the same outcome as before" />;
+}
+
+/** Line differences between two JSON values, as canonical pretty JSON. */
+export function JsonDiff({ before, after, label = "Differences", same }: { before: unknown; after: unknown; label?: string; same: string }) {
   // Bounded so a huge, wholly different result cannot freeze the tab.
-  const changes = diffJson(comparable(before), comparable(after), { timeout: 1500 });
+  const changes = diffJson(before as object, after as object, { timeout: 1500 });
   if (!changes) return <p className="text-xs text-muted">The results are too different to compare line by line.</p>;
 
   const lines: Line[] = changes.flatMap((change) => {
@@ -27,11 +32,11 @@ export function CallDiff({ before, after }: { before: CallDto; after: CallDto })
   const removed = lines.filter((l) => l.kind === "removed").length;
 
   return (
-    <section aria-label="Differences" className="overflow-hidden rounded-lg border">
+    <section aria-label={label} className="overflow-hidden rounded-lg border">
       <header className="flex items-center gap-3 border-b bg-panel px-3 py-1.5 text-xs">
-        <span className="font-semibold">Differences</span>
+        <span className="font-semibold">{label}</span>
         {added + removed === 0 ? (
-          <span className="text-muted">none: the same outcome as before</span>
+          <span className="text-muted">{same}</span>
         ) : (
           <>
             <span className="text-emerald-700 dark:text-emerald-300">+{added} added</span>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,18 +10,21 @@ import { JsonTree } from "@/components/ui/json-tree";
 import { Skeleton } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api-client";
 import { useCall, useRerunCall } from "@/lib/calls/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 import { CallDiff } from "./call-diff";
+import { CopyAsMenu } from "./copy-as-menu";
+import { compareUrl, editUrl } from "./urls";
 import { CallMeta } from "./call-meta";
 import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
 import { ResultView } from "./result-view";
 import { TaskStatus } from "./task-status";
-import { RoleGate } from "@/components/ui/role-gate";
 
 /** The permalink of one call: its request, its outcome, and "Run again" with a comparison. */
 export function CallPage({ id }: { id: string }) {
   const call = useCall(id);
   const rerun = useRerunCall();
+  const router = useRouter();
   const [rawParams, setRawParams] = useState(false);
 
   if (call.isPending) {
@@ -64,12 +68,35 @@ export function CallPage({ id }: { id: string }) {
             <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
           </h1>
         </div>
-        <RoleGate min="member">
-          <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
-            Run again
-          </Button>
-        </RoleGate>
+        <div className="flex flex-wrap items-center gap-2">
+          <CopyAsMenu call={c} />
+          <Link href={`/history?compare=${encodeURIComponent(c.id)}`} className={buttonClasses()}>
+            Compare with…
+          </Link>
+          {c.method !== "resources/read" && (
+            <RoleGate min="member">
+              <Button onClick={() => router.push(editUrl(c))}>Edit and run…</Button>
+            </RoleGate>
+          )}
+          <RoleGate min="member">
+            <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
+              Run again
+            </Button>
+          </RoleGate>
+        </div>
       </div>
+      {c.rerunOfId && (
+        <p className="-mt-3 text-xs text-muted">
+          A re-run of{" "}
+          <Link href={`/calls/${c.rerunOfId}`} className="text-accent hover:underline">
+            an earlier call
+          </Link>
+          {" · "}
+          <Link href={compareUrl(c.rerunOfId, c.id)} className="text-accent hover:underline">
+            Compare with it
+          </Link>
+        </p>
+      )}
 
       <ErrorAlert error={rerun.error} title="Could not run it again" />
       <TaskStatus call={c} />
@@ -112,3 +139,4 @@ export function CallPage({ id }: { id: string }) {
     </div>
   );
 }
+

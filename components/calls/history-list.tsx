@@ -14,7 +14,7 @@ import { formatDuration, formatTime } from "./format";
 const COLUMNS = "grid grid-cols-[8.5rem_8rem_6.5rem_minmax(6rem,1fr)_5.5rem_4.5rem_6rem] gap-x-3";
 
 /** Calls, newest first; the next page loads when the end of the list scrolls into view. */
-export function HistoryList({ filters }: { filters: CallFilters }) {
+export function HistoryList({ filters, selected = [], onToggle }: { filters: CallFilters; selected?: string[]; onToggle?: (id: string) => void }) {
   const calls = useCalls(filters);
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = calls;
@@ -52,7 +52,7 @@ export function HistoryList({ filters }: { filters: CallFilters }) {
 
   return (
     <div className={calls.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={calls.isFetching || undefined}>
-      <div className={`${COLUMNS} border-b px-3 pb-1.5 text-xs font-medium text-muted`} aria-hidden>
+      <div className={`${COLUMNS} border-b px-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-[33px]" : ""}`} aria-hidden>
         <span>Time</span>
         <span>Server</span>
         <span>Method</span>
@@ -63,8 +63,17 @@ export function HistoryList({ filters }: { filters: CallFilters }) {
       </div>
       <ul aria-label="Calls" className="divide-y">
         {rows.map((call) => (
-          <li key={call.id} data-testid="history-row">
-            <Link href={`/calls/${call.id}`} className="block px-3 py-1.5 hover:bg-hover focus-visible:bg-hover">
+          <li key={call.id} data-testid="history-row" className="flex items-center">
+            {onToggle && (
+              <input
+                type="checkbox"
+                aria-label={`Select ${call.name} at ${formatTime(call.startedAt, true)} to compare`}
+                checked={selected.includes(call.id)}
+                onChange={() => onToggle(call.id)}
+                className="ml-2 shrink-0"
+              />
+            )}
+            <Link href={`/calls/${call.id}`} className="block min-w-0 flex-1 px-3 py-1.5 hover:bg-hover focus-visible:bg-hover">
               <div className={`${COLUMNS} items-center text-sm`}>
                 <time dateTime={call.startedAt} className="text-xs text-muted tabular-nums">
                   {formatTime(call.startedAt, true)}

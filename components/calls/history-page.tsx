@@ -1,15 +1,20 @@
 "use client";
 
+import { useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { filtersFromParams, HistoryFilters } from "./history-filters";
 import { HistoryList } from "./history-list";
+import { HistoryToolbar } from "./history-toolbar";
 
 export function HistoryPage() {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const filters = filtersFromParams(new URLSearchParams(searchParams.toString()));
+  // "Compare with…" on a call arrives as ?compare=<id>: that call is ticked first.
+  const [selected, setSelected] = useState<string[]>(() => (searchParams.get("compare") ? [searchParams.get("compare")!] : []));
+  const toggle = (id: string) => setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id].slice(-2)));
 
   const setFilters = (next: CallFilters) => {
     const params = new URLSearchParams();
@@ -21,7 +26,8 @@ export function HistoryPage() {
   return (
     <div className="flex flex-col gap-4">
       <HistoryFilters filters={filters} onChange={setFilters} />
-      <HistoryList filters={filters} />
+      <HistoryToolbar filters={filters} selected={selected} onClear={() => setSelected([])} />
+      <HistoryList filters={filters} selected={selected} onToggle={toggle} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
@@ -26,7 +27,8 @@ interface CapabilityTabsProps {
 }
 
 export function CapabilityTabs({ server, enabled, onConnect }: CapabilityTabsProps) {
-  const [tab, setTab] = useState<CapabilityKind>("tools");
+  // A link to a prompt (?prompt=<name>) opens on the prompts tab.
+  const [tab, setTab] = useState<CapabilityKind>(useSearchParams().has("prompt") ? "prompts" : "tools");
   const caps = server.status === "connected" ? server.session?.capabilities : null;
   // A session that announced its capabilities tells us what not to ask for.
   const offers = (kind: CapabilityKind) => !caps || CAPABILITY_OF[kind] in caps;

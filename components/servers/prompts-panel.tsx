@@ -1,11 +1,16 @@
 "use client";
 
 import { useState, type KeyboardEvent } from "react";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import type { CallDto } from "@/lib/calls";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
 import { Field } from "@/components/ui/field";
-import { useCallRunner } from "@/lib/calls/hooks";
+import { useCall, useCallRunner } from "@/lib/calls/hooks";
 import { useCapability, useServer, type McpPrompt } from "@/lib/servers/hooks";
 import { CompletionInput, offersCompletions } from "./completion-input";
 import { MasterDetail, matches } from "./master-detail";
@@ -13,10 +18,16 @@ import { MasterDetail, matches } from "./master-detail";
 export function PromptsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
   const prompts = useCapability(serverId, "prompts", enabled);
   const [filter, setFilter] = useState("");
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?prompt=<name>&from=<callId> ("Edit and run" on a call) opens that prompt with the call's arguments.
+  const search = useSearchParams();
+  const from = search.get("from");
+  const source = useCall(from ?? "", from !== null);
+  const [selected, setSelected] = useState<string | null>(search.get("prompt"));
   const all = prompts.data ?? [];
   const visible = all.filter((p) => matches(filter, p.name, p.title, p.description));
   const current = all.find((p) => p.name === selected) ?? (selected === null ? visible[0] : undefined);
+  const s = source.data;
+  const prefill = s && s.method === "prompts/get" && s.serverId === serverId && s.name === current?.name ? s : undefined;
 
   return (
     <MasterDetail
@@ -30,14 +41,19 @@ export function PromptsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId
       selectedKey={current?.name ?? null}
       onSelect={setSelected}
       emptyText="This server lists no prompts."
-      detail={current ? <PromptDetail key={current.name} serverId={serverId} prompt={current} defaultTimeoutMs={defaultTimeoutMs} /> : null}
+      detail={
+        current && !(from && source.isPending) ? (
+          <PromptDetail key={`${current.name}:${prefill?.id ?? ""}`} serverId={serverId} prompt={current} defaultTimeoutMs={defaultTimeoutMs} source={prefill} />
+        ) : null
+      }
     />
   );
 }
 
-function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string; prompt: McpPrompt; defaultTimeoutMs?: number }) {
+function PromptDetail({ serverId, prompt, defaultTimeoutMs, source }: { serverId: string; prompt: McpPrompt; defaultTimeoutMs?: number; source?: CallDto }) {
   const args = Array.isArray(prompt.arguments) ? prompt.arguments.filter((a) => a && typeof a.name === "string") : [];
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Record<string, string>>(() => ({ ...((source?.params as { arguments?: Record<string, string> } | undefined)?.arguments ?? {}) }));
+  const [rerunOf, setRerunOf] = useState(source?.id);
   const [timeoutMs, setTimeoutMs] = useState("");
   const [tried, setTried] = useState(false);
   const runner = useCallRunner();
@@ -48,7 +64,7 @@ function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string
     setTried(true);
     if (runner.running || missing.length > 0) return;
     const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-    runner.start(serverId, "prompts/get", { name: prompt.name, arguments: filled, timeoutMs: parseTimeout(timeoutMs) });
+    runner.start(serverId, "prompts/get", { name: prompt.name, arguments: filled, timeoutMs: parseTimeout(timeoutMs), rerunOf });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -67,6 +83,15 @@ function PromptDetail({ serverId, prompt, defaultTimeoutMs }: { serverId: string
         </div>
         {prompt.description && <p className="max-w-3xl text-sm whitespace-pre-wrap">{prompt.description}</p>}
       </header>
+      {rerunOf && (
+        <Alert tone="info" title="Arguments from an earlier call" action={<Button size="sm" variant="ghost" onClick={() => setRerunOf(undefined)}>Not a re-run</Button>}>
+          Filled in from{" "}
+          <Link href={`/calls/${rerunOf}`} className="text-accent hover:underline">
+            this call
+          </Link>
+          ; edit them and get the prompt. The new call is recorded as a re-run of it.
+        </Alert>
+      )}
       {args.length === 0 ? (
         <p className="text-sm text-muted">This prompt takes no arguments.</p>
       ) : (

@@ -2,6 +2,7 @@
 
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
+import type { CallDto } from "@/lib/calls";
 import type { McpTool, ToolAnnotations } from "@/lib/servers/hooks";
 import { ToolRunner } from "./tool-runner";
 
@@ -34,7 +35,7 @@ export function ToolHints({ annotations }: { annotations?: ToolAnnotations }) {
   );
 }
 
-export function ToolDetail({ serverId, tool, defaultTimeoutMs }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number }) {
+export function ToolDetail({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number; source?: CallDto }) {
   const title = tool.title ?? tool.annotations?.title;
   return (
     <article aria-label={`Tool ${tool.name}`} className="flex flex-col gap-4">
@@ -50,7 +51,7 @@ export function ToolDetail({ serverId, tool, defaultTimeoutMs }: { serverId: str
           {tool.outputSchema && <SchemaDetails label="Output schema" schema={tool.outputSchema} />}
         </div>
       </header>
-      <ToolRunner key={tool.name} serverId={serverId} tool={tool} defaultTimeoutMs={defaultTimeoutMs} />
+      <ToolRunner key={tool.name} serverId={serverId} tool={tool} defaultTimeoutMs={defaultTimeoutMs} source={source} />
     </article>
   );
 }

@@ -4,6 +4,7 @@ import { useMemo, useState, type KeyboardEvent } from "react";
 import Form from "@rjsf/core";
 import type { ErrorSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
+import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { JsonEditor } from "@/components/ui/json-editor";
@@ -12,6 +13,8 @@ import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ProgressBar } from "@/components/calls/call-progress";
 import { TaskRun } from "@/components/calls/task-status";
+import { compareUrl } from "@/components/calls/urls";
+import type { CallDto } from "@/lib/calls";
 import { isApiError } from "@/lib/api-client";
 import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
 import type { McpTool } from "@/lib/servers/hooks";
@@ -20,12 +23,21 @@ import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema 
 
 type Mode = "form" | "json";
 
+/** The arguments a stored tools/call sent (an object), or none. */
+function sourceArguments(call: CallDto | undefined): Record<string, unknown> {
+  const args = (call?.params as { arguments?: unknown } | undefined)?.arguments;
+  return args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+}
+
 /** The arguments form (generated from inputSchema, or raw JSON) and the result of the last run. */
-export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number }) {
+export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number; source?: CallDto }) {
   const schema = useMemo(() => toFormSchema(tool.inputSchema), [tool.inputSchema]);
+  const initial = sourceArguments(source);
   const [mode, setMode] = useState<Mode>("form");
-  const [args, setArgs] = useState<Record<string, unknown>>({});
-  const [rawText, setRawText] = useState("{}");
+  const [args, setArgs] = useState<Record<string, unknown>>(initial);
+  const [rawText, setRawText] = useState(() => JSON.stringify(initial, null, 2));
+  // Set while the run still counts as "the source call, edited": it is recorded with rerunOf.
+  const [rerunOf, setRerunOf] = useState(source?.id);
   const [rawError, setRawError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
   const [problems, setProblems] = useState<string[]>([]);
@@ -80,7 +92,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
     setFieldErrors(undefined);
     setProblems([]);
     const task = taskSupport === "optional" && asTask ? true : undefined;
-    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs), task });
+    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs), task, rerunOf });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -114,6 +126,27 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs }: { serverId: str
           ))}
         </div>
       </div>
+
+      {rerunOf && (
+        <Alert tone="info" title="Arguments from an earlier call" action={<Button size="sm" variant="ghost" onClick={() => setRerunOf(undefined)}>Not a re-run</Button>}>
+          Filled in from{" "}
+          <Link href={`/calls/${rerunOf}`} className="text-accent hover:underline">
+            this call
+          </Link>
+          ; edit them and run. The new call is recorded as a re-run of it
+          {runner.call?.rerunOfId === rerunOf && (
+            <>
+              {" "}
+              (
+              <Link href={compareUrl(rerunOf, runner.call.id)} className="text-accent hover:underline">
+                compare the two
+              </Link>
+              )
+            </>
+          )}
+          .
+        </Alert>
+      )}
 
       {mode === "form" ? (
         hasFields(schema) ? (

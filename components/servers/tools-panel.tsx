@@ -1,7 +1,10 @@
 "use client";
 
 import { useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { IconImage } from "@/components/ui/icon-image";
+import { Skeleton } from "@/components/ui/spinner";
+import { useCall } from "@/lib/calls/hooks";
 import { useCapability } from "@/lib/servers/hooks";
 import { MasterDetail, matches } from "./master-detail";
 import { ToolDetail } from "./tool-detail";
@@ -9,11 +12,17 @@ import { ToolDetail } from "./tool-detail";
 export function ToolsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: string; enabled: boolean; defaultTimeoutMs?: number }) {
   const tools = useCapability(serverId, "tools", enabled);
   const [filter, setFilter] = useState("");
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?tool=<name>&from=<callId> ("Edit and run" on a call) opens that tool with the call's arguments.
+  const search = useSearchParams();
+  const from = search.get("from");
+  const source = useCall(from ?? "", from !== null);
+  const [selected, setSelected] = useState<string | null>(search.get("tool"));
   const all = tools.data ?? [];
   const visible = all.filter((t) => matches(filter, t.name, t.title, t.description));
   // Until one is picked, the first tool is shown.
   const current = all.find((t) => t.name === selected) ?? (selected === null ? visible[0] : undefined);
+  const s = source.data;
+  const prefill = s && s.method === "tools/call" && s.serverId === serverId && s.name === current?.name ? s : undefined;
 
   return (
     <MasterDetail
@@ -37,7 +46,13 @@ export function ToolsPanel({ serverId, enabled, defaultTimeoutMs }: { serverId: 
       selectedKey={current?.name ?? null}
       onSelect={setSelected}
       emptyText="This server lists no tools."
-      detail={current ? <ToolDetail key={current.name} serverId={serverId} tool={current} defaultTimeoutMs={defaultTimeoutMs} /> : null}
+      detail={
+        !current ? null : from && source.isPending && current.name === search.get("tool") ? (
+          <Skeleton className="h-48 w-full" />
+        ) : (
+          <ToolDetail key={`${current.name}:${prefill?.id ?? ""}`} serverId={serverId} tool={current} defaultTimeoutMs={defaultTimeoutMs} source={prefill} />
+        )
+      }
     />
   );
 }

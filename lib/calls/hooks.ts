@@ -32,9 +32,10 @@ export function useCalls(filters: CallFilters) {
   });
 }
 
-export function useCall(id: string) {
+export function useCall(id: string, enabled = true) {
   return useQuery({
     queryKey: callKeys.detail(id),
+    enabled,
     queryFn: () => api<{ call: CallDto }>(`/calls/${encodeURIComponent(id)}`).then((r) => r.call),
     // A call still in flight (or just started elsewhere) settles soon; look again until it does.
     refetchInterval: (query) => (query.state.data?.status === "pending" ? 1_000 : false),

@@ -26,6 +26,8 @@ export const CallToolSchema = z
     /** "card": the call comes from a UI card action in the result of `parentCallId`. */
     origin: z.enum(["user", "card"]).optional(),
     parentCallId: z.string().min(1).max(100).optional(),
+    /** The call whose arguments were edited into this one ("Run again with edited arguments"). */
+    rerunOf: z.string().min(1).max(100).optional(),
   })
   .refine((body) => (body.origin === "card") === (body.parentCallId !== undefined), {
     message: 'origin "card" and parentCallId go together',
@@ -45,6 +47,8 @@ export const GetPromptSchema = z.object({
   arguments: z.record(z.string(), z.string()).default({}),
   timeoutMs: TimeoutSchema,
   requestId: RequestIdSchema,
+  /** The call whose arguments were edited into this one. */
+  rerunOf: z.string().min(1).max(100).optional(),
 });
 export type GetPrompt = z.infer<typeof GetPromptSchema>;
 
@@ -65,6 +69,16 @@ export const ListCallsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type ListCallsQuery = z.infer<typeof ListCallsQuerySchema>;
+
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
+/** GET /api/v1/calls/export: the history filters, the whole result in one file. */
+export const ExportCallsQuerySchema = ListCallsQuerySchema.omit({ cursor: true, limit: true }).extend({
+  format: z.enum(EXPORT_FORMATS).default("ndjson"),
+});
+export type ExportCallsQuery = z.infer<typeof ExportCallsQuerySchema>;
+
+/** The columns of the CSV export, in order. */
+export const CSV_COLUMNS = ["id", "startedAt", "server", "method", "name", "status", "durationMs", "user", "origin", "arguments", "error"] as const;
 
 /** The error recorded on a call: a JSON-RPC error from the server, or why it never got an answer. */
 export interface CallError {
@@ -140,3 +154,16 @@ export const callKeys = {
   tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
 };
 export { validateArguments, type FieldError } from "./validate";
+export { csvField, csvRow } from "./csv";
+export {
+  apiBodyFor,
+  curlSnippet,
+  envNameFor,
+  mcpServersConfig,
+  mcpServersEntry,
+  shellQuote,
+  typescriptSnippet,
+  type McpServersEntry,
+  type SnippetCall,
+  type SnippetServer,
+} from "./snippets";

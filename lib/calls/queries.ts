@@ -25,9 +25,9 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
   return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
 }
 
-/** Newest first, keyset pagination on (startedAt, id). */
-export async function listCalls({ workspaceId, query }: { workspaceId: string; query: ListCallsQuery }) {
-  const where: Prisma.CallWhereInput = {
+/** The history filters (GET /api/v1/calls and its export) as a where clause. */
+function callsWhere(workspaceId: string, query: Omit<ListCallsQuery, "cursor" | "limit">): Prisma.CallWhereInput {
+  return {
     workspaceId,
     ...(query.serverId ? { serverId: query.serverId } : {}),
     ...(query.method ? { method: query.method } : {}),
@@ -39,6 +39,11 @@ export async function listCalls({ workspaceId, query }: { workspaceId: string; q
       : {}),
     ...(query.q ? { OR: [{ params: { contains: query.q } }, { result: { contains: query.q } }, { error: { contains: query.q } }] } : {}),
   };
+}
+
+/** Newest first, keyset pagination on (startedAt, id). */
+export async function listCalls({ workspaceId, query }: { workspaceId: string; query: ListCallsQuery }) {
+  const where = callsWhere(workspaceId, query);
   const rows = await prisma.call.findMany({
     where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -60,6 +65,28 @@ async function previewsFor(ids: string[]) {
     SELECT id, substr(params, 1, 200) AS p, substr(result, 1, 200) AS r FROM "call" WHERE id IN (${Prisma.join(ids)})`;
   for (const row of rows) map.set(row.id, { paramsPreview: row.p, resultPreview: row.r });
   return map;
+}
+
+/**
+ * One page of an export, newest first, strictly after `after` in (startedAt, id) order: a keyset
+ * that survives rows being deleted meanwhile. Bodies are left out (see callBodies) with their sizes.
+ */
+export function listCallsAfter({ workspaceId, query, after, limit }: { workspaceId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
+  const keyset: Prisma.CallWhereInput = after
+    ? { OR: [{ startedAt: { lt: after.startedAt } }, { startedAt: after.startedAt, id: { lt: after.id } }] }
+    : {};
+  return prisma.call.findMany({
+    where: { AND: [callsWhere(workspaceId, query), keyset] },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: limit,
+    omit: { params: true, result: true },
+    include: withServerName,
+  });
+}
+
+/** The params (and results, when asked) of these calls. */
+export function callBodies({ ids, result }: { ids: string[]; result: boolean }) {
+  return prisma.call.findMany({ where: { id: { in: ids } }, select: { id: true, params: true, result } });
 }
 
 /** The latest progress of a running call (JSON { progress, total?, message? }). */

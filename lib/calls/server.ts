@@ -6,8 +6,10 @@ import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
-import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ListCallsQuery, Page } from "./index";
+import { audit } from "@/lib/audit/server";
+import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
+import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
@@ -42,6 +44,12 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     const parent = await q.findCall({ workspaceId: principal.workspaceId, id: req.parentCallId });
     if (!parent || parent.serverId !== server.id) {
       throw new SwitchboardError("unprocessable", "parentCallId must name a call on the same server in this workspace");
+    }
+  }
+  if (req.rerunOfId) {
+    const source = await q.findCall({ workspaceId: principal.workspaceId, id: req.rerunOfId });
+    if (!source || source.serverId !== server.id || source.method !== req.method) {
+      throw new SwitchboardError("unprocessable", "rerunOf must name a call of the same method on the same server in this workspace");
     }
   }
   const requestId = req.requestId ?? crypto.randomUUID();
@@ -198,6 +206,16 @@ export async function getCall(principal: Principal, id: string): Promise<CallDto
 export async function listCalls(principal: Principal, query: ListCallsQuery): Promise<Page<CallSummary>> {
   const page = await q.listCalls({ workspaceId: principal.workspaceId, query });
   return { items: page.items.map(toCallSummary), nextCursor: page.nextCursor };
+}
+
+/**
+ * The calls matching the history filters as one NDJSON or CSV file, streamed page by page.
+ * In-workspace exports are faithful (no redaction): members can read the history anyway.
+ */
+export async function exportCalls(principal: Principal, query: ExportCallsQuery): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string }> {
+  const { format, ...filters } = query;
+  await audit(principal, { action: "calls.exported", target: { type: "workspace", id: principal.workspaceId }, details: { format, filters } });
+  return { stream: exportCallsStream(principal.workspaceId, query), fileName: exportFileName(format) };
 }
 
 /** Runs a stored call again as a new call linked to the original; never a replay. */

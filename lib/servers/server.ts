@@ -5,6 +5,8 @@ import { notFound, SwitchboardError } from "@/lib/errors";
 import { connectServer, disconnectServer, getConnection, isLive, notifyRootsChanged, toSessionInfo } from "@/lib/sessions/server";
 import { parseRoots } from "@/lib/interactions/server";
 import { isAgentServerOnline } from "@/lib/relay/server";
+import { audit } from "@/lib/audit/server";
+import { mcpServersConfig, type McpServersEntry } from "@/lib/calls";
 import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
@@ -14,6 +16,16 @@ export type { ServerSecretRow } from "./queries";
 
 export async function listServers(principal: Principal): Promise<ServerDto[]> {
   return (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
+}
+
+/**
+ * The workspace's active servers as an `mcpServers` file: remote servers with their URL and
+ * header names (values are `${VAR}` placeholders), stdio servers as their imported command.
+ */
+export async function exportServers(principal: Principal): Promise<{ mcpServers: Record<string, McpServersEntry> }> {
+  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).filter((row) => !row.archivedAt).map(toDto);
+  await audit(principal, { action: "servers.exported", target: { type: "workspace", id: principal.workspaceId }, details: { count: servers.length } });
+  return mcpServersConfig(servers);
 }
 
 export async function getServer(principal: Principal, id: string): Promise<ServerDto> {

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/console/page-header";
 import { buttonClasses } from "@/components/ui/button";
 import { ServerList } from "@/components/servers/server-list";
+import { ExportServersLink } from "@/components/servers/export-servers-link";
 
 export const metadata: Metadata = { title: "Servers" };
 
@@ -13,9 +14,12 @@ export default function ServersPage() {
         title="Servers"
         description="MCP servers this workspace talks to."
         actions={
-          <Link href="/servers/new" className={buttonClasses("secondary", "md")}>
-            New server
-          </Link>
+          <>
+            <ExportServersLink />
+            <Link href="/servers/new" className={buttonClasses("secondary", "md")}>
+              New server
+            </Link>
+          </>
         }
       />
       <ServerList />

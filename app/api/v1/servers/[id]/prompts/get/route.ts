@@ -14,6 +14,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     params: { name: body.name, arguments: body.arguments },
     timeoutMs: body.timeoutMs,
     requestId: body.requestId,
+    rerunOfId: body.rerunOf,
   });
   return { call };
 });

@@ -18,6 +18,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     task: body.task,
     origin: body.origin,
     parentCallId: body.parentCallId,
+    rerunOfId: body.rerunOf,
   });
   return { call };
 });

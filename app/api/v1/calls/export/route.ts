@@ -1,0 +1,19 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ExportCallsQuerySchema } from "@/lib/calls";
+import { exportCalls } from "@/lib/calls/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/calls/export – the filtered history as an NDJSON or CSV attachment, streamed
+export const GET = withWorkspace(async ({ request, principal }) => {
+  const query = parseQuery(request, ExportCallsQuerySchema);
+  const { stream, fileName } = await exportCalls(principal, query);
+  return new Response(stream, {
+    headers: {
+      "content-type": query.format === "csv" ? "text/csv; charset=utf-8; header=present" : "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileName}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});

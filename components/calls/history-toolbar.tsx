@@ -1,0 +1,49 @@
+"use client";
+
+import Link from "next/link";
+import { buttonClasses } from "@/components/ui/button";
+import { apiUrl } from "@/lib/api-client";
+import { useWorkspaceId } from "@/lib/workspaces/hooks";
+import type { CallFilters } from "@/lib/calls/hooks";
+import { compareUrl } from "./urls";
+
+/** Above the history: compare the two ticked calls, export what the filters show. */
+export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFilters; selected: string[]; onClear: () => void }) {
+  const ready = selected.length === 2;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <span className="text-xs text-muted" aria-live="polite">
+        {selected.length === 0 ? "Tick two calls to compare them." : ready ? "Two calls ticked." : "One call ticked; tick another."}
+      </span>
+      {ready ? (
+        <Link href={compareUrl(selected[0]!, selected[1]!)} className={buttonClasses("primary", "sm")}>
+          Compare
+        </Link>
+      ) : (
+        <button type="button" disabled className={buttonClasses("secondary", "sm")}>
+          Compare
+        </button>
+      )}
+      {selected.length > 0 && (
+        <button type="button" onClick={onClear} className={buttonClasses("ghost", "sm")}>
+          Clear selection
+        </button>
+      )}
+      <span className="ml-auto flex items-center gap-2 text-xs text-muted">
+        Export {Object.values(filters).some(Boolean) ? "these calls" : "all calls"}:
+        <ExportLink filters={filters} format="ndjson" />
+        <ExportLink filters={filters} format="csv" />
+      </span>
+    </div>
+  );
+}
+
+function ExportLink({ filters, format }: { filters: CallFilters; format: "ndjson" | "csv" }) {
+  // A plain link: the browser streams the attachment to disk; the workspace rides in the query.
+  const href = apiUrl("/calls/export", { ...filters, format, workspace: useWorkspaceId() });
+  return (
+    <a href={href} download className={buttonClasses("secondary", "sm")}>
+      {format === "ndjson" ? "NDJSON" : "CSV"}
+    </a>
+  );
+}
