@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, setWorkspaceId } from "@/lib/api-client";
-import type { WorkspaceDto } from "@/lib/workspaces";
+import { authKeys } from "@/lib/auth";
+import { workspaceKeys, type UpdateWorkspace, type WorkspaceDto, type WorkspaceSettingsDto } from "@/lib/workspaces";
 
 /** Switches the workspace the browser works in; every cached query belongs to the old one. */
 export function useSwitchWorkspace() {
@@ -18,5 +19,33 @@ export function useCreateWorkspace() {
   return useMutation({
     mutationFn: (name: string) => api<{ workspace: WorkspaceDto }>("/workspaces", { method: "POST", body: { name } }),
     onSuccess: ({ workspace }) => switchWorkspace(workspace.id),
+  });
+}
+
+/** The current workspace's settings and counts. */
+export function useWorkspaceSettings() {
+  return useQuery({
+    queryKey: workspaceKeys.settings(),
+    queryFn: () => api<{ workspace: WorkspaceSettingsDto }>("/workspace").then((r) => r.workspace),
+  });
+}
+
+export function useUpdateWorkspaceSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateWorkspace) => api<{ workspace: WorkspaceSettingsDto }>("/workspace", { method: "PATCH", body: input }).then((r) => r.workspace),
+    onSuccess: (workspace) => {
+      queryClient.setQueryData(workspaceKeys.settings(), workspace);
+      void queryClient.invalidateQueries({ queryKey: authKeys.me() });
+    },
+  });
+}
+
+/** Deletes the current workspace; the browser falls back to the person's first remaining one. */
+export function useDeleteWorkspace() {
+  const switchWorkspace = useSwitchWorkspace();
+  return useMutation({
+    mutationFn: (confirm: string) => api<void>("/workspace", { method: "DELETE", body: { confirm } }),
+    onSuccess: () => switchWorkspace(null),
   });
 }
