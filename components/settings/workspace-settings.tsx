@@ -15,6 +15,8 @@ import { DeleteWorkspace } from "./delete-workspace";
 /** Settings → Workspace: name, retention, public share links, redaction list, and deletion. */
 export function WorkspaceSettings() {
   const settings = useWorkspaceSettings();
+  // Owned here: a save remounts the form below, and the outcome must outlive that.
+  const update = useUpdateWorkspaceSettings();
   if (settings.isPending) return <Skeleton className="h-64 w-full max-w-4xl" />;
   if (settings.error) return <ErrorAlert error={settings.error} title="Could not load the workspace's settings" />;
   const w = settings.data;
@@ -24,14 +26,13 @@ export function WorkspaceSettings() {
         {w.counts.members} members · {w.counts.servers} servers · {w.counts.calls} calls · {w.counts.pendingInvitations} pending invitations
       </p>
       {/* Saved values are the form's starting point; a save remounts it with what the server kept. */}
-      <SettingsForm key={JSON.stringify([w.name, w.retentionDays, w.publicSharesEnabled, w.redactionKeys])} settings={w} />
+      <SettingsForm key={JSON.stringify([w.name, w.retentionDays, w.publicSharesEnabled, w.redactionKeys])} settings={w} update={update} />
       <DeleteWorkspace name={w.name} counts={w.counts} />
     </div>
   );
 }
 
-function SettingsForm({ settings }: { settings: WorkspaceSettingsDto }) {
-  const update = useUpdateWorkspaceSettings();
+function SettingsForm({ settings, update }: { settings: WorkspaceSettingsDto; update: ReturnType<typeof useUpdateWorkspaceSettings> }) {
   const admin = useCan("admin");
   const [name, setName] = useState(settings.name);
   const [retention, setRetention] = useState(settings.retentionDays?.toString() ?? "");
@@ -74,7 +75,6 @@ function SettingsForm({ settings }: { settings: WorkspaceSettingsDto }) {
             <Textarea
               {...p}
               rows={6}
-              className="w-80"
               value={keys}
               onChange={(e) => {
                 setKeys(e.target.value);
