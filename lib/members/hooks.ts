@@ -65,7 +65,7 @@ export function useLeaveWorkspace() {
     mutationFn: () => api<void>("/members/leave", { method: "POST" }),
     onSuccess: () => {
       setWorkspaceId(null);
-      queryClient.clear();
+      void queryClient.resetQueries();
     },
   });
 }

@@ -111,5 +111,12 @@ test("an existing user signs in from the invitation and joins", async ({ browser
   await page.getByRole("button", { name: "Join Lab" }).click();
   await expect(page).toHaveURL(/\/servers$/);
   await expect(page.getByRole("combobox").first()).toHaveValue(lab.id);
+
+  // Leaving takes her back to her other workspace.
+  await page.goto(`${sb.url}/settings/members`);
+  await page.getByRole("button", { name: "Leave workspace" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Leave workspace" }).click();
+  await expect(page).toHaveURL(/\/servers$/);
+  await expect(page.getByTestId("workspace-name")).toHaveText("Default");
   await context.close();
 });
