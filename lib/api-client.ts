@@ -101,6 +101,7 @@ function statusCode(status: number): ErrorCode {
   if (status === 403) return "forbidden";
   if (status === 404) return "not_found";
   if (status === 409) return "conflict";
+  if (status === 410) return "gone";
   if (status === 422) return "unprocessable";
   if (status === 502) return "upstream_error";
   if (status === 503) return "unavailable";

@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
 
-export function SignInForm() {
+/** `next`: a same-origin path (already checked with safeNextPath) to return to after signing in. */
+export function SignInForm({ next }: { next?: string | null }) {
   const router = useRouter();
   const signIn = useSignIn();
   const setup = useSetupStatus();
@@ -17,7 +18,7 @@ export function SignInForm() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    signIn.mutate({ email, password }, { onSuccess: () => router.replace("/servers") });
+    signIn.mutate({ email, password }, { onSuccess: () => router.replace(next ?? "/servers") });
   }
 
   return (

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
-import { api, isApiError } from "@/lib/api-client";
+import { api, getWorkspaceId, isApiError, setWorkspaceId } from "@/lib/api-client";
 import { needsRole, roleAtLeast, type Role, type TokenScope } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto } from "@/lib/workspaces";
@@ -32,6 +32,11 @@ export function useMe() {
         return await api<MeDto>("/me");
       } catch (err) {
         if (isApiError(err, "unauthorized")) return null;
+        // Removed from (or deleted) the workspace this browser worked in: fall back to the first remaining one.
+        if (isApiError(err, "forbidden") && getWorkspaceId()) {
+          setWorkspaceId(null);
+          return await api<MeDto>("/me");
+        }
         throw err;
       }
     },

@@ -47,6 +47,22 @@ export interface ApiTokenInfo {
   revokedAt: string | null;
 }
 
+/**
+ * A same-origin path to go to after signing in, or null. Only paths starting with one "/" pass;
+ * anything the URL parser would resolve elsewhere ("//host", "/\\host", "/\t/host") does not.
+ */
+export function safeNextPath(next: string | null | undefined): string | null {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
+  const base = "http://next.invalid";
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return null;
+  }
+  return url.origin === base && !url.pathname.startsWith("//") ? `${url.pathname}${url.search}${url.hash}` : null;
+}
+
 export const authKeys = {
   me: () => ["me"] as const,
   tokens: () => ["tokens"] as const,

@@ -16,4 +16,28 @@ export interface MeDto {
   workspaces: (WorkspaceDto & { role: string })[];
 }
 
-export const workspaceKeys = { me: () => ["me"] as const };
+/** PATCH /api/v1/workspace – any subset; `retentionDays: null` keeps history forever, `redactionKeys: null` restores the default list. */
+export const UpdateWorkspaceSchema = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  retentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+  publicSharesEnabled: z.boolean().optional(),
+  redactionKeys: z.array(z.string().trim().min(1).max(100)).max(200).nullable().optional(),
+});
+export type UpdateWorkspace = z.infer<typeof UpdateWorkspaceSchema>;
+
+/** DELETE /api/v1/workspace – the workspace's exact name, typed to confirm. */
+export const DeleteWorkspaceSchema = z.object({ confirm: z.string().max(200) });
+
+export interface WorkspaceSettingsDto extends WorkspaceDto {
+  /** Calls older than this many days are purged; null keeps them forever. */
+  retentionDays: number | null;
+  publicSharesEnabled: boolean;
+  /** The effective list of field names masked in shared and exported data. */
+  redactionKeys: string[];
+  /** Whether that list is the default one (no list of the workspace's own). */
+  redactionKeysDefault: boolean;
+  createdAt: string;
+  counts: { members: number; servers: number; calls: number; pendingInvitations: number };
+}
+
+export const workspaceKeys = { me: () => ["me"] as const, settings: () => ["workspace-settings"] as const };

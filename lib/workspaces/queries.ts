@@ -43,3 +43,38 @@ export async function revokeToken({ workspaceId, userId, id }: { workspaceId: st
   });
   return count > 0;
 }
+
+export function findWorkspaceSettings({ id }: { id: string }) {
+  return prisma.workspace.findUnique({
+    where: { id },
+    select: { id: true, name: true, slug: true, retentionDays: true, publicSharesEnabled: true, redactionKeys: true, createdAt: true },
+  });
+}
+
+export async function countWorkspace({ id }: { id: string }) {
+  const [members, servers, calls, pendingInvitations] = await Promise.all([
+    prisma.member.count({ where: { workspaceId: id } }),
+    prisma.server.count({ where: { workspaceId: id, archivedAt: null } }),
+    prisma.call.count({ where: { workspaceId: id } }),
+    prisma.invitation.count({ where: { workspaceId: id, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } } }),
+  ]);
+  return { members, servers, calls, pendingInvitations };
+}
+
+export function updateWorkspace({ id, data }: { id: string; data: { name?: string; retentionDays?: number | null; publicSharesEnabled?: boolean; redactionKeys?: string | null } }) {
+  return prisma.workspace.update({ where: { id }, data });
+}
+
+/** What must be stopped before a workspace's rows go: its servers' live sessions and its agents' sockets. */
+export async function workspaceLiveParts({ id }: { id: string }) {
+  const [servers, agents] = await Promise.all([
+    prisma.server.findMany({ where: { workspaceId: id }, select: { id: true } }),
+    prisma.agent.findMany({ where: { workspaceId: id, revokedAt: null }, select: { id: true } }),
+  ]);
+  return { serverIds: servers.map((s) => s.id), agentIds: agents.map((a) => a.id) };
+}
+
+/** Deletes a workspace; everything in it goes with it (foreign keys cascade). */
+export function deleteWorkspace({ id }: { id: string }) {
+  return prisma.workspace.delete({ where: { id } });
+}

@@ -7,6 +7,8 @@ import { SwitchboardError, notFound } from "@/lib/errors";
 import type { MeDto, WorkspaceDto } from "./index";
 import * as q from "./queries";
 
+export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
+
 export async function setupNeeded(): Promise<boolean> {
   return (await q.countUsers()) === 0;
 }

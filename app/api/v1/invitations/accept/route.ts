@@ -1,0 +1,13 @@
+import { parseBody, withPublic } from "@/lib/api/route";
+import { AcceptInvitationSchema } from "@/lib/members";
+import { acceptInvitation } from "@/lib/members/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/invitations/accept – join with a new account ({ token, name, password }) or as the signed-in user ({ token })
+export const POST = withPublic(async ({ request }) => {
+  const { result, setCookies } = await acceptInvitation(await parseBody(request, AcceptInvitationSchema), request);
+  const headers = new Headers();
+  for (const cookie of setCookies) headers.append("set-cookie", cookie);
+  return Response.json(result, { headers });
+});

@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { TransferOwnershipSchema } from "@/lib/members";
+import { transferOwnership } from "@/lib/members/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/members/transfer – make another member the owner; the caller becomes an admin
+export const POST = withWorkspace(async ({ request, principal }) => {
+  const { userId } = await parseBody(request, TransferOwnershipSchema);
+  return transferOwnership(principal, userId);
+});

@@ -1,0 +1,18 @@
+"use client";
+
+import { useCan } from "@/lib/auth/hooks";
+import { InviteForm } from "./invite-form";
+import { MemberList } from "./member-list";
+import { PendingInvitations } from "./pending-invitations";
+
+/** Settings → Members: invite people, see pending invitations, manage roles. */
+export function MembersPage() {
+  const admin = useCan("admin");
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      <InviteForm />
+      {admin.allowed && <PendingInvitations />}
+      <MemberList />
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { useState } from "react";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Skeleton } from "@/components/ui/spinner";
+import { RoleGate } from "@/components/ui/role-gate";
+import { formatTime } from "@/components/calls/format";
+import type { InvitationDto } from "@/lib/members";
+import { useInvitations, useRevokeInvitation } from "@/lib/members/hooks";
+
+/** Invitations nobody has used yet: copy the link again, or revoke it. */
+export function PendingInvitations() {
+  const invitations = useInvitations();
+  const revoke = useRevokeInvitation();
+  const [target, setTarget] = useState<InvitationDto | null>(null);
+
+  if (invitations.isPending) return <Skeleton className="h-20 w-full" />;
+  if (invitations.error) return <ErrorAlert error={invitations.error} title="Could not load invitations" />;
+
+  return (
+    <section aria-labelledby="pending-title" className="flex flex-col gap-2">
+      <h2 id="pending-title" className="text-sm font-semibold">
+        Pending invitations
+      </h2>
+      {invitations.data.length === 0 ? (
+        <p className="text-sm text-muted">None.</p>
+      ) : (
+        <table className="w-full border-collapse text-sm">
+          <thead>
+            <tr className="border-b text-left text-xs text-muted">
+              <th className="py-2 pr-3 font-medium">Email</th>
+              <th className="py-2 pr-3 font-medium">Role</th>
+              <th className="py-2 pr-3 font-medium">Invited by</th>
+              <th className="py-2 pr-3 font-medium">Expires</th>
+              <th className="py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.data.map((invitation) => (
+              <tr key={invitation.id} className="border-b">
+                <td className="py-2 pr-3 font-medium">{invitation.email}</td>
+                <td className="py-2 pr-3">
+                  <Badge>{invitation.role}</Badge>
+                </td>
+                <td className="py-2 pr-3 text-xs text-muted">{invitation.invitedBy.name ?? "someone removed"}</td>
+                <td className="py-2 pr-3 text-xs text-muted">{formatTime(invitation.expiresAt)}</td>
+                <td className="flex justify-end gap-1 py-2">
+                  <CopyButton text={invitation.url} label="Copy link" />
+                  <RoleGate min="admin">
+                    <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke the invitation for ${invitation.email}`} onClick={() => setTarget(invitation)}>
+                      Revoke
+                    </Button>
+                  </RoleGate>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        open={target !== null}
+        onClose={() => {
+          setTarget(null);
+          revoke.reset();
+        }}
+        title={`Revoke the invitation for ${target?.email ?? ""}?`}
+        description="The link stops working at once. You can invite the address again later."
+        confirmLabel="Revoke invitation"
+        busy={revoke.isPending}
+        error={<ErrorAlert error={revoke.error} />}
+        onConfirm={() => target && revoke.mutate(target.id, { onSuccess: () => setTarget(null) })}
+      />
+    </section>
+  );
+}

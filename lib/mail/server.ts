@@ -1,0 +1,51 @@
+import "server-only";
+import nodemailer, { type Transporter } from "nodemailer";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Whether a message left for the SMTP server, and if not, why (for the person who sent it). */
+export type MailOutcome = { sent: true } | { sent: false; reason: string };
+
+const DEFAULT_FROM = "Switchboard <switchboard@localhost>";
+// A slow or dead SMTP server must not hold an invitation request for nodemailer's 2-minute default.
+const TIMEOUT_MS = 10_000;
+
+let cached: { url: string; transport: Transporter } | undefined;
+
+function transport(url: string): Transporter {
+  if (cached?.url !== url) {
+    cached = {
+      url,
+      transport: nodemailer.createTransport({ url, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS }),
+    };
+  }
+  return cached.transport;
+}
+
+/** Whether outgoing mail is configured (`SWITCHBOARD_SMTP_URL`). */
+export function mailConfigured(): boolean {
+  return Boolean(process.env.SWITCHBOARD_SMTP_URL);
+}
+
+/**
+ * Sends one message through `SWITCHBOARD_SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`),
+ * from `SWITCHBOARD_MAIL_FROM`. Never throws: without configuration it does nothing, and a
+ * failure comes back as a reason, so mail is a convenience on top of an action, never its condition.
+ */
+export async function sendMail(message: MailMessage): Promise<MailOutcome> {
+  const url = process.env.SWITCHBOARD_SMTP_URL;
+  if (!url) return { sent: false, reason: "Outgoing mail is not configured (SWITCHBOARD_SMTP_URL)" };
+  try {
+    const info = await transport(url).sendMail({ from: process.env.SWITCHBOARD_MAIL_FROM || DEFAULT_FROM, ...message });
+    if (info.rejected?.length) return { sent: false, reason: `The mail server refused ${message.to}` };
+    return { sent: true };
+  } catch (err) {
+    console.error("[mail] could not send", err);
+    return { sent: false, reason: `The mail server did not take the message: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
