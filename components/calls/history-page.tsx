@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { SavedViews } from "@/components/reviews/saved-views";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { filtersFromParams, HistoryFilters } from "./history-filters";
 import { HistoryList } from "./history-list";
@@ -20,6 +21,7 @@ export function HistoryPage() {
 
   return (
     <div className="flex flex-col gap-4">
+      <SavedViews filters={filters as Record<string, string>} onApply={(view) => setFilters(filtersFromParams(new URLSearchParams(view)))} />
       <HistoryFilters filters={filters} onChange={setFilters} />
       <HistoryList filters={filters} />
     </div>

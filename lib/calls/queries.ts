@@ -25,9 +25,12 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
   return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
 }
 
-/** Newest first, keyset pagination on (startedAt, id). */
-export async function listCalls({ workspaceId, query }: { workspaceId: string; query: ListCallsQuery }) {
-  const where: Prisma.CallWhereInput = {
+/**
+ * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
+ * so the (workspaceId, startedAt, id) index still drives the newest-first order.
+ */
+export function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Prisma.CallWhereInput {
+  return {
     workspaceId,
     ...(query.serverId ? { serverId: query.serverId } : {}),
     ...(query.method ? { method: query.method } : {}),
@@ -38,7 +41,14 @@ export async function listCalls({ workspaceId, query }: { workspaceId: string; q
       ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
       : {}),
     ...(query.q ? { OR: [{ params: { contains: query.q } }, { result: { contains: query.q } }, { error: { contains: query.q } }] } : {}),
+    ...(query.tag ? { tags: { some: { tag: query.tag } } } : {}),
+    ...(query.starred ? { stars: { some: { userId } } } : {}),
   };
+}
+
+/** Newest first, keyset pagination on (startedAt, id). `userId` is the caller (for `starred`). */
+export async function listCalls({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: ListCallsQuery }) {
+  const where = callsWhere({ workspaceId, userId, query });
   const rows = await prisma.call.findMany({
     where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
