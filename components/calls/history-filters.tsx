@@ -103,10 +103,15 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
           ))}
         </Select>
       </Labelled>
-      <label className="flex h-8 items-center gap-1.5 text-xs font-medium">
-        <input type="checkbox" checked={filters.starred !== undefined} onChange={(e) => apply({ starred: e.target.checked ? "1" : undefined })} />
+      <Button
+        aria-pressed={filters.starred !== undefined}
+        title="Only the calls you starred"
+        className={filters.starred ? "border-amber-400 text-amber-700 dark:text-amber-300" : undefined}
+        onClick={() => apply({ starred: filters.starred ? undefined : "1" })}
+      >
+        <span aria-hidden>{filters.starred ? "★" : "☆"}</span>
         Starred
-      </label>
+      </Button>
       <Labelled label="Name">
         <Input value={text.name} placeholder="tool, uri or prompt" onChange={(e) => setText({ ...text, name: e.target.value })} onBlur={applyText} className="w-40" />
       </Labelled>

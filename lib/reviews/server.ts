@@ -25,7 +25,7 @@ function toNoteDto(row: q.NoteRow): NoteDto {
     author: { id: row.userId, name: row.userName },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    edited: row.updatedAt.getTime() - row.createdAt.getTime() > 1000,
+    edited: row.updatedAt.getTime() > row.createdAt.getTime(),
   };
 }
 
