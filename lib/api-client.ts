@@ -39,7 +39,7 @@ export function eventsUrl(): string {
 type Query = Record<string, string | number | undefined | null>;
 
 export interface RequestOptions {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   query?: Query;
   signal?: AbortSignal;

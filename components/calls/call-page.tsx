@@ -8,6 +8,9 @@ import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Skeleton } from "@/components/ui/spinner";
+import { NotesPanel } from "@/components/reviews/notes-panel";
+import { StarToggle } from "@/components/reviews/star-toggle";
+import { TagEditor } from "@/components/reviews/tag-editor";
 import { isApiError } from "@/lib/api-client";
 import { useCall, useRerunCall } from "@/lib/calls/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
@@ -61,6 +64,7 @@ export function CallPage({ id }: { id: string }) {
   return (
     <div className="flex flex-col gap-5 p-6">
       <div className="flex flex-wrap items-start gap-3">
+        <StarToggle callId={c.id} starred={c.starred} className="mt-3 -ml-1" />
         <div className="min-w-0 flex-1">
           <p className="font-mono text-xs text-muted">{c.method}</p>
           <h1 className="flex items-center gap-2 text-lg font-semibold tracking-tight">
@@ -136,6 +140,14 @@ export function CallPage({ id }: { id: string }) {
       ) : (
         <ResultView call={c} showPermalink={false} />
       )}
+
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <section aria-label="Tags" className="flex flex-col gap-2">
+          <h2 className="text-sm font-semibold">Tags</h2>
+          <TagEditor callId={c.id} tags={c.tags} />
+        </section>
+        <NotesPanel callId={c.id} />
+      </div>
     </div>
   );
 }

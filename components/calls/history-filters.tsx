@@ -5,9 +5,10 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
+import { useTags } from "@/lib/reviews/hooks";
 import { useServers } from "@/lib/servers/hooks";
 
-export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to"] as const;
+export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filters in the URL, as the API wants them. */
@@ -37,6 +38,9 @@ function fromLocalInput(value: string): string | undefined {
 /** Selects apply at once; text fields apply on Enter or when they lose focus. */
 export function HistoryFilters({ filters, onChange }: { filters: CallFilters; onChange: (filters: CallFilters) => void }) {
   const servers = useServers();
+  const tags = useTags();
+  const tagOptions = tags.data?.map((t) => t.tag) ?? [];
+  if (filters.tag && !tagOptions.includes(filters.tag)) tagOptions.unshift(filters.tag);
   const urlText = { name: filters.name ?? "", q: filters.q ?? "" };
   // A draft counts only while the URL still says what it was typed against (back/forward resets it).
   const [draft, setDraft] = useState({ base: urlText, text: urlText });
@@ -89,6 +93,25 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
           ))}
         </Select>
       </Labelled>
+      <Labelled label="Tag">
+        <Select value={filters.tag ?? ""} onChange={(e) => apply({ tag: e.target.value })} className="w-36">
+          <option value="">Any tag</option>
+          {tagOptions.map((tag) => (
+            <option key={tag} value={tag}>
+              {tag}
+            </option>
+          ))}
+        </Select>
+      </Labelled>
+      <Button
+        aria-pressed={filters.starred !== undefined}
+        title="Only the calls you starred"
+        className={filters.starred ? "border-amber-400 text-amber-700 dark:text-amber-300" : undefined}
+        onClick={() => apply({ starred: filters.starred ? undefined : "1" })}
+      >
+        <span aria-hidden>{filters.starred ? "★" : "☆"}</span>
+        Starred
+      </Button>
       <Labelled label="Name">
         <Input value={text.name} placeholder="tool, uri or prompt" onChange={(e) => setText({ ...text, name: e.target.value })} onBlur={applyText} className="w-40" />
       </Labelled>

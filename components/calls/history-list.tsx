@@ -1,17 +1,12 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
 import { useCalls, type CallFilters } from "@/lib/calls/hooks";
-import { CallStatusBadge } from "./call-status-badge";
-import { formatDuration, formatTime } from "./format";
-
-const COLUMNS = "grid grid-cols-[8.5rem_8rem_6.5rem_minmax(6rem,1fr)_5.5rem_4.5rem_6rem] gap-x-3";
+import { COLUMNS, HistoryRow } from "./history-row";
 
 /** Calls, newest first; the next page loads when the end of the list scrolls into view. */
 export function HistoryList({ filters, selected = [], onToggle }: { filters: CallFilters; selected?: string[]; onToggle?: (id: string) => void }) {
@@ -52,7 +47,7 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
 
   return (
     <div className={calls.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={calls.isFetching || undefined}>
-      <div className={`${COLUMNS} border-b px-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-[33px]" : ""}`} aria-hidden>
+      <div className={`${COLUMNS} border-b pr-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-16" : "pl-10"}`} aria-hidden>
         <span>Time</span>
         <span>Server</span>
         <span>Method</span>
@@ -63,49 +58,7 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
       </div>
       <ul aria-label="Calls" className="divide-y">
         {rows.map((call) => (
-          <li key={call.id} data-testid="history-row" className="flex items-center">
-            {onToggle && (
-              <input
-                type="checkbox"
-                aria-label={`Select ${call.name} at ${formatTime(call.startedAt, true)} to compare`}
-                checked={selected.includes(call.id)}
-                onChange={() => onToggle(call.id)}
-                className="ml-2 shrink-0"
-              />
-            )}
-            <Link href={`/calls/${call.id}`} className="block min-w-0 flex-1 px-3 py-1.5 hover:bg-hover focus-visible:bg-hover">
-              <div className={`${COLUMNS} items-center text-sm`}>
-                <time dateTime={call.startedAt} className="text-xs text-muted tabular-nums">
-                  {formatTime(call.startedAt, true)}
-                </time>
-                <span className="truncate">{call.serverName ?? "(deleted)"}</span>
-                <span className="truncate font-mono text-xs text-muted">{call.method}</span>
-                <span className="flex min-w-0 items-center gap-1.5">
-                  <span className="truncate font-mono text-xs font-medium">{call.name}</span>
-                  {call.origin !== "user" && (
-                    <Badge tone="violet" testId="history-origin" title={call.parentCallId ? `Made from call ${call.parentCallId}` : undefined}>
-                      {call.origin}
-                    </Badge>
-                  )}
-                </span>
-                <span>
-                  <CallStatusBadge status={call.status} isError={call.isError} testId="history-status" />
-                </span>
-                <span className="text-right text-xs text-muted tabular-nums">{formatDuration(call.durationMs)}</span>
-                <span className="truncate text-xs text-muted">{call.userName ?? "token"}</span>
-              </div>
-              <div className="mt-0.5 flex gap-3 truncate font-mono text-[11px] text-muted">
-                <span className="max-w-[45%] truncate" title={call.paramsPreview}>
-                  → {call.paramsPreview}
-                </span>
-                {call.resultPreview && (
-                  <span className="min-w-0 flex-1 truncate" title={call.resultPreview}>
-                    ← {call.resultPreview}
-                  </span>
-                )}
-              </div>
-            </Link>
-          </li>
+          <HistoryRow key={call.id} call={call} selected={selected.includes(call.id)} onToggle={onToggle} />
         ))}
       </ul>
       <div ref={sentinel} className="flex justify-center py-4">

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { SavedViews } from "@/components/reviews/saved-views";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { filtersFromParams, HistoryFilters } from "./history-filters";
 import { HistoryList } from "./history-list";
@@ -25,6 +26,7 @@ export function HistoryPage() {
 
   return (
     <div className="flex flex-col gap-4">
+      <SavedViews filters={filters as Record<string, string>} onApply={(view) => setFilters(filtersFromParams(new URLSearchParams(view)))} />
       <HistoryFilters filters={filters} onChange={setFilters} />
       <HistoryToolbar filters={filters} selected={selected} onClear={() => setSelected([])} />
       <HistoryList filters={filters} selected={selected} onToggle={toggle} />

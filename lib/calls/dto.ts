@@ -3,7 +3,11 @@ import type { CallRow, CallSummaryRow } from "./queries";
 
 type Common = Omit<CallRow, "params" | "result">;
 
-function common(row: Common): Omit<CallDto, "params" | "result"> {
+/** A call's review for its DTO; a call just made has none. */
+export type Review = Pick<CallDto, "tags" | "starred" | "noteCount">;
+const NO_REVIEW: Review = { tags: [], starred: false, noteCount: 0 };
+
+function common(row: Common, review: Review): Omit<CallDto, "params" | "result"> {
   return {
     id: row.id,
     serverId: row.serverId,
@@ -36,13 +40,16 @@ function common(row: Common): Omit<CallDto, "params" | "result"> {
           updatedAt: row.taskUpdatedAt?.toISOString() ?? null,
         }
       : null,
+    tags: review.tags,
+    starred: review.starred,
+    noteCount: review.noteCount,
   };
 }
 
-export function toCallDto(row: CallRow): CallDto {
-  return { ...common(row), params: JSON.parse(row.params), result: row.result === null ? null : JSON.parse(row.result) };
+export function toCallDto(row: CallRow, review: Review = NO_REVIEW): CallDto {
+  return { ...common(row, review), params: JSON.parse(row.params), result: row.result === null ? null : JSON.parse(row.result) };
 }
 
-export function toCallSummary(row: CallSummaryRow): CallSummary {
-  return { ...common(row), paramsPreview: row.paramsPreview ?? "", resultPreview: row.resultPreview ?? null };
+export function toCallSummary(row: CallSummaryRow, review: Review = NO_REVIEW): CallSummary {
+  return { ...common(row, review), paramsPreview: row.paramsPreview ?? "", resultPreview: row.resultPreview ?? null };
 }

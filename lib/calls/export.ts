@@ -14,7 +14,7 @@ type MetaRow = Awaited<ReturnType<typeof q.listCallsAfter>>[number];
  * line, params and result included, the shape of GET /api/v1/calls/:id) or CSV. The stream pulls
  * one batch at a time when its reader wants more, so an export of a million rows never loads them.
  */
-export function exportCallsStream(workspaceId: string, query: ExportCallsQuery): ReadableStream<Uint8Array> {
+export function exportCallsStream({ workspaceId, userId }: { workspaceId: string; userId: string }, query: ExportCallsQuery): ReadableStream<Uint8Array> {
   const { format, ...filters } = query;
   const encoder = new TextEncoder();
   let after: { startedAt: Date; id: string } | null = null;
@@ -30,7 +30,7 @@ export function exportCallsStream(workspaceId: string, query: ExportCallsQuery):
           return controller.enqueue(encoder.encode(csvRow([...CSV_COLUMNS])));
         }
         if (!pending.length && !exhausted) {
-          pending = await q.listCallsAfter({ workspaceId, query: filters, after, limit: PAGE_ROWS });
+          pending = await q.listCallsAfter({ workspaceId, userId, query: filters, after, limit: PAGE_ROWS });
           exhausted = pending.length < PAGE_ROWS;
           const last = pending[pending.length - 1];
           if (last) after = { startedAt: last.startedAt, id: last.id };

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { api, eventsUrl } from "@/lib/api-client";
 import {
   callKeys,
@@ -45,6 +45,21 @@ export function useCall(id: string, enabled = true) {
 function remember(queryClient: QueryClient, call: CallDto) {
   queryClient.setQueryData(callKeys.detail(call.id), call);
   void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "calls" && q.queryKey[1] !== "detail" });
+}
+
+const isHistoryList = (key: readonly unknown[]) => key[0] === "calls" && key[1] !== "detail" && key[1] !== "tasks";
+
+/** Changes a call's review fields wherever it is cached: its permalink and every history page holding it. */
+export function patchCall(queryClient: QueryClient, id: string, patch: Partial<Pick<CallDto, "tags" | "starred" | "noteCount">>) {
+  queryClient.setQueryData<CallDto>(callKeys.detail(id), (old) => (old ? { ...old, ...patch } : old));
+  queryClient.setQueriesData<InfiniteData<Page<CallSummary>>>({ predicate: (q) => isHistoryList(q.queryKey) }, (old) =>
+    old ? { ...old, pages: old.pages.map((page) => ({ ...page, items: page.items.map((c) => (c.id === id ? { ...c, ...patch } : c)) })) } : old,
+  );
+}
+
+/** Refetches the history lists: a tag or star filter may now include or exclude a call. */
+export function refreshHistory(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ predicate: (q) => isHistoryList(q.queryKey) });
 }
 
 export type RunCallInput =

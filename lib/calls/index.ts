@@ -65,6 +65,10 @@ export const ListCallsQuerySchema = z.object({
   q: z.string().max(500).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /** Only calls with this tag (compared after normalising: trimmed, lower-case). */
+  tag: z.string().trim().toLowerCase().min(1).max(40).optional(),
+  /** "1": only calls the caller starred. */
+  starred: z.enum(["1", "true"]).optional(),
   cursor: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -138,6 +142,10 @@ export interface CallDto {
   resultSize: number | null;
   progress: CallProgress | null;
   task: CallTask | null;
+  /** Review (lib/reviews): the call's tags, whether the caller starred it, how many notes it has. */
+  tags: string[];
+  starred: boolean;
+  noteCount: number;
 }
 
 /** A history row: the call without its (possibly huge) params and result, plus short previews. */

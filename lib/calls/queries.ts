@@ -25,8 +25,11 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
   return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
 }
 
-/** The history filters (GET /api/v1/calls and its export) as a where clause. */
-function callsWhere(workspaceId: string, query: Omit<ListCallsQuery, "cursor" | "limit">): Prisma.CallWhereInput {
+/**
+ * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
+ * so the (workspaceId, startedAt, id) index still drives the newest-first order.
+ */
+export function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Prisma.CallWhereInput {
   return {
     workspaceId,
     ...(query.serverId ? { serverId: query.serverId } : {}),
@@ -38,12 +41,14 @@ function callsWhere(workspaceId: string, query: Omit<ListCallsQuery, "cursor" | 
       ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
       : {}),
     ...(query.q ? { OR: [{ params: { contains: query.q } }, { result: { contains: query.q } }, { error: { contains: query.q } }] } : {}),
+    ...(query.tag ? { tags: { some: { tag: query.tag } } } : {}),
+    ...(query.starred ? { stars: { some: { userId } } } : {}),
   };
 }
 
-/** Newest first, keyset pagination on (startedAt, id). */
-export async function listCalls({ workspaceId, query }: { workspaceId: string; query: ListCallsQuery }) {
-  const where = callsWhere(workspaceId, query);
+/** Newest first, keyset pagination on (startedAt, id). `userId` is the caller (for `starred`). */
+export async function listCalls({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: ListCallsQuery }) {
+  const where = callsWhere({ workspaceId, userId, query });
   const rows = await prisma.call.findMany({
     where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -71,12 +76,12 @@ async function previewsFor(ids: string[]) {
  * One page of an export, newest first, strictly after `after` in (startedAt, id) order: a keyset
  * that survives rows being deleted meanwhile. Bodies are left out (see callBodies) with their sizes.
  */
-export function listCallsAfter({ workspaceId, query, after, limit }: { workspaceId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
+export function listCallsAfter({ workspaceId, userId, query, after, limit }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
   const keyset: Prisma.CallWhereInput = after
     ? { OR: [{ startedAt: { lt: after.startedAt } }, { startedAt: after.startedAt, id: { lt: after.id } }] }
     : {};
   return prisma.call.findMany({
-    where: { AND: [callsWhere(workspaceId, query), keyset] },
+    where: { AND: [callsWhere({ workspaceId, userId, query }), keyset] },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: limit,
     omit: { params: true, result: true },

@@ -4,6 +4,7 @@ import type { Principal } from "@/lib/auth";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
+import { reviewsFor } from "@/lib/reviews/server";
 import { getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import { audit } from "@/lib/audit/server";
@@ -197,15 +198,19 @@ function runsAsTask(tool: ToolDefinition | undefined, asked: boolean | undefined
   return false;
 }
 
+/** One call in full, with its tags, note count and whether the caller starred it. */
 export async function getCall(principal: Principal, id: string): Promise<CallDto> {
   const row = await q.findCall({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Call");
-  return toCallDto(row);
+  const reviews = await reviewsFor(principal, [row.id]);
+  return toCallDto(row, reviews.get(row.id));
 }
 
+/** A page of history; the page's tags, stars and note counts come in one query each. */
 export async function listCalls(principal: Principal, query: ListCallsQuery): Promise<Page<CallSummary>> {
-  const page = await q.listCalls({ workspaceId: principal.workspaceId, query });
-  return { items: page.items.map(toCallSummary), nextCursor: page.nextCursor };
+  const page = await q.listCalls({ workspaceId: principal.workspaceId, userId: principal.userId, query });
+  const reviews = await reviewsFor(principal, page.items.map((r) => r.id));
+  return { items: page.items.map((row) => toCallSummary(row, reviews.get(row.id))), nextCursor: page.nextCursor };
 }
 
 /**
@@ -215,7 +220,7 @@ export async function listCalls(principal: Principal, query: ListCallsQuery): Pr
 export async function exportCalls(principal: Principal, query: ExportCallsQuery): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string }> {
   const { format, ...filters } = query;
   await audit(principal, { action: "calls.exported", target: { type: "workspace", id: principal.workspaceId }, details: { format, filters } });
-  return { stream: exportCallsStream(principal.workspaceId, query), fileName: exportFileName(format) };
+  return { stream: exportCallsStream(principal, query), fileName: exportFileName(format) };
 }
 
 /** Runs a stored call again as a new call linked to the original; never a replay. */

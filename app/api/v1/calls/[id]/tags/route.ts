@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { SetTagsSchema } from "@/lib/reviews";
+import { setTags } from "@/lib/reviews/server";
+
+export const runtime = "nodejs";
+
+// PUT /api/v1/calls/:id/tags – replace the call's tags (normalised, at most 20)
+export const PUT = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const { tags } = await parseBody(request, SetTagsSchema);
+  return { tags: await setTags(principal, params.id, tags) };
+});
