@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
-import { getServerForCall } from "@/lib/servers/server";
+import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
@@ -175,7 +175,7 @@ export async function cancelTaskCall(principal: Principal, id: string): Promise<
 
 /** A server's task calls, newest first; `sessionId` narrows to one session. */
 export async function listTaskCalls(principal: Principal, serverId: string, sessionId?: string): Promise<CallSummary[]> {
-  await getServerForCall(principal, serverId);
+  await getServer(principal, serverId);
   const rows = await q.listTaskCalls({ workspaceId: principal.workspaceId, serverId, sessionId, limit: 100 });
   return rows.map((row) => toCallSummary({ ...row, paramsPreview: "", resultPreview: null }));
 }
