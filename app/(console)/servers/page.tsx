@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/console/page-header";
 import { buttonClasses } from "@/components/ui/button";
+import { ArchivedServers } from "@/components/servers/archived-servers";
 import { ServerList } from "@/components/servers/server-list";
 
 export const metadata: Metadata = { title: "Servers" };
@@ -19,6 +20,7 @@ export default function ServersPage() {
         }
       />
       <ServerList />
+      <ArchivedServers />
     </div>
   );
 }
