@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import Link from "next/link";
-import { ErrorAlert } from "@/components/ui/alert";
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { JsonTree } from "@/components/ui/json-tree";
@@ -61,12 +62,21 @@ export function CallPage({ id }: { id: string }) {
           <h1 className="flex items-center gap-2 text-lg font-semibold tracking-tight">
             <span className="truncate font-mono">{c.name}</span>
             <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
+            {c.serverArchivedAt && <Badge tone="amber">server archived</Badge>}
           </h1>
         </div>
-        <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
-          Run again
-        </Button>
+        <span title={c.serverArchivedAt ? "Its server is archived: restore the server to run this again" : undefined} className="inline-flex">
+          <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending" || c.serverArchivedAt !== null} onClick={() => rerun.mutate(c.id)}>
+            Run again
+          </Button>
+        </span>
       </div>
+
+      {c.serverArchivedAt && (
+        <Alert tone="info" title="Server archived">
+          {c.serverName ?? "This call's server"} was archived; this call stays readable. An admin can restore the server from its page to run calls on it again.
+        </Alert>
+      )}
 
       <ErrorAlert error={rerun.error} title="Could not run it again" />
       <TaskStatus call={c} />

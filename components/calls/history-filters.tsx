@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
 import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
-import { useServers } from "@/lib/servers/hooks";
+import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 
 export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -37,6 +37,7 @@ function fromLocalInput(value: string): string | undefined {
 /** Selects apply at once; text fields apply on Enter or when they lose focus. */
 export function HistoryFilters({ filters, onChange }: { filters: CallFilters; onChange: (filters: CallFilters) => void }) {
   const servers = useServers();
+  const archived = useArchivedServers();
   const urlText = { name: filters.name ?? "", q: filters.q ?? "" };
   // A draft counts only while the URL still says what it was typed against (back/forward resets it).
   const [draft, setDraft] = useState({ base: urlText, text: urlText });
@@ -67,6 +68,15 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
               {s.name}
             </option>
           ))}
+          {archived.data?.length ? (
+            <optgroup label="Archived">
+              {archived.data.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} (archived)
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </Select>
       </Labelled>
       <Labelled label="Method">

@@ -129,6 +129,7 @@ function toDto(row: q.AgentRow): AgentDto {
     lastSeenAt: online ? new Date().toISOString() : (row.lastSeenAt?.toISOString() ?? null),
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdBy: row.createdBy,
     servers: row.servers
       .filter((s) => s.kind === "agent")
       .map((s) => ({ id: s.id, name: s.name, online: isAgentServerOnline(row.id, s.name), ...serverOutput(row.id, s.name) })),

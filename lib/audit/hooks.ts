@@ -7,8 +7,9 @@ import { auditKeys, type AuditFilters, type AuditPage } from "./index";
 const PAGE_SIZE = 50;
 
 /** The audit log, newest first, one cursor page at a time (admins only; others get a 403). */
-export function useAudit(filters: Partial<AuditFilters>) {
+export function useAudit(filters: Partial<AuditFilters>, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: auditKeys.list(filters),
     queryFn: ({ pageParam, signal }) => api<AuditPage>("/audit", { query: { ...filters, cursor: pageParam, limit: PAGE_SIZE }, signal }),
     initialPageParam: undefined as string | undefined,

@@ -1,0 +1,41 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { Role } from "@/lib/access";
+import { cn } from "@/components/ui/cn";
+import { RoleGate } from "@/components/ui/role-gate";
+
+const PAGES: { href: string; label: string; min: Role }[] = [
+  { href: "/settings/tokens", label: "API tokens", min: "viewer" },
+  { href: "/settings/audit", label: "Audit log", min: "admin" },
+];
+
+/** The settings pages; a page the person's role cannot open is not listed. */
+export function SettingsNav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Settings" className="flex gap-1 border-b px-6 pt-3">
+      {PAGES.map((page) => {
+        const active = pathname.startsWith(page.href);
+        const link = (
+          <Link
+            key={page.href}
+            href={page.href}
+            aria-current={active ? "page" : undefined}
+            className={cn("-mb-px border-b-2 px-2 pb-2 text-sm font-medium", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
+          >
+            {page.label}
+          </Link>
+        );
+        return page.min === "viewer" ? (
+          link
+        ) : (
+          <RoleGate key={page.href} min={page.min} hide>
+            {link}
+          </RoleGate>
+        );
+      })}
+    </nav>
+  );
+}
