@@ -83,7 +83,11 @@ describe("archive, restore, purge and retention", () => {
       ["POST", `/api/v1/servers/${id}/resources/read`, { uri: "demo://resource/static/document/architecture.md" }],
       ["POST", `/api/v1/servers/${id}/prompts/get`, { name: "simple-prompt" }],
       ["GET", `/api/v1/servers/${id}/tools`, undefined],
+      ["POST", `/api/v1/servers/${id}/complete`, { ref: { type: "ref/prompt", name: "complex-prompt" }, argument: { name: "temperature", value: "" } }],
+      ["POST", `/api/v1/servers/${id}/resources/subscribe`, { uri: "demo://resource/static/document/architecture.md" }],
+      ["POST", `/api/v1/servers/${id}/log-level`, { level: "debug" }],
       ["POST", `/api/v1/calls/${callId}/rerun`, undefined],
+      ["POST", `/api/v1/calls/${callId}/app/tools/call`, { name: "echo", arguments: { message: "x" } }],
       ["PATCH", `/api/v1/servers/${id}`, { timeoutMs: 5000 }],
     ] as const) {
       const res = await api(method, route, body);
