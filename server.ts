@@ -15,6 +15,8 @@ async function main() {
   const { attachRelay } = await import("./lib/relay/socket-server");
   const { interruptPending } = await import("./lib/calls/queries");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
+  const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
+  const { insertAuditEvents } = await import("./lib/audit/queries");
 
   // A call still pending from a previous process never got its answer: say so, never lose it.
   const { count } = await interruptPending();
@@ -39,8 +41,11 @@ async function main() {
   server.listen(port, hostname, () => {
     console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
   });
+  // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
+  startRetention({ recordAudit: insertAuditEvents });
 
   const shutdown = () => {
+    stopRetention();
     relay.close();
     sandbox?.close();
     server.close(() => process.exit(0));

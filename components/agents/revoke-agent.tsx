@@ -6,21 +6,29 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { AgentDto } from "@/lib/agents";
 import { useRevokeAgent } from "@/lib/agents/hooks";
-import { RoleGate } from "@/components/ui/role-gate";
+import { useCan, useMe } from "@/lib/auth/hooks";
 
-/** "Revoke" (named "Revoke <agent>") with a confirmation; nothing for an agent already revoked. */
-export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, "id" | "name" | "status">; onRevoked?: () => void }) {
+/**
+ * "Revoke" (named "Revoke <agent>") with a confirmation; nothing for an agent already revoked.
+ * Admins revoke any agent, members only the ones they paired (the API says the same).
+ */
+export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, "id" | "name" | "status" | "createdBy">; onRevoked?: () => void }) {
   const revoke = useRevokeAgent();
   const [open, setOpen] = useState(false);
+  const admin = useCan("admin");
+  const me = useMe();
+  const member = useCan("member");
   if (agent.status === "revoked") return null;
+  const allowed = admin.allowed || (member.allowed && agent.createdBy !== null && agent.createdBy === me.data?.user.id);
+  const reason = allowed ? undefined : member.allowed ? "Members can revoke only the agents they paired" : member.reason || admin.reason;
 
   return (
     <>
-      <RoleGate min="member">
-        <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${agent.name}`} onClick={() => setOpen(true)}>
+      <span title={reason} className="inline-flex">
+        <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${agent.name}`} disabled={!allowed} onClick={() => setOpen(true)}>
           Revoke
         </Button>
-      </RoleGate>
+      </span>
       <ConfirmDialog
         open={open}
         onClose={() => {
@@ -28,7 +36,7 @@ export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, 
           revoke.reset();
         }}
         title={`Revoke “${agent.name}”?`}
-        description="Its token stops working at once: the agent disconnects and stops, and its servers go offline. Their history stays; pair again to bring them back."
+        description="Its token stops working at once: the agent disconnects and stops, and its servers are archived. Their history stays readable; pair again and they come back."
         confirmLabel="Revoke agent"
         busy={revoke.isPending}
         error={<ErrorAlert error={revoke.error} />}

@@ -10,6 +10,7 @@ export function CallMeta({ call }: { call: CallDto }) {
       "Server",
       <Link key="s" href={`/servers/${call.serverId}`} className="text-accent hover:underline">
         {call.serverName ?? call.serverId}
+        {call.serverArchivedAt && " (archived)"}
       </Link>,
     ],
     ["Method", <code key="m">{call.method}</code>],

@@ -3,7 +3,8 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { ErrorAlert } from "@/components/ui/alert";
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { JsonTree } from "@/components/ui/json-tree";
@@ -70,6 +71,7 @@ export function CallPage({ id }: { id: string }) {
           <h1 className="flex items-center gap-2 text-lg font-semibold tracking-tight">
             <span className="truncate font-mono">{c.name}</span>
             <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
+            {c.serverArchivedAt && <Badge tone="amber">server archived</Badge>}
           </h1>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -77,15 +79,17 @@ export function CallPage({ id }: { id: string }) {
           <Link href={`/history?compare=${encodeURIComponent(c.id)}`} className={buttonClasses()}>
             Compare with…
           </Link>
-          {c.method !== "resources/read" && (
+          {c.method !== "resources/read" && !c.serverArchivedAt && (
             <RoleGate min="member">
               <Button onClick={() => router.push(editUrl(c))}>Edit and run…</Button>
             </RoleGate>
           )}
           <RoleGate min="member">
-            <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
-              Run again
-            </Button>
+            <span title={c.serverArchivedAt ? "Its server is archived: restore the server to run this again" : undefined} className="inline-flex">
+              <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending" || c.serverArchivedAt !== null} onClick={() => rerun.mutate(c.id)}>
+                Run again
+              </Button>
+            </span>
           </RoleGate>
         </div>
       </div>
@@ -100,6 +104,12 @@ export function CallPage({ id }: { id: string }) {
             Compare with it
           </Link>
         </p>
+      )}
+
+      {c.serverArchivedAt && (
+        <Alert tone="info" title="Server archived">
+          {c.serverName ?? "This call's server"} was archived; this call stays readable. An admin can restore the server from its page to run calls on it again.
+        </Alert>
       )}
 
       <ErrorAlert error={rerun.error} title="Could not run it again" />

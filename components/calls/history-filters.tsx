@@ -6,7 +6,7 @@ import { Input, Select } from "@/components/ui/field";
 import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { useTags } from "@/lib/reviews/hooks";
-import { useServers } from "@/lib/servers/hooks";
+import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 
 export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
@@ -41,6 +41,7 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
   const tags = useTags();
   const tagOptions = tags.data?.map((t) => t.tag) ?? [];
   if (filters.tag && !tagOptions.includes(filters.tag)) tagOptions.unshift(filters.tag);
+  const archived = useArchivedServers();
   const urlText = { name: filters.name ?? "", q: filters.q ?? "" };
   // A draft counts only while the URL still says what it was typed against (back/forward resets it).
   const [draft, setDraft] = useState({ base: urlText, text: urlText });
@@ -71,6 +72,15 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
               {s.name}
             </option>
           ))}
+          {archived.data?.length ? (
+            <optgroup label="Archived">
+              {archived.data.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} (archived)
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </Select>
       </Labelled>
       <Labelled label="Method">

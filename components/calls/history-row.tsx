@@ -30,7 +30,14 @@ export function HistoryRow({ call, selected, onToggle }: { call: CallSummary; se
           <time dateTime={call.startedAt} className="text-xs text-muted tabular-nums">
             {formatTime(call.startedAt, true)}
           </time>
-          <span className="truncate">{call.serverName ?? "(deleted)"}</span>
+          <span className="flex min-w-0 items-center gap-1">
+            <span className="truncate">{call.serverName ?? "(deleted)"}</span>
+            {call.serverArchivedAt && (
+              <Badge tone="amber" testId="history-archived" title="Server archived: the call stays readable">
+                archived
+              </Badge>
+            )}
+          </span>
           <span className="truncate font-mono text-xs text-muted">{call.method}</span>
           <span className="flex min-w-0 items-center gap-1.5">
             <span className="truncate font-mono text-xs font-medium">{call.name}</span>

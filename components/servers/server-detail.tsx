@@ -31,6 +31,8 @@ const VIEWS: TabItem<View>[] = [
   { id: "traffic", label: "Traffic" },
   { id: "tasks", label: "Tasks" },
 ];
+// An archived server cannot be asked for its capabilities; its recorded history stays.
+const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities");
 
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
@@ -58,7 +60,7 @@ export function ServerDetail({ id }: { id: string }) {
               </Link>
             }
           >
-            It may have been deleted, or it belongs to another workspace.
+            It may have been purged, or it belongs to another workspace.
           </EmptyState>
         ) : (
           <ErrorAlert error={server.error} title="Could not load the server" />
@@ -69,22 +71,24 @@ export function ServerDetail({ id }: { id: string }) {
 
   const status = server.data.status;
   const enabled = listMode === "on" || status === "connected" || (listMode === "auto" && status === "disconnected");
+  const archived = server.data.archivedAt !== null;
+  const shown = archived && view === "capabilities" ? "logs" : view;
 
   return (
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
-      <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />
+      {!archived && <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />}
       {server.data.status === "connected" && (
         <div className="border-b px-6 py-2">
           <SessionHealth serverId={server.data.id} session={server.data.session} />
         </div>
       )}
-      <Tabs label="Server views" tabs={VIEWS} value={view} onChange={setView} className="pt-2">
-        {view === "capabilities" ? (
+      <Tabs label="Server views" tabs={archived ? ARCHIVED_VIEWS : VIEWS} value={shown} onChange={setView} className="pt-2">
+        {shown === "capabilities" ? (
           <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
-        ) : view === "logs" ? (
+        ) : shown === "logs" ? (
           <LogPanel server={server.data} />
-        ) : view === "traffic" ? (
+        ) : shown === "traffic" ? (
           <TrafficPanel server={server.data} />
         ) : (
           <TaskPanel server={server.data} />

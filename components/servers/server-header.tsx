@@ -7,13 +7,14 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { IconImage } from "@/components/ui/icon-image";
+import { RoleGate } from "@/components/ui/role-gate";
 import { AgentServerNotice, ViaAgent } from "@/components/agents/server-agent-note";
 import type { ServerDto } from "@/lib/servers";
 import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/servers/hooks";
+import { ArchivedNotice } from "./archived-notice";
 import { EditServerDialog } from "./edit-server-dialog";
 import { ServerStatusLabel } from "./server-status";
 import { SessionDetails } from "./session-info";
-import { RoleGate } from "@/components/ui/role-gate";
 
 interface ServerHeaderProps {
   server: ServerDto;
@@ -21,7 +22,7 @@ interface ServerHeaderProps {
   onDisconnected: () => void;
 }
 
-/** Name, endpoint, status and session of a server, with Connect / Disconnect / Edit / Delete. */
+/** Name, endpoint, status and session of a server, with Connect / Disconnect / Edit / Archive (Restore when archived). */
 export function ServerHeader({ server, onConnected, onDisconnected }: ServerHeaderProps) {
   const router = useRouter();
   const connect = useConnectServer(server.id);
@@ -39,7 +40,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
           <div className="flex flex-wrap items-center gap-2">
             <IconImage icons={server.session?.serverInfo?.icons} className="size-5" />
             <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
-            <ServerStatusLabel status={server.status} />
+            {server.archivedAt ? <Badge tone="amber">server archived</Badge> : <ServerStatusLabel status={server.status} />}
             {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
           </div>
           <p className="truncate font-mono text-xs text-muted" title={server.url ?? undefined}>
@@ -51,42 +52,45 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
             {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
           </p>
         </div>
-        <div className="flex items-center gap-2">
-          <RoleGate min="member">
-          <Button
-            variant={connected ? "secondary" : "primary"}
-            busy={connect.isPending}
-            title={connected ? "Open a new session" : "Open a session"}
-            onClick={() => {
-              disconnect.reset();
-              connect.mutate(undefined, { onSuccess: onConnected });
-            }}
-          >
-            Connect
-          </Button>
-          </RoleGate>
-          <RoleGate min="member">
-          <Button
-            disabled={!connected}
-            busy={disconnect.isPending}
-            onClick={() => {
-              connect.reset();
-              disconnect.mutate(undefined, { onSuccess: onDisconnected });
-            }}
-          >
-            Disconnect
-          </Button>
-          </RoleGate>
-          <RoleGate min="admin">
-            <Button onClick={() => setEditing(true)}>Edit</Button>
-          </RoleGate>
-          <RoleGate min="admin">
-            <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
-              Delete
-            </Button>
-          </RoleGate>
-        </div>
+        {!server.archivedAt && (
+          <div className="flex items-center gap-2">
+            <RoleGate min="member">
+              <Button
+                variant={connected ? "secondary" : "primary"}
+                busy={connect.isPending}
+                title={connected ? "Open a new session" : "Open a session"}
+                onClick={() => {
+                  disconnect.reset();
+                  connect.mutate(undefined, { onSuccess: onConnected });
+                }}
+              >
+                Connect
+              </Button>
+            </RoleGate>
+            <RoleGate min="member">
+              <Button
+                disabled={!connected}
+                busy={disconnect.isPending}
+                onClick={() => {
+                  connect.reset();
+                  disconnect.mutate(undefined, { onSuccess: onDisconnected });
+                }}
+              >
+                Disconnect
+              </Button>
+            </RoleGate>
+            <RoleGate min="admin">
+              <Button onClick={() => setEditing(true)}>Edit</Button>
+            </RoleGate>
+            <RoleGate min="admin">
+              <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
+                Archive
+              </Button>
+            </RoleGate>
+          </div>
+        )}
       </div>
+      <ArchivedNotice server={server} />
 
       {connect.error && (
         <Alert tone="error" title="Could not connect">
@@ -106,9 +110,9 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
       <ConfirmDialog
         open={deleting}
         onClose={() => setDeleting(false)}
-        title={`Delete ${server.name}?`}
-        description="This closes its session and removes it from the workspace."
-        confirmLabel="Delete server"
+        title={`Archive ${server.name}?`}
+        description="This closes its session and removes it from the server list. Its calls, sessions, logs and permalinks stay readable, and an admin can restore it."
+        confirmLabel="Archive server"
         busy={remove.isPending}
         error={<ErrorAlert error={remove.error} />}
         onConfirm={() =>

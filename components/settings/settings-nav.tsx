@@ -2,30 +2,40 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { Role } from "@/lib/access";
 import { cn } from "@/components/ui/cn";
+import { RoleGate } from "@/components/ui/role-gate";
 
-const SECTIONS = [
-  { href: "/settings/tokens", label: "API tokens" },
-  { href: "/settings/members", label: "Members" },
-  { href: "/settings/workspace", label: "Workspace" },
+const PAGES: { href: string; label: string; min: Role }[] = [
+  { href: "/settings/tokens", label: "API tokens", min: "viewer" },
+  { href: "/settings/members", label: "Members", min: "viewer" },
+  { href: "/settings/workspace", label: "Workspace", min: "viewer" },
+  { href: "/settings/audit", label: "Audit log", min: "admin" },
 ];
 
-/** The settings sections, as links (each section is its own page and URL). */
+/** The settings pages; a page the person's role cannot open is not listed. */
 export function SettingsNav() {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="flex gap-1 border-b">
-      {SECTIONS.map((section) => {
-        const active = pathname.startsWith(section.href);
-        return (
+      {PAGES.map((page) => {
+        const active = pathname.startsWith(page.href);
+        const link = (
           <Link
-            key={section.href}
-            href={section.href}
+            key={page.href}
+            href={page.href}
             aria-current={active ? "page" : undefined}
             className={cn("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
           >
-            {section.label}
+            {page.label}
           </Link>
+        );
+        return page.min === "viewer" ? (
+          link
+        ) : (
+          <RoleGate key={page.href} min={page.min} hide>
+            {link}
+          </RoleGate>
         );
       })}
     </nav>

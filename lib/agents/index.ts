@@ -53,6 +53,8 @@ export interface AgentDto {
   lastSeenAt: string | null;
   createdAt: string;
   revokedAt: string | null;
+  /** The user whose pairing code created it (members may revoke only their own agents). */
+  createdBy: string | null;
   servers: AgentServerDto[];
 }
 

@@ -53,25 +53,36 @@ export function touchAgent({ id, hostname, version }: { id: string; hostname?: s
 
 export type AnnounceOutcome = { name: string; serverId: string } | { name: string; refused: string };
 
+type NamedServer = { id: string; name: string; kind: string; agentId: string | null; archivedAt: Date | null; agent: { revokedAt: Date | null } | null };
+
 /**
  * Makes a Server row (kind "agent") for each announced name. An imported "stdio" row of that name,
- * or one left by a revoked agent (re-pairing keeps the history), is adopted; a name held by an HTTP
- * server or by another live agent is refused (left as it is).
+ * or one left by a revoked agent (re-pairing keeps the history), is adopted; so is an archived
+ * server of this agent or of a revoked one, which comes back unarchived. A name held by an active
+ * HTTP server or by another live agent is refused (left as it is).
  */
 export async function announceServers({ workspaceId, agentId, names }: { workspaceId: string; agentId: string; names: string[] }): Promise<AnnounceOutcome[]> {
-  const existing = await prisma.server.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, kind: true, agentId: true, agent: { select: { revokedAt: true } } } });
-  const byName = new Map(existing.map((s) => [s.name, s]));
+  const existing: NamedServer[] = await prisma.server.findMany({
+    where: { workspaceId, name: { in: names } },
+    select: { id: true, name: true, kind: true, agentId: true, archivedAt: true, agent: { select: { revokedAt: true } } },
+    orderBy: [{ archivedAt: "desc" }, { id: "asc" }],
+  });
   const outcomes: AnnounceOutcome[] = [];
   for (const name of names) {
-    const row = byName.get(name);
+    const rows = existing.filter((s) => s.name === name);
+    const row = rows.find((s) => s.archivedAt === null);
+    const orphaned = (s: NamedServer) => s.kind === "agent" && (s.agentId === null || Boolean(s.agent?.revokedAt));
     if (!row) {
-      const created = await prisma.server
-        .create({ data: { workspaceId, name, kind: "agent", agentId, url: null }, select: { id: true } })
-        .catch(() => null); // lost a race for the name
-      outcomes.push(created ? { name, serverId: created.id } : { name, refused: "name taken" });
+      const archived = rows.find((s) => s.kind === "agent" && s.agentId === agentId) ?? rows.find(orphaned);
+      const adopted = archived
+        ? await prisma.server
+            .update({ where: { id: archived.id }, data: { kind: "agent", agentId, url: null, archivedAt: null, archivedBy: null }, select: { id: true } })
+            .catch(() => null) // lost a race for the name
+        : await prisma.server.create({ data: { workspaceId, name, kind: "agent", agentId, url: null }, select: { id: true } }).catch(() => null);
+      outcomes.push(adopted ? { name, serverId: adopted.id } : { name, refused: "name taken" });
     } else if (row.kind === "agent" && row.agentId === agentId) {
       outcomes.push({ name, serverId: row.id });
-    } else if (row.kind === "stdio" || (row.kind === "agent" && (row.agentId === null || row.agent?.revokedAt))) {
+    } else if (row.kind === "stdio" || orphaned(row)) {
       await prisma.server.update({ where: { id: row.id }, data: { kind: "agent", agentId, url: null } });
       outcomes.push({ name, serverId: row.id });
     } else {

@@ -1,9 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { Principal } from "@/lib/auth";
+import { roleAtLeast } from "@/lib/access";
+import { audit, auditAs } from "@/lib/audit/server";
+import type { ClientInfo, Principal } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "@/lib/relay/server";
+import { archiveAgentServers } from "@/lib/servers/server";
 import { RELAY_PATH } from "@/lib/relay/protocol";
 import { PAIRING_TTL_MS, type AgentDto, type AgentSelfDto, type CreatePairing, type PairAgent, type PairingDto } from "./index";
 import * as q from "./queries";
@@ -43,7 +46,7 @@ export async function createPairing(principal: Principal, input: CreatePairing, 
 }
 
 /** Spends a pairing code (called by the agent, no user). The token is returned this once. */
-export async function pairAgent(input: PairAgent) {
+export async function pairAgent(input: PairAgent, client: ClientInfo) {
   const token = newToken("sba");
   const redeemed = await q.redeemPairing({
     codeHash: hashToken(normaliseCode(input.code)),
@@ -53,6 +56,11 @@ export async function pairAgent(input: PairAgent) {
     version: input.version,
   });
   if (!redeemed) throw new SwitchboardError("unauthorized", "This pairing code is unknown, used or expired; create a new one in the console");
+  const { agent } = redeemed;
+  await auditAs(
+    { workspaceId: agent.workspaceId, type: "agent", id: agent.id, name: agent.name, client },
+    { action: "agent.paired", target: { type: "agent", id: agent.id, name: agent.name }, details: { pairedBy: agent.createdBy, hostname: agent.hostname, version: agent.version } },
+  );
   return { agent: { id: redeemed.agent.id, name: redeemed.agent.name }, workspace: redeemed.workspace, token, relayPath: RELAY_PATH };
 }
 
@@ -66,12 +74,22 @@ export async function getAgent(principal: Principal, id: string): Promise<AgentD
   return toDto(row);
 }
 
-/** Revokes an agent: its token stops working and its socket closes at once. */
+/**
+ * Revokes an agent: its token stops working, its socket closes at once and its servers are
+ * archived (history kept; pairing again and announcing them brings them back). Members may revoke
+ * the agents they paired, admins anybody's.
+ */
 export async function revokeAgent(principal: Principal, id: string): Promise<void> {
   const row = await q.findAgent({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Agent");
+  if (!roleAtLeast(principal.role, "admin") && row.createdBy !== principal.userId) {
+    throw new SwitchboardError("forbidden", "Members can revoke only the agents they paired; ask an admin to revoke this one");
+  }
+  if (row.revokedAt) return;
   await q.revokeAgent({ workspaceId: principal.workspaceId, id });
   revokeLink(id);
+  const archived = await archiveAgentServers({ workspaceId: principal.workspaceId, agentId: id, by: principal.userId });
+  await audit(principal, { action: "agent.revoked", target: { type: "agent", id, name: row.name }, details: { archivedServers: archived } });
 }
 
 /** The agent behind an agent token (for the agent's own `status` and `unpair`). */
@@ -88,10 +106,16 @@ export async function agentSelf(request: Request): Promise<AgentSelfDto> {
   return { agent: { id: agent.id, name: agent.name, status: isAgentOnline(agent.id) ? "online" : "offline" }, workspace: agent.workspace };
 }
 
-export async function revokeSelf(request: Request): Promise<void> {
+/** The agent unpairs itself: like a revocation, its servers are archived. */
+export async function revokeSelf(request: Request, client: ClientInfo): Promise<void> {
   const agent = await authenticateAgent(request);
   await q.revokeAgent({ workspaceId: agent.workspaceId, id: agent.id });
   revokeLink(agent.id);
+  const archived = await archiveAgentServers({ workspaceId: agent.workspaceId, agentId: agent.id, by: null });
+  await auditAs(
+    { workspaceId: agent.workspaceId, type: "agent", id: agent.id, name: agent.name, client },
+    { action: "agent.revoked", target: { type: "agent", id: agent.id, name: agent.name }, details: { archivedServers: archived, by: "the agent itself (unpair)" } },
+  );
 }
 
 function toDto(row: q.AgentRow): AgentDto {
@@ -105,6 +129,7 @@ function toDto(row: q.AgentRow): AgentDto {
     lastSeenAt: online ? new Date().toISOString() : (row.lastSeenAt?.toISOString() ?? null),
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdBy: row.createdBy,
     servers: row.servers
       .filter((s) => s.kind === "agent")
       .map((s) => ({ id: s.id, name: s.name, online: isAgentServerOnline(row.id, s.name), ...serverOutput(row.id, s.name) })),

@@ -47,6 +47,7 @@ async function hostingCall(principal: Principal, callId: string): Promise<{ call
   try {
     tools = await serverTools(principal, call.serverId);
   } catch (err) {
+    if (err instanceof SwitchboardError && err.code === "conflict") throw err; // archived server
     throw new SwitchboardError("unavailable", `The app's server cannot be reached: ${(err as Error).message}`);
   }
   const tool = tools.find((t) => t.name === call.name);

@@ -27,7 +27,16 @@ export const ListAuditQuerySchema = z.object({
 });
 export type ListAuditQuery = z.infer<typeof ListAuditQuerySchema>;
 
+/** One page of the audit log, newest first; pass `nextCursor` back as `cursor` for the next one. */
+export interface AuditPage {
+  items: AuditEntryDto[];
+  nextCursor: string | null;
+}
+
+/** The filters of the list and the export (the query without cursor and limit). */
+export type AuditFilters = Omit<ListAuditQuery, "cursor" | "limit">;
+
 export const auditKeys = {
   all: () => ["audit"] as const,
-  list: (filters: Partial<ListAuditQuery>) => ["audit", filters] as const,
+  list: (filters: Partial<AuditFilters>) => ["audit", filters] as const,
 };

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ActorType } from "@/lib/audit";
+import type { ActorType, AuditEntryDto, AuditFilters, AuditPage, ListAuditQuery } from "@/lib/audit";
 import type { ClientInfo, Principal } from "@/lib/auth";
 import * as q from "./queries";
 
@@ -48,4 +48,58 @@ export async function auditAs(
   } catch (err) {
     console.error("[audit] could not record", input.action, err);
   }
+}
+
+/** A page of the workspace's audit log, newest first (keyset cursor on the event id). */
+export async function listAudit(principal: Principal, query: ListAuditQuery): Promise<AuditPage> {
+  const rows = await q.listAuditEvents({ filter: toFilter(principal.workspaceId, query), cursor: query.cursor, limit: query.limit + 1 });
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  return { items: page.map(toDto), nextCursor: more ? String(page[page.length - 1]!.id) : null };
+}
+
+/** The filtered audit log as NDJSON, one event per line, newest first, read page by page. */
+export function exportAudit(principal: Principal, filters: AuditFilters): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const filter = toFilter(principal.workspaceId, filters);
+  let cursor: number | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const rows = await q.listAuditEvents({ filter, cursor, limit: 500 });
+      if (rows.length) controller.enqueue(encoder.encode(rows.map((r) => `${JSON.stringify(toDto(r))}\n`).join("")));
+      if (rows.length < 500) return controller.close();
+      cursor = rows[rows.length - 1]!.id;
+    },
+  });
+}
+
+function toFilter(workspaceId: string, f: AuditFilters): q.AuditFilter {
+  return {
+    workspaceId,
+    action: f.action,
+    actorId: f.actorId,
+    targetType: f.targetType,
+    targetId: f.targetId,
+    since: f.since ? new Date(f.since) : undefined,
+    until: f.until ? new Date(f.until) : undefined,
+  };
+}
+
+function toDto(row: q.AuditEventRow): AuditEntryDto {
+  let details: Record<string, unknown> | null = null;
+  try {
+    details = row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null;
+  } catch {
+    details = { raw: row.details };
+  }
+  return {
+    id: row.id,
+    action: row.action,
+    actor: { type: row.actorType as ActorType, id: row.actorId, name: row.actorName },
+    target: { type: row.targetType, id: row.targetId, name: row.targetName },
+    details,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+  };
 }

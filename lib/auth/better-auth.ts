@@ -3,6 +3,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { prisma } from "@/lib/db/client";
 import { derivedSecret } from "@/lib/crypto";
+import { authAuditHooks } from "./audit-hooks";
 
 /**
  * better-auth owns users, password hashing (scrypt) and browser sessions (signed cookies).
@@ -17,6 +18,7 @@ export const auth = betterAuth({
   // Same-origin requests are trusted whatever host name the console is reached by.
   trustedOrigins: (request) => [...(request ? [ownOrigin(request)] : []), ...extraOrigins()],
   telemetry: { enabled: false },
+  hooks: authAuditHooks,
   rateLimit: { enabled: process.env.NODE_ENV === "production" && !process.env.SWITCHBOARD_TEST },
   advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" },
 });

@@ -19,3 +19,13 @@ export function touchToken({ id }: { id: string }) {
 export function touchMember({ id }: { id: string }) {
   return prisma.member.update({ where: { id }, data: { lastActiveAt: new Date() } });
 }
+
+export function findUserByEmail({ email }: { email: string }) {
+  return prisma.user.findUnique({ where: { email }, select: { id: true, name: true, email: true } });
+}
+
+/** The workspaces a user belongs to (sign-in events are recorded in each). */
+export async function listWorkspaceIds({ userId }: { userId: string }): Promise<string[]> {
+  const rows = await prisma.member.findMany({ where: { userId }, select: { workspaceId: true } });
+  return rows.map((r) => r.workspaceId);
+}

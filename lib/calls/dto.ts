@@ -12,6 +12,7 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
     id: row.id,
     serverId: row.serverId,
     serverName: row.server?.name ?? null,
+    serverArchivedAt: row.server?.archivedAt?.toISOString() ?? null,
     sessionId: row.sessionId,
     userId: row.userId,
     userName: row.userName,

@@ -118,6 +118,8 @@ export interface CallDto {
   id: string;
   serverId: string;
   serverName: string | null;
+  /** When the call's server was archived (it can be read, not run again), else null. */
+  serverArchivedAt: string | null;
   sessionId: string | null;
   userId: string | null;
   userName: string | null;

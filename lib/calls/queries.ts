@@ -2,7 +2,7 @@ import { prisma } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 import type { ListCallsQuery } from "./index";
 
-const withServerName = { server: { select: { name: true } } } satisfies Prisma.CallInclude;
+const withServerName = { server: { select: { name: true, archivedAt: true } } } satisfies Prisma.CallInclude;
 
 export function insertCall({ data }: { data: Prisma.CallUncheckedCreateInput }) {
   return prisma.call.create({ data, include: withServerName });

@@ -5,7 +5,7 @@ import { notFound, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { reviewsFor } from "@/lib/reviews/server";
-import { getServerForCall } from "@/lib/servers/server";
+import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import { audit } from "@/lib/audit/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
@@ -184,7 +184,7 @@ export async function cancelTaskCall(principal: Principal, id: string): Promise<
 
 /** A server's task calls, newest first; `sessionId` narrows to one session. */
 export async function listTaskCalls(principal: Principal, serverId: string, sessionId?: string): Promise<CallSummary[]> {
-  await getServerForCall(principal, serverId);
+  await getServer(principal, serverId);
   const rows = await q.listTaskCalls({ workspaceId: principal.workspaceId, serverId, sessionId, limit: 100 });
   return rows.map((row) => toCallSummary({ ...row, paramsPreview: "", resultPreview: null }));
 }

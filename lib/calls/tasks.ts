@@ -82,6 +82,10 @@ async function poll(callId: string): Promise<number | null | "stop"> {
   if (!call?.taskId || call.status !== "pending") return "stop";
   const server = await findServerForWork({ workspaceId: call.workspaceId, id: call.serverId });
   if (!server) return "stop";
+  if (server.archivedAt) {
+    await finish(callId, "error", { error: { kind: "connection", message: `"${server.name}" was archived before its task ended` } });
+    return "stop";
+  }
   const { connection } = await getConnection(server);
   const info = await connection.getTask(call.taskId, { timeoutMs: server.timeoutMs });
   if (info.status !== call.taskStatus || !TERMINAL.has(info.status)) await recordState(call, info);

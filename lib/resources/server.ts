@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError } from "@/lib/mcp/server";
-import { getServerForCall } from "@/lib/servers/server";
+import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection, getLiveConnection } from "@/lib/sessions/server";
 import type { ResourceSubscriptionsDto } from "./index";
 
@@ -33,7 +33,7 @@ export async function unsubscribeResource(principal: Principal, serverId: string
 
 /** The live session's subscriptions (never opens a session). */
 export async function listResourceSubscriptions(principal: Principal, serverId: string): Promise<ResourceSubscriptionsDto> {
-  await getServerForCall(principal, serverId);
+  await getServer(principal, serverId);
   const live = await getLiveConnection(serverId);
   return live ? { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions } : { sessionId: null, uris: [] };
 }

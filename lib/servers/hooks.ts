@@ -7,6 +7,7 @@ import { interactionKeys } from "@/lib/interactions";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import {
   serverKeys,
+  type ArchivedServerDto,
   type CapabilityKind,
   type Complete,
   type Completion,
@@ -141,13 +142,51 @@ export function useUpdateServer(id: string) {
   });
 }
 
+/** Archives a server (DELETE): it leaves the list, its history stays, an admin can restore it. */
 export function useDeleteServer() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<void>(`/servers/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: (_data, id) => {
+      invalidateServer(queryClient, id);
+      void queryClient.invalidateQueries({ queryKey: serverKeys.archived() });
+      // Permalinks and history rows show "server archived" now.
+      void queryClient.invalidateQueries({ queryKey: ["calls"] });
+    },
+  });
+}
+
+/** The archived servers with their call counts (what a purge would delete). */
+export function useArchivedServers() {
+  return useQuery({
+    queryKey: serverKeys.archived(),
+    queryFn: () => api<{ items: ArchivedServerDto[] }>("/servers", { query: { archived: 1 } }).then((r) => r.items),
+  });
+}
+
+export function useRestoreServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<{ server: ServerDto }>(`/servers/${encodeURIComponent(id)}/restore`, { method: "POST" }).then((r) => r.server),
+    onSuccess: (server) => {
+      queryClient.setQueryData(serverKeys.detail(server.id), server);
+      invalidateServer(queryClient, server.id);
+      void queryClient.invalidateQueries({ queryKey: serverKeys.archived() });
+      void queryClient.invalidateQueries({ queryKey: ["calls"] });
+    },
+  });
+}
+
+/** Deletes an archived server for good; `confirm` is the call count the person agreed to lose. */
+export function usePurgeServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, confirm }: { id: string; confirm: number }) =>
+      api<{ deletedCalls: number }>(`/servers/${encodeURIComponent(id)}/purge`, { method: "POST", body: { confirm } }),
+    onSuccess: (_data, { id }) => {
       queryClient.removeQueries({ queryKey: serverKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+      void queryClient.invalidateQueries({ queryKey: serverKeys.archived() });
+      void queryClient.invalidateQueries({ queryKey: ["calls"] });
     },
   });
 }

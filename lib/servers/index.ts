@@ -94,9 +94,26 @@ export interface ServerDto {
   roots: Root[];
   unattendedPolicy: "decline" | "wait";
   unattendedWaitMs: number;
+  /** Set when the server was archived (deleted): its history stays readable, nothing talks to it. */
+  archivedAt: string | null;
+  /** Who archived it (user id), or null. */
+  archivedBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** An archived server in `GET /api/v1/servers?archived=1`: `callCount` is what a purge deletes. */
+export interface ArchivedServerDto extends ServerDto {
+  archivedAt: string;
+  callCount: number;
+}
+
+/** `GET /api/v1/servers` – `archived=1` lists the archived servers instead of the active ones. */
+export const ListServersQuerySchema = z.object({ archived: z.enum(["0", "1", "true", "false"]).optional() });
+
+/** `POST /api/v1/servers/:id/purge` – `confirm` must equal the server's current number of calls. */
+export const PurgeServerSchema = z.object({ confirm: z.number().int().min(0) });
+export type PurgeServer = z.infer<typeof PurgeServerSchema>;
 
 export interface ImportResult {
   created: ServerDto[];
@@ -126,6 +143,7 @@ export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
 
 export const serverKeys = {
   all: () => ["servers"] as const,
+  archived: () => ["servers", { archived: true }] as const,
   detail: (id: string) => ["servers", id] as const,
   capability: (id: string, kind: CapabilityKind) => ["servers", id, kind] as const,
   completion: (id: string, input: Complete) => ["servers", id, "complete", input] as const,

@@ -1,12 +1,26 @@
 import { prisma } from "@/lib/db/client";
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 
 const withLatestSession = { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } satisfies Prisma.ServerInclude;
 
+/** Rows per delete statement when purging, so a server with a million calls never holds the lock for long. */
+const PURGE_BATCH = 5000;
+
+/** The active (not archived) servers. */
 export function listServers({ workspaceId }: { workspaceId: string }) {
-  return prisma.server.findMany({ where: { workspaceId }, include: withLatestSession, orderBy: { name: "asc" } });
+  return prisma.server.findMany({ where: { workspaceId, archivedAt: null }, include: withLatestSession, orderBy: { name: "asc" } });
 }
 
+/** Archived servers, most recently archived first, with how many calls each still holds. */
+export function listArchivedServers({ workspaceId }: { workspaceId: string }) {
+  return prisma.server.findMany({
+    where: { workspaceId, archivedAt: { not: null } },
+    include: { ...withLatestSession, _count: { select: { calls: true } } },
+    orderBy: [{ archivedAt: "desc" }, { id: "asc" }],
+  });
+}
+
+/** Any server of the workspace, archived or not (permalinks and history still need archived ones). */
 export function findServer({ workspaceId, id }: { workspaceId: string; id: string }) {
   return prisma.server.findFirst({ where: { workspaceId, id }, include: withLatestSession });
 }
@@ -16,21 +30,60 @@ export function findServerWithSecrets({ workspaceId, id }: { workspaceId: string
   return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false } });
 }
 
+/** Names of the active servers (names are unique among those only). */
 export function findServerNames({ workspaceId }: { workspaceId: string }) {
-  return prisma.server.findMany({ where: { workspaceId }, select: { name: true } });
+  return prisma.server.findMany({ where: { workspaceId, archivedAt: null }, select: { name: true } });
 }
 
-export function createServer({ data }: { data: Prisma.ServerUncheckedCreateInput }) {
-  return prisma.server.create({ data, include: withLatestSession });
+/** Creates a server; null when an active server of the workspace has the name already (a lost race). */
+export async function createServer({ data }: { data: Prisma.ServerUncheckedCreateInput }) {
+  try {
+    return await prisma.server.create({ data, include: withLatestSession });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return null;
+    throw err;
+  }
 }
 
 export function updateServer({ workspaceId, id, data }: { workspaceId: string; id: string; data: Prisma.ServerUncheckedUpdateInput }) {
   return prisma.server.update({ where: { id, workspaceId }, data, include: withLatestSession });
 }
 
-export async function deleteServer({ workspaceId, id }: { workspaceId: string; id: string }) {
-  const { count } = await prisma.server.deleteMany({ where: { workspaceId, id } });
-  return count > 0;
+/** Archives active servers: by id, or every server of an agent. Returns the ids it archived. */
+export async function archiveServers({ workspaceId, ids, agentId, by }: { workspaceId: string; ids?: string[]; agentId?: string; by: string | null }) {
+  const where: Prisma.ServerWhereInput = { workspaceId, archivedAt: null, ...(ids ? { id: { in: ids } } : {}), ...(agentId ? { agentId } : {}) };
+  const rows = await prisma.server.findMany({ where, select: { id: true, name: true } });
+  if (rows.length) await prisma.server.updateMany({ where: { id: { in: rows.map((r) => r.id) }, archivedAt: null }, data: { archivedAt: new Date(), archivedBy: by } });
+  return rows;
+}
+
+/** Makes an archived server active again; null when the name is now held by an active server. */
+export async function restoreServer({ workspaceId, id }: { workspaceId: string; id: string }) {
+  try {
+    return await prisma.server.update({ where: { id, workspaceId }, data: { archivedAt: null, archivedBy: null }, include: withLatestSession });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return null;
+    throw err;
+  }
+}
+
+export function countServerCalls({ serverId }: { serverId: string }) {
+  return prisma.call.count({ where: { serverId } });
+}
+
+/**
+ * Deletes a server and everything it owns. Calls go first in batches (their shares, notes, tags
+ * and stars by cascade); the server row's cascade then takes sessions, logs, traffic, interactions.
+ */
+export async function purgeServer({ workspaceId, id }: { workspaceId: string; id: string }): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await prisma.call.findMany({ where: { serverId: id, workspaceId }, select: { id: true }, take: PURGE_BATCH });
+    if (!batch.length) break;
+    deleted += (await prisma.call.deleteMany({ where: { id: { in: batch.map((c) => c.id) } } })).count;
+  }
+  await prisma.server.deleteMany({ where: { workspaceId, id } });
+  return deleted;
 }
 
 export type ServerRow = NonNullable<Awaited<ReturnType<typeof findServer>>>;

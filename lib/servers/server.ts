@@ -1,19 +1,22 @@
 import "server-only";
+import { audit } from "@/lib/audit/server";
 import type { Principal } from "@/lib/auth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
-import { connectServer, disconnectServer, getConnection, isLive, notifyRootsChanged, toSessionInfo } from "@/lib/sessions/server";
-import { parseRoots } from "@/lib/interactions/server";
-import { isAgentServerOnline } from "@/lib/relay/server";
-import { audit } from "@/lib/audit/server";
+import { connectServer, disconnectServer, getConnection, notifyRootsChanged } from "@/lib/sessions/server";
+import { archivedError } from "./archive";
+import { describeServerChanges } from "./changes";
+import { toDto } from "./dto";
 import { mcpServersConfig, type McpServersEntry } from "@/lib/calls";
-import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, ServerStatus, SessionInfo, UpdateServer } from "./index";
+import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
 import type { ServerRow, ServerSecretRow } from "./queries";
 
 export type { ServerSecretRow } from "./queries";
+export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
 
+/** The active servers (archived ones: listArchivedServers). */
 export async function listServers(principal: Principal): Promise<ServerDto[]> {
   return (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
 }
@@ -23,19 +26,26 @@ export async function listServers(principal: Principal): Promise<ServerDto[]> {
  * header names (values are `${VAR}` placeholders), stdio servers as their imported command.
  */
 export async function exportServers(principal: Principal): Promise<{ mcpServers: Record<string, McpServersEntry> }> {
-  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).filter((row) => !row.archivedAt).map(toDto);
+  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
   await audit(principal, { action: "servers.exported", target: { type: "workspace", id: principal.workspaceId }, details: { count: servers.length } });
   return mcpServersConfig(servers);
 }
 
+
+/** One server, archived ones too (with `archivedAt`), so permalinks and history still render. */
 export async function getServer(principal: Principal, id: string): Promise<ServerDto> {
   return toDto(await requireServer(principal, id));
 }
 
-/** The server row with its encrypted headers, for opening connections. Other workspaces' ids are 404. */
+/**
+ * The server row with its encrypted headers, for everything that talks to the server (calls,
+ * connect, ping, completions, subscriptions, app tools). Other workspaces' ids are 404; an
+ * archived server is 409 here, so no route has to check it.
+ */
 export async function getServerForCall(principal: Principal, id: string): Promise<ServerSecretRow> {
   const row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Server");
+  if (row.archivedAt) throw archivedError(row);
   return row;
 }
 
@@ -58,6 +68,8 @@ export async function createServer(principal: Principal, input: CreateServer): P
       ...headerColumns(input.headers),
     },
   });
+  if (!row) throw nameTaken(input.name);
+  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort() } });
   return toDto(row);
 }
 
@@ -68,9 +80,10 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
     throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
   }
+  const before = current.headersSecret ? decryptJson<Record<string, string>>(current.headersSecret) : {};
   let headers: Record<string, string> | undefined;
   if (input.headers) {
-    headers = current.headersSecret ? decryptJson<Record<string, string>>(current.headersSecret) : {};
+    headers = { ...before };
     for (const [name, value] of Object.entries(input.headers)) {
       if (value === null) delete headers[name];
       else headers[name] = value;
@@ -93,16 +106,13 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
+  const changes = describeServerChanges(current, input, before);
+  const renamed = input.name && input.name !== current.name ? { previousName: current.name } : {};
+  await audit(principal, { action: "server.updated", target: { type: "server", id, name: row.name }, details: { ...changes, ...renamed } });
   // A live session still uses the old URL or headers: end it; the next request reconnects.
   if (connectionChanged || input.timeoutMs !== undefined) await disconnectServer(id, principal.workspaceId);
   else if (input.roots && JSON.stringify(input.roots) !== current.roots) await notifyRootsChanged(id);
   return toDto((await q.findServer({ workspaceId: principal.workspaceId, id })) ?? row);
-}
-
-export async function deleteServer(principal: Principal, id: string): Promise<void> {
-  await requireServer(principal, id);
-  await disconnectServer(id, principal.workspaceId);
-  if (!(await q.deleteServer({ workspaceId: principal.workspaceId, id }))) throw notFound("Server");
 }
 
 export async function importServers(principal: Principal, config: string): Promise<ImportResult> {
@@ -129,8 +139,13 @@ export async function importServers(principal: Principal, config: string): Promi
         ? { kind: "http", url: entry.url, transport: entry.transport, ...headerColumns(entry.headers) }
         : { kind: "stdio", stdioConfig: JSON.stringify(entry.stdio) };
     const row = await q.createServer({ data: { workspaceId: principal.workspaceId, name: entry.name, ...data } });
-    result.created.push(toDto(row));
+    if (row) result.created.push(toDto(row));
+    else result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
   }
+  await audit(principal, {
+    action: "servers.imported",
+    details: { created: result.created.map((s) => s.name), skipped: result.skipped.map((s) => s.name) },
+  });
   return result;
 }
 
@@ -175,42 +190,14 @@ async function requireServer(principal: Principal, id: string): Promise<ServerRo
 
 async function assertNameFree(workspaceId: string, name: string) {
   const names = await q.findServerNames({ workspaceId });
-  if (names.some((s) => s.name === name)) throw new SwitchboardError("conflict", `A server named "${name}" exists already`);
+  if (names.some((s) => s.name === name)) throw nameTaken(name);
+}
+
+function nameTaken(name: string): SwitchboardError {
+  return new SwitchboardError("conflict", `A server named "${name}" exists already`);
 }
 
 function headerColumns(headers: Record<string, string>) {
   const names = Object.keys(headers).sort();
   return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
-}
-
-function toDto(row: ServerRow): ServerDto {
-  const session = row.sessions[0] ? toSessionInfo(row.sessions[0]) : null;
-  const stdio = row.stdioConfig ? (JSON.parse(row.stdioConfig) as ServerDto["stdio"]) : null;
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind as ServerDto["kind"],
-    url: row.url,
-    transport: row.transport as ServerDto["transport"],
-    headerNames: JSON.parse(row.headerNames) as string[],
-    timeoutMs: row.timeoutMs,
-    maxTotalTimeoutMs: row.maxTotalTimeoutMs,
-    agentId: row.agentId,
-    stdio,
-    status: statusOf(row, session),
-    session,
-    roots: parseRoots(row.roots),
-    unattendedPolicy: row.unattendedPolicy === "wait" ? "wait" : "decline",
-    unattendedWaitMs: row.unattendedWaitMs,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-function statusOf(row: ServerRow, session: SessionInfo | null): ServerStatus {
-  if (row.kind === "stdio") return "waiting";
-  if (row.kind === "agent" && !(row.agentId && isAgentServerOnline(row.agentId, row.name))) return "offline";
-  if (session?.status === "failed") return "error";
-  if (session?.status === "connected" || session?.status === "connecting") return isLive(row.id) || session.status === "connected" ? "connected" : "disconnected";
-  return "disconnected";
 }

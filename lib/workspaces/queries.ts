@@ -36,12 +36,14 @@ export function createToken(data: { workspaceId: string; userId: string; name: s
   return prisma.apiToken.create({ data });
 }
 
+/** Revokes one of the user's active tokens; returns its name, or null when there was none to revoke. */
 export async function revokeToken({ workspaceId, userId, id }: { workspaceId: string; userId: string; id: string }) {
   const { count } = await prisma.apiToken.updateMany({
     where: { id, workspaceId, userId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
-  return count > 0;
+  if (!count) return null;
+  return prisma.apiToken.findUnique({ where: { id }, select: { name: true } });
 }
 
 export function findWorkspaceSettings({ id }: { id: string }) {

@@ -1,4 +1,5 @@
 import "server-only";
+import { audit } from "@/lib/audit/server";
 import { clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
 import type { TokenScope } from "@/lib/access";
 import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
@@ -59,7 +60,9 @@ export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> 
 /** A read-only token can only make read-only tokens. */
 export async function createToken(principal: Principal, input: CreateToken) {
   const scope = principal.tokenScope === "read" ? "read" : input.scope;
-  return issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
+  const issued = await issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
+  await audit(principal, { action: "token.created", target: { type: "token", id: issued.token.id, name: issued.token.name }, details: { scope, prefix: issued.token.prefix } });
+  return issued;
 }
 
 async function issueToken(input: { workspaceId: string; userId: string; name: string; scope?: TokenScope }) {
@@ -69,8 +72,10 @@ async function issueToken(input: { workspaceId: string; userId: string; name: st
 }
 
 export async function revokeToken(principal: Principal, id: string): Promise<void> {
-  if (!(await q.revokeToken({ workspaceId: principal.workspaceId, userId: principal.userId, id }))) throw notFound("Token");
+  const revoked = await q.revokeToken({ workspaceId: principal.workspaceId, userId: principal.userId, id });
+  if (!revoked) throw notFound("Token");
   clearTokenCache();
+  await audit(principal, { action: "token.revoked", target: { type: "token", id, name: revoked.name } });
 }
 
 function toTokenInfo(row: { id: string; name: string; prefix: string; scope: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {

@@ -191,13 +191,14 @@ describe("servers, sessions and recorded calls against server-everything", () =>
     expect((await api("GET", "/api/v1/calls?status=pending")).body.items).toHaveLength(0);
   });
 
-  it("disconnects, edits and deletes", async () => {
+  it("disconnects, edits and deletes (archives)", async () => {
     expect((await api("POST", `/api/v1/servers/${serverId}/disconnect`)).status).toBe(204);
     expect((await api("GET", `/api/v1/servers/${serverId}`)).body.server.status).toBe("disconnected");
     const patched = await api("PATCH", `/api/v1/servers/${serverId}`, { headers: { "X-Api-Key": null, "X-Other": "v" }, timeoutMs: 5000 });
     expect(patched.body.server.headerNames).toEqual(["X-Other"]);
     expect(patched.body.server.timeoutMs).toBe(5000);
     expect((await api("DELETE", `/api/v1/servers/${serverId}`)).status).toBe(204);
-    expect((await api("GET", `/api/v1/servers/${serverId}`)).status).toBe(404);
+    expect((await api("GET", `/api/v1/servers/${serverId}`)).body.server.archivedAt).toEqual(expect.any(String));
+    expect((await api("GET", "/api/v1/servers")).body.items.map((s: { id: string }) => s.id)).not.toContain(serverId);
   });
 });

@@ -140,7 +140,10 @@ describe("agent relay: a real agent process paired with a real console", () => {
     expect(next.status).toBe("ok");
   });
 
-  it("revokes: the socket closes at once, the agent stops and its token stops working", async () => {
+  let everythingId: string;
+
+  it("revokes: the socket closes at once, the agent stops, its token stops working and its servers are archived", async () => {
+    everythingId = await serverId(api, "everything");
     expect((await api("DELETE", `/api/v1/agents/${paired.agentId}`)).status).toBe(204);
     const code = await agent!.exited();
     expect(code).toBe(2);
@@ -148,16 +151,16 @@ describe("agent relay: a real agent process paired with a real console", () => {
     expect((await api("GET", `/api/v1/agents/${paired.agentId}`)).body.agent.status).toBe("revoked");
     const self = await fetch(`${sb.url}/api/v1/agents/self`, { headers: { authorization: `Bearer ${paired.token}` } });
     expect(self.status).toBe(401);
-    const call = (await callTool(api, await serverId(api, "everything"), "echo", { message: "x" })).body.call;
-    expect(call.status).toBe("error");
-    expect(call.error.message).toMatch(/agent offline|revoked/);
+    expect((await api("GET", `/api/v1/servers/${everythingId}`)).body.server.archivedAt).toEqual(expect.any(String));
+    const call = await callTool(api, everythingId, "echo", { message: "x" });
+    expect(call.status).toBe(409);
+    expect(call.body.error.message).toMatch(/"everything" is archived/);
     const restarted = startAgent(paired.home, config);
     expect(await restarted.exited()).toBe(2);
     expect(restarted.output()).toMatch(/refused this agent's token/);
   });
 
   it("pairs again after a revocation and takes its servers back, history included", async () => {
-    const everythingId = await serverId(api, "everything");
     const again = await pairNewAgent(api, sb.url, "laptop again");
     fs.copyFileSync(path.join(again.home, "agent.json"), path.join(paired.home, "agent.json"));
     agent = startAgent(paired.home, config);

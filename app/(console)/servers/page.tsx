@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/console/page-header";
 import { buttonClasses } from "@/components/ui/button";
+import { ArchivedServers } from "@/components/servers/archived-servers";
 import { ServerList } from "@/components/servers/server-list";
 import { ExportServersLink } from "@/components/servers/export-servers-link";
 
@@ -23,6 +24,7 @@ export default function ServersPage() {
         }
       />
       <ServerList />
+      <ArchivedServers />
     </div>
   );
 }

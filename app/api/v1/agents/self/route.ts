@@ -1,12 +1,13 @@
 import { withPublic } from "@/lib/api/route";
 import { agentSelf, revokeSelf } from "@/lib/agents/server";
+import { clientInfo } from "@/lib/auth/server";
 
 export const runtime = "nodejs";
 
 // GET /api/v1/agents/self – the calling agent (agent token) and whether it is online
 export const GET = withPublic(async ({ request }) => agentSelf(request));
 
-// DELETE /api/v1/agents/self – the agent unpairs itself (its token stops working)
+// DELETE /api/v1/agents/self – the agent unpairs itself (its token stops working, its servers are archived)
 export const DELETE = withPublic(async ({ request }) => {
-  await revokeSelf(request);
+  await revokeSelf(request, clientInfo(request));
 });

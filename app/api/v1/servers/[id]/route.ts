@@ -1,10 +1,10 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
 import { UpdateServerSchema } from "@/lib/servers";
-import { deleteServer, getServer, updateServer } from "@/lib/servers/server";
+import { archiveServer, getServer, updateServer } from "@/lib/servers/server";
 
 export const runtime = "nodejs";
 
-// GET /api/v1/servers/:id – one server (no secrets)
+// GET /api/v1/servers/:id – one server (no secrets); archived ones too, with archivedAt
 export const GET = withWorkspace<{ id: string }>(async ({ principal, params }) => ({ server: await getServer(principal, params.id) }));
 
 // PATCH /api/v1/servers/:id – edit; header values: string sets, null removes, absent keeps
@@ -13,7 +13,7 @@ export const PATCH = withWorkspace<{ id: string }>(async ({ request, principal, 
   return { server: await updateServer(principal, params.id, input) };
 });
 
-// DELETE /api/v1/servers/:id – end its session and delete it (its call history goes with it)
+// DELETE /api/v1/servers/:id – archive: end its session, drop it from the list, keep its history
 export const DELETE = withWorkspace<{ id: string }>(async ({ principal, params }) => {
-  await deleteServer(principal, params.id);
+  await archiveServer(principal, params.id);
 });

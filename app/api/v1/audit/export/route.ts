@@ -1,0 +1,18 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListAuditQuerySchema } from "@/lib/audit";
+import { exportAudit } from "@/lib/audit/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/audit/export – the filtered audit log as NDJSON (streamed page by page), newest first
+export const GET = withWorkspace(async ({ request, principal }) => {
+  const { cursor: _cursor, limit: _limit, ...filters } = parseQuery(request, ListAuditQuerySchema);
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(exportAudit(principal, filters), {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="audit-${day}.ndjson"`,
+      "cache-control": "no-store",
+    },
+  });
+});

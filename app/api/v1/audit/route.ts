@@ -1,0 +1,8 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListAuditQuerySchema } from "@/lib/audit";
+import { listAudit } from "@/lib/audit/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/audit – the workspace's audit log, newest first; filters action (exact or "prefix."), actorId, targetType, targetId, since, until
+export const GET = withWorkspace(async ({ request, principal }) => listAudit(principal, parseQuery(request, ListAuditQuerySchema)));

@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { PurgeServerSchema } from "@/lib/servers";
+import { purgeServer } from "@/lib/servers/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/servers/:id/purge – delete an archived server and all its history; { confirm } must equal its call count
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const { confirm } = await parseBody(request, PurgeServerSchema);
+  return purgeServer(principal, params.id, confirm);
+});

@@ -1,0 +1,47 @@
+import { prisma } from "@/lib/db/client";
+
+// Imported by the scheduler that server.ts starts (outside Next), so no "server-only" here.
+
+/** Workspaces that keep history for a limited number of days. */
+export function listWorkspacesWithRetention() {
+  return prisma.workspace.findMany({ where: { retentionDays: { gt: 0 } }, select: { id: true, retentionDays: true } });
+}
+
+/**
+ * Deletes up to `limit` finished calls that started before `cutoff` (one short statement, so a
+ * million old rows never hold SQLite's write lock for long). Shares, notes, tags and stars go by
+ * cascade. Returns how many it deleted.
+ */
+export async function deleteOldCalls({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
+  const rows = await prisma.call.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "pending" } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.call.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
+}
+
+/** Ended sessions closed before `cutoff` that no call refers to any more. */
+export async function findOldSessions({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<string[]> {
+  const rows = await prisma.mcpSession.findMany({
+    where: { workspaceId, status: { in: ["closed", "failed"] }, closedAt: { lt: cutoff }, calls: { none: {} } },
+    select: { id: true },
+    take: limit,
+  });
+  return rows.map((r) => r.id);
+}
+
+/** Deletes up to `limit` log lines of the given sessions. */
+export async function deleteSessionLogs({ sessionIds, limit }: { sessionIds: string[]; limit: number }): Promise<number> {
+  const rows = await prisma.sessionLog.findMany({ where: { sessionId: { in: sessionIds } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.sessionLog.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
+}
+
+/** Deletes up to `limit` traffic messages of the given sessions. */
+export async function deleteSessionTraffic({ sessionIds, limit }: { sessionIds: string[]; limit: number }): Promise<number> {
+  const rows = await prisma.trafficMessage.findMany({ where: { sessionId: { in: sessionIds } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.trafficMessage.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
+}
+
+export async function deleteSessions({ ids }: { ids: string[] }): Promise<number> {
+  return (await prisma.mcpSession.deleteMany({ where: { id: { in: ids } } })).count;
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { parseRoots } from "@/lib/interactions/server";
+import { isAgentServerOnline } from "@/lib/relay/server";
+import { isLive, toSessionInfo } from "@/lib/sessions/server";
+import type { ServerDto, ServerStatus, SessionInfo } from "./index";
+import type { ServerRow } from "./queries";
+
+export function toDto(row: ServerRow): ServerDto {
+  const session = row.sessions[0] ? toSessionInfo(row.sessions[0]) : null;
+  const stdio = row.stdioConfig ? (JSON.parse(row.stdioConfig) as ServerDto["stdio"]) : null;
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind as ServerDto["kind"],
+    url: row.url,
+    transport: row.transport as ServerDto["transport"],
+    headerNames: JSON.parse(row.headerNames) as string[],
+    timeoutMs: row.timeoutMs,
+    maxTotalTimeoutMs: row.maxTotalTimeoutMs,
+    agentId: row.agentId,
+    stdio,
+    status: statusOf(row, session),
+    session,
+    roots: parseRoots(row.roots),
+    unattendedPolicy: row.unattendedPolicy === "wait" ? "wait" : "decline",
+    unattendedWaitMs: row.unattendedWaitMs,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    archivedBy: row.archivedBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function statusOf(row: ServerRow, session: SessionInfo | null): ServerStatus {
+  if (row.archivedAt) return "disconnected";
+  if (row.kind === "stdio") return "waiting";
+  if (row.kind === "agent" && !(row.agentId && isAgentServerOnline(row.agentId, row.name))) return "offline";
+  if (session?.status === "failed") return "error";
+  if (session?.status === "connected" || session?.status === "connecting") return isLive(row.id) || session.status === "connected" ? "connected" : "disconnected";
+  return "disconnected";
+}
