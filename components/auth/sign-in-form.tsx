@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { safeNextPath } from "@/lib/auth";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
 
 export function SignInForm() {
@@ -17,7 +18,8 @@ export function SignInForm() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    signIn.mutate({ email, password }, { onSuccess: () => router.replace("/servers") });
+    const next = safeNextPath(new URLSearchParams(window.location.search).get("next"));
+    signIn.mutate({ email, password }, { onSuccess: () => router.replace(next) });
   }
 
   return (

@@ -3,13 +3,14 @@
 import { useState } from "react";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
-import { Button, buttonClasses } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { Button } from "@/components/ui/button";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Skeleton } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api-client";
 import { useCall, useRerunCall } from "@/lib/calls/hooks";
+import { ShareButton } from "@/components/shares/share-dialog";
 import { CallDiff } from "./call-diff";
+import { CallNoAccess } from "./call-no-access";
 import { CallMeta } from "./call-meta";
 import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
@@ -34,16 +35,7 @@ export function CallPage({ id }: { id: string }) {
     return (
       <div className="p-6">
         {isApiError(call.error, "not_found") ? (
-          <EmptyState
-            title="Call not found"
-            action={
-              <Link href="/history" className={buttonClasses()}>
-                History
-              </Link>
-            }
-          >
-            It does not exist, or it belongs to another workspace.
-          </EmptyState>
+          <CallNoAccess id={id} />
         ) : (
           <ErrorAlert error={call.error} title="Could not load the call" />
         )}
@@ -63,6 +55,7 @@ export function CallPage({ id }: { id: string }) {
             <CallStatusBadge status={c.status} isError={c.isError} testId="call-header-status" />
           </h1>
         </div>
+        <ShareButton callId={c.id} />
         <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
           Run again
         </Button>

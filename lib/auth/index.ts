@@ -47,6 +47,16 @@ export interface ApiTokenInfo {
   revokedAt: string | null;
 }
 
+/**
+ * Where to go after signing in: a path on this origin ("/…"), else the fallback. "//host" is
+ * another origin, and browsers drop tabs and newlines and read a backslash as "/", so control
+ * characters and backslashes are refused anywhere in the path.
+ */
+export function safeNextPath(next: string | null | undefined, fallback = "/servers"): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
+  return next;
+}
+
 export const authKeys = {
   me: () => ["me"] as const,
   tokens: () => ["tokens"] as const,
