@@ -3,13 +3,14 @@ import { shareState } from "@/lib/shares/server";
 
 /**
  * A page cannot choose its HTTP status, so a revoked or expired share link's page gets its 410
- * here, before Next renders it (the page itself shows why). JSON requests for a link are
- * rewritten to the public API by next.config.js and never reach this.
+ * here: the status set on `next()` stays on the response Next renders (the page says why).
+ * Not a rewrite to the same URL: Next would proxy that as an external URL when the host differs.
+ * JSON requests for a link are rewritten to the public API by next.config.js and skip this.
  */
 export async function proxy(request: NextRequest) {
   const token = request.nextUrl.pathname.split("/")[2] ?? "";
   const share = await shareState(token);
-  if (share.state === "gone") return NextResponse.rewrite(request.nextUrl, { status: 410 });
+  if (share.state === "gone") return NextResponse.next({ status: 410 });
   return NextResponse.next();
 }
 

@@ -86,3 +86,12 @@ describe("safeNextPath", () => {
     }
   });
 });
+
+describe("share links in the role matrix", () => {
+  it("maps /s/:token (rewritten for JSON by next.config.js) to the public share route", async () => {
+    const { accessFor } = await import("@/lib/access");
+    expect(accessFor("GET", "/s/sbs_abc")).toEqual({ key: "GET /api/v1/public/shares/:token", access: "public" });
+    expect(accessFor("POST", "/s/sbs_abc")).toBeUndefined();
+    expect(accessFor("GET", "/s/a/b")).toBeUndefined();
+  });
+});
