@@ -10,6 +10,14 @@ const nextConfig = {
   compress: false,
   // `npm test` type-checks the whole repo (tests, agent, bench included) with tsc.
   typescript: { ignoreBuildErrors: true },
+  // A share link asked for JSON (scripts, `curl -H 'accept: application/json'`) answers with the public API.
+  async rewrites() {
+    return {
+      beforeFiles: [
+        { source: "/s/:token", has: [{ type: "header", key: "accept", value: ".*application/json.*" }], destination: "/api/v1/public/shares/:token" },
+      ],
+    };
+  },
   async headers() {
     return [
       {

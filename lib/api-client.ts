@@ -43,6 +43,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Query;
   signal?: AbortSignal;
+  /** Ask in this workspace instead of the browser's current one. */
+  workspaceId?: string;
 }
 
 /** Builds `/api/v1<path>?query`, dropping empty query values. */
@@ -59,7 +61,7 @@ export function apiUrl(path: string, query?: Query): string {
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
-  const workspaceId = getWorkspaceId();
+  const workspaceId = options.workspaceId ?? getWorkspaceId();
   if (workspaceId) headers["x-workspace-id"] = workspaceId;
 
   let response: Response;

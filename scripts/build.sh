@@ -9,7 +9,7 @@ fi
 dist=${NEXT_DIST_DIR:-.next}
 stale=yes
 if [ -f "$dist/BUILD_ID" ]; then
-  newer=$(find app components lib public next.config.js package-lock.json instrumentation.ts -newer "$dist/BUILD_ID" -type f ! -name agent.tgz -print -quit 2>/dev/null)
+  newer=$(find app components lib public next.config.js package-lock.json instrumentation.ts proxy.ts -newer "$dist/BUILD_ID" -type f ! -name agent.tgz -print -quit 2>/dev/null)
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then

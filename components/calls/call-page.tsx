@@ -18,6 +18,8 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { CallDiff } from "./call-diff";
 import { CopyAsMenu } from "./copy-as-menu";
 import { compareUrl, editUrl } from "./urls";
+import { ShareButton } from "@/components/shares/share-dialog";
+import { CallNoAccess } from "./call-no-access";
 import { CallMeta } from "./call-meta";
 import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
@@ -43,16 +45,7 @@ export function CallPage({ id }: { id: string }) {
     return (
       <div className="p-6">
         {isApiError(call.error, "not_found") ? (
-          <EmptyState
-            title="Call not found"
-            action={
-              <Link href="/history" className={buttonClasses()}>
-                History
-              </Link>
-            }
-          >
-            It does not exist, or it belongs to another workspace.
-          </EmptyState>
+          <CallNoAccess id={id} />
         ) : (
           <ErrorAlert error={call.error} title="Could not load the call" />
         )}
@@ -75,6 +68,7 @@ export function CallPage({ id }: { id: string }) {
           </h1>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          <ShareButton callId={c.id} />
           <CopyAsMenu call={c} />
           <Link href={`/history?compare=${encodeURIComponent(c.id)}`} className={buttonClasses()}>
             Compare with…

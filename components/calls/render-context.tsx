@@ -6,6 +6,11 @@ import { createContext, useContext } from "react";
 export interface RenderSource {
   serverId?: string;
   callId?: string;
+  /**
+   * A shared (public) view: nothing acts (card actions and resource reads are inert), MCP Apps
+   * are not loaded, and nothing links into the workspace.
+   */
+  readOnly?: boolean;
 }
 
 export const RenderContext = createContext<RenderSource>({});

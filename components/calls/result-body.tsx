@@ -7,6 +7,7 @@ import { CardList } from "@/components/cards/card-view";
 import type { CallDto } from "@/lib/calls";
 import { findCards } from "@/lib/cards";
 import { ContentBlocks, ResourceContents } from "./content-blocks";
+import { useRenderSource } from "./render-context";
 import { asRecord, asString } from "./safe-content";
 import { StructuredContent, StructuredContentFromServer } from "./structured-content";
 
@@ -23,6 +24,7 @@ function Empty({ children, raw }: { children: string; raw?: unknown }) {
 
 /** The result of a call rendered for its method: tool content, cards and structured output; resource contents; prompt messages. */
 export function ResultBody({ call, outputSchema }: { call: CallDto; outputSchema: unknown }) {
+  const { readOnly } = useRenderSource();
   const result = asRecord(call.result);
   if (!result) {
     if (call.status !== "ok") return null;
@@ -42,7 +44,7 @@ export function ResultBody({ call, outputSchema }: { call: CallDto; outputSchema
         {cards.length > 0 && <CardList entries={cards} />}
         {empty ? <Empty raw={result}>The tool returned an empty result: no content, no structured content.</Empty> : <ContentBlocks blocks={content} />}
         {"structuredContent" in result &&
-          (outputSchema === undefined ? (
+          (outputSchema === undefined && !readOnly ? (
             <StructuredContentFromServer serverId={call.serverId} toolName={call.name} value={result.structuredContent} />
           ) : (
             <StructuredContent value={result.structuredContent} outputSchema={outputSchema} />

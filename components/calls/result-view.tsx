@@ -12,7 +12,7 @@ import { CallErrorBox } from "./call-error-alert";
 import { CallStatusBadge } from "./call-status-badge";
 import { formatBytes, formatDuration } from "./format";
 import { downloadRaw, isLargeCall, RawResult } from "./raw-result";
-import { RenderContext } from "./render-context";
+import { RenderContext, useRenderSource } from "./render-context";
 import { ResultBody } from "./result-body";
 
 interface ResultViewProps {
@@ -26,26 +26,31 @@ interface ResultViewProps {
 /** A call's outcome: status, timings, sizes, ids, and the result rendered for its method. */
 export function ResultView({ call, outputSchema, showPermalink = true, title }: ResultViewProps) {
   const [raw, setRaw] = useState(false);
+  const { readOnly } = useRenderSource();
   return (
     <section data-testid="result-view" aria-label={title ?? "Result"} className="min-w-0 overflow-hidden rounded-lg border">
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b bg-panel px-3 py-2 text-xs text-muted">
         {title && <span className="font-semibold text-fg">{title}</span>}
         <CallStatusBadge status={call.status} isError={call.isError} />
-        {call.origin !== "user" && <OriginBadge call={call} />}
+        {call.origin !== "user" && <OriginBadge call={readOnly ? { origin: call.origin, parentCallId: null } : call} />}
         <span title="Duration" data-testid="call-duration">
           {formatDuration(call.durationMs)}
         </span>
         <span title="Request and result size">
           ↑ {formatBytes(call.requestSize)} · ↓ {formatBytes(call.resultSize)}
         </span>
-        <span className="hidden truncate xl:inline" title={`Request id ${call.requestId}`}>
-          req <code className="font-mono">{call.requestId}</code>
-        </span>
-        <span className="hidden truncate xl:inline" title={`Trace id ${call.traceId}`}>
-          trace <code className="font-mono">{call.traceId}</code>
-        </span>
+        {call.requestId && (
+          <span className="hidden truncate xl:inline" title={`Request id ${call.requestId}`}>
+            req <code className="font-mono">{call.requestId}</code>
+          </span>
+        )}
+        {call.traceId && (
+          <span className="hidden truncate xl:inline" title={`Trace id ${call.traceId}`}>
+            trace <code className="font-mono">{call.traceId}</code>
+          </span>
+        )}
         <span className="ml-auto flex items-center gap-2">
-          {showPermalink && (
+          {showPermalink && !readOnly && (
             <Link href={`/calls/${call.id}`} className="text-accent hover:underline">
               Permalink
             </Link>
@@ -71,8 +76,8 @@ export function ResultView({ call, outputSchema, showPermalink = true, title }: 
             It is stored whole; big parts are shown as previews.
           </Alert>
         )}
-        {call.method === "tools/call" && <McpAppView call={call} />}
-        <RenderContext value={{ serverId: call.serverId, callId: call.id }}>
+        {call.method === "tools/call" && !readOnly && <McpAppView call={call} />}
+        <RenderContext value={readOnly ? { readOnly } : { serverId: call.serverId, callId: call.id }}>
           {raw ? <RawResult call={call} /> : <ResultBody call={call} outputSchema={outputSchema} />}
         </RenderContext>
       </div>

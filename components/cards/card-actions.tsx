@@ -15,6 +15,16 @@ import { RoleGate } from "@/components/ui/role-gate";
 
 /** One card action: copy at once; open a link or call a tool only after a confirmation that shows exactly what. */
 export function CardActionButton({ action }: { action: CardAction }) {
+  const { readOnly } = useRenderSource();
+  if (readOnly) {
+    return (
+      <span title="Card actions do not run in a shared view" className="inline-flex">
+        <Button size="sm" disabled aria-disabled>
+          {action.label}
+        </Button>
+      </span>
+    );
+  }
   if (action.type === "copy") return <CopyButton text={action.value} label={action.label} />;
   if (action.type === "open-link") return <OpenLinkAction label={action.label} url={action.url} />;
   return <CallToolAction label={action.label} tool={action.tool} args={action.arguments ?? {}} />;

@@ -17,7 +17,8 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
   const signedOut = me.isSuccess && me.data === null;
 
   useEffect(() => {
-    if (signedOut) router.replace("/sign-in");
+    // Back to this exact page after signing in (a permalink, a filtered history view).
+    if (signedOut) router.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }, [router, signedOut]);
 
   if (me.error) {

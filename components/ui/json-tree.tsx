@@ -11,9 +11,17 @@ interface TreeContext {
   matches: Set<string>;
   forcedOpen: Set<string>;
   marks: Map<string, string[]>;
+  markTone: MarkTone;
   copyPaths: boolean;
 }
-const Ctx = createContext<TreeContext>({ openDepth: 2, matches: new Set(), forcedOpen: new Set(), marks: new Map(), copyPaths: false });
+const Ctx = createContext<TreeContext>({ openDepth: 2, matches: new Set(), forcedOpen: new Set(), marks: new Map(), markTone: "error", copyPaths: false });
+
+type MarkTone = "error" | "notice";
+const MARK_NOTE: Record<MarkTone, string> = {
+  error: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
+  notice: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+};
+const MARK_RING: Record<MarkTone, string> = { error: "outline-red-400", notice: "outline-amber-400" };
 
 interface JsonTreeProps {
   value: unknown;
@@ -23,18 +31,20 @@ interface JsonTreeProps {
   search?: string;
   /** Problems by JSON Pointer (e.g. ajv's instancePath); marked nodes are outlined and opened. */
   marks?: Map<string, string[]>;
+  /** "error" (default) for problems, "notice" for neutral highlights such as masked fields. */
+  markTone?: MarkTone;
   /** A "copy path" button next to each key. */
   copyPaths?: boolean;
 }
 
 /** A collapsible, read-only view of any JSON value. Everything is rendered as text; big nodes page. */
-export function JsonTree({ value, openDepth = 2, label, search = "", marks, copyPaths = false }: JsonTreeProps) {
+export function JsonTree({ value, openDepth = 2, label, search = "", marks, markTone = "error", copyPaths = false }: JsonTreeProps) {
   const found = useMemo(() => searchJson(value, search), [value, search]);
   const ctx = useMemo<TreeContext>(() => {
     const forcedOpen = new Set(found.open);
     for (const pointer of marks?.keys() ?? []) for (const a of pointerAncestors(pointer)) forcedOpen.add(a);
-    return { openDepth, matches: found.matches, forcedOpen, marks: marks ?? new Map(), copyPaths };
-  }, [found, marks, openDepth, copyPaths]);
+    return { openDepth, matches: found.matches, forcedOpen, marks: marks ?? new Map(), markTone, copyPaths };
+  }, [found, marks, markTone, openDepth, copyPaths]);
   return (
     <Ctx.Provider value={ctx}>
       <div role="group" aria-label={label ?? "JSON"} className="overflow-x-auto font-mono text-xs leading-5">
@@ -77,20 +87,21 @@ function Key({ name, path, pointer }: { name: string | null; path: Segment[]; po
 }
 
 function MarkNote({ pointer }: { pointer: string }) {
-  const messages = useContext(Ctx).marks.get(pointer);
+  const { marks, markTone } = useContext(Ctx);
+  const messages = marks.get(pointer);
   if (!messages) return null;
   return (
-    <span role="note" data-testid="schema-mark" data-path={pointer || "/"} className="ml-2 rounded bg-red-100 px-1 font-sans text-[11px] text-red-800 dark:bg-red-950 dark:text-red-200">
+    <span role="note" data-testid={markTone === "error" ? "schema-mark" : "json-mark"} data-path={pointer || "/"} className={`ml-2 rounded px-1 font-sans text-[11px] ${MARK_NOTE[markTone]}`}>
       {messages.join("; ")}
     </span>
   );
 }
 
 function Node({ name, value, path, pointer }: { name: string | null; value: unknown; path: Segment[]; pointer: string }) {
-  const { openDepth, forcedOpen, marks, matches } = useContext(Ctx);
+  const { openDepth, forcedOpen, marks, markTone, matches } = useContext(Ctx);
   const [limit, setLimit] = useState(PAGE);
   const marked = marks.has(pointer);
-  const ring = marked ? "outline outline-1 outline-red-400 rounded-sm" : "";
+  const ring = marked ? `outline outline-1 ${MARK_RING[markTone]} rounded-sm` : "";
   if (value === null || typeof value !== "object") {
     return (
       <div className={`pl-4 break-all ${ring}`} data-pointer={pointer}>

@@ -129,6 +129,14 @@ function specificity(segments: string[]): number {
   return segments.reduce((n, s, i) => n + (s.startsWith(":") ? 0 : 2 ** (20 - i)), 0);
 }
 
+/**
+ * Paths outside /api/v1 that next.config.js rewrites to an API route. A route handler reached
+ * through a rewrite sees the original URL, so the entry of the route it was rewritten to applies.
+ */
+export const REWRITTEN_PATHS: Record<string, string> = {
+  "/s/:token": "/api/v1/public/shares/:token",
+};
+
 /** The matrix entry for a request, or undefined when the route is not in the matrix. */
 export function accessFor(method: string, pathname: string): { key: string; access: Access } | undefined {
   const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
@@ -136,6 +144,17 @@ export function accessFor(method: string, pathname: string): { key: string; acce
   for (const entry of compiled) {
     if (entry.method !== wanted || entry.segments.length !== segments.length) continue;
     if (entry.segments.every((s, i) => s.startsWith(":") || s === segments[i])) return { key: entry.key, access: entry.access };
+  }
+  const rewritten = rewrite(segments);
+  return rewritten === undefined ? undefined : accessFor(method, rewritten);
+}
+
+function rewrite(segments: string[]): string | undefined {
+  for (const [source, destination] of Object.entries(REWRITTEN_PATHS)) {
+    const pattern = source.split("/").slice(1);
+    if (pattern.length !== segments.length || !pattern.every((s, i) => s.startsWith(":") || s === segments[i])) continue;
+    const params = new Map(pattern.map((s, i) => [s, segments[i]!]));
+    return destination.replace(/:\w+/g, (name) => params.get(name) ?? name);
   }
   return undefined;
 }

@@ -52,7 +52,8 @@ export interface ApiTokenInfo {
  * anything the URL parser would resolve elsewhere ("//host", "/\\host", "/\t/host") does not.
  */
 export function safeNextPath(next: string | null | undefined): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return null;
+  // Browsers drop tabs and newlines and read a backslash as "/": refuse them anywhere.
+  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\u0000-\u001f\u007f\\]/.test(next)) return null;
   const base = "http://next.invalid";
   let url: URL;
   try {

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { api, eventsUrl } from "@/lib/api-client";
+import { api, eventsUrl, isApiError } from "@/lib/api-client";
 import {
   callKeys,
   type CallDto,
@@ -37,8 +37,31 @@ export function useCall(id: string, enabled = true) {
     queryKey: callKeys.detail(id),
     enabled,
     queryFn: () => api<{ call: CallDto }>(`/calls/${encodeURIComponent(id)}`).then((r) => r.call),
+    // A 404 (another workspace's call) will not change on retry; say so at once.
+    retry: (count, err) => !isApiError(err) && count < 2,
     // A call still in flight (or just started elsewhere) settles soon; look again until it does.
     refetchInterval: (query) => (query.state.data?.status === "pending" ? 1_000 : false),
+  });
+}
+
+/**
+ * Which of the caller's other workspaces holds this call, if any: a permalink opened while
+ * working in another workspace (the API answers 404 across workspaces).
+ */
+export function useCallWorkspace(id: string, workspaceIds: string[], enabled: boolean) {
+  return useQuery({
+    queryKey: ["calls", "workspace-of", id, workspaceIds] as const,
+    queryFn: async ({ signal }) => {
+      for (const workspaceId of workspaceIds) {
+        const found = await api<{ call: CallDto }>(`/calls/${encodeURIComponent(id)}`, { workspaceId, signal }).then(
+          () => true,
+          () => false,
+        );
+        if (found) return workspaceId;
+      }
+      return null;
+    },
+    enabled,
   });
 }
 

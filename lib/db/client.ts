@@ -12,6 +12,7 @@ function createClient() {
       apiToken: { tokenHash: true },
       agent: { tokenHash: true },
       agentPairing: { codeHash: true },
+      share: { tokenHash: true, tokenSecret: true },
     },
   });
 }

@@ -1,0 +1,8 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListSharesQuerySchema } from "@/lib/shares";
+import { listShares } from "@/lib/shares/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/shares – every share link of the workspace, newest first
+export const GET = withWorkspace(async ({ request, principal }) => listShares(principal, parseQuery(request, ListSharesQuerySchema), request));

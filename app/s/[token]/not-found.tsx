@@ -1,0 +1,5 @@
+import { ShareUnknown } from "@/components/shares/shared-page";
+
+export default function ShareNotFound() {
+  return <ShareUnknown />;
+}

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+
+export const SHARE_MAX_DAYS = 365;
+/** The expiry choices the Share dialog offers, in days (null: never). */
+export const SHARE_EXPIRY_CHOICES = [1, 7, 30, null] as const;
+
+export const CreateShareSchema = z
+  .object({
+    /** When the link stops working (must be in the future); absent with no expiresInDays: never. */
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
+    expiresInDays: z.number().int().min(1).max(SHARE_MAX_DAYS).optional(),
+  })
+  .refine((body) => !(body.expiresAt && body.expiresInDays), { message: "Give expiresAt or expiresInDays, not both", path: ["expiresAt"] });
+export type CreateShare = z.infer<typeof CreateShareSchema>;
+
+export const ListSharesQuerySchema = z.object({
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListSharesQuery = z.infer<typeof ListSharesQuerySchema>;
+
+export type ShareStatus = "active" | "expired" | "revoked";
+
+/** A share link as its workspace sees it. */
+export interface ShareDto {
+  id: string;
+  callId: string;
+  /** The public link; it answers 410 once the share is revoked or expired. */
+  url: string;
+  status: ShareStatus;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdBy: { id: string; name: string | null };
+  viewCount: number;
+  lastViewedAt: string | null;
+  call: { name: string; method: CallMethod; serverName: string | null };
+  /** Whether the caller may revoke it: its creator, or an admin. */
+  canRevoke: boolean;
+}
+
+/**
+ * A call as the public sees it: no ids, no people, no workspace; arguments, result and error
+ * redacted by field name; the server's URL without credentials or query.
+ */
+export interface SharedCall {
+  method: CallMethod;
+  name: string;
+  status: CallStatus;
+  isError: boolean;
+  origin: CallOrigin;
+  server: { name: string; url: string | null };
+  params: unknown;
+  result: unknown;
+  error: CallError | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  requestSize: number;
+  resultSize: number | null;
+}
+
+/** GET /api/v1/public/shares/:token (and /s/:token with Accept: application/json). */
+export interface PublicShareDto {
+  call: SharedCall;
+  share: { createdAt: string; expiresAt: string | null };
+}
+
+/** GET /api/v1/calls/:id/share-preview: exactly the public `call`, plus what was masked. */
+export interface SharePreviewDto {
+  call: SharedCall;
+  /** Paths of masked fields, e.g. `params.arguments.password`; `(json)` marks a JSON text parsed and masked inside. */
+  masked: string[];
+  redactionKeys: string[];
+  publicSharesEnabled: boolean;
+}
+
+export interface CallSharesDto {
+  items: ShareDto[];
+  publicSharesEnabled: boolean;
+}
+
+export const SHARES_DISABLED_MESSAGE = "Public share links are turned off for this workspace; an admin can turn them on in the workspace settings";
+
+/** Share tokens look like `sbs_` + 43 base64url characters; anything else is not looked up. */
+export const SHARE_TOKEN_PATTERN = /^sbs_[A-Za-z0-9_-]{43}$/;
+
+export const shareKeys = {
+  all: () => ["shares"] as const,
+  list: () => ["shares", "list"] as const,
+  forCall: (callId: string) => ["shares", "call", callId] as const,
+  preview: (callId: string) => ["shares", "preview", callId] as const,
+};

@@ -1,0 +1,149 @@
+import "server-only";
+import { roleAtLeast } from "@/lib/access";
+import { audit } from "@/lib/audit/server";
+import type { Principal } from "@/lib/auth";
+import type { CallMethod, Page } from "@/lib/calls";
+import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
+import { notFound, SwitchboardError } from "@/lib/errors";
+import { redactionKeys } from "@/lib/redaction";
+import {
+  SHARE_TOKEN_PATTERN,
+  SHARES_DISABLED_MESSAGE,
+  type CallSharesDto,
+  type CreateShare,
+  type ListSharesQuery,
+  type PublicShareDto,
+  type ShareDto,
+  type SharePreviewDto,
+} from "./index";
+import * as q from "./queries";
+import { toSharedCall } from "./shared-call";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The console's public origin: SWITCHBOARD_URL if set, else what the request was addressed to. */
+function consoleOrigin(request: Request): string {
+  if (process.env.SWITCHBOARD_URL) return new URL(process.env.SWITCHBOARD_URL).origin;
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/** Creates a public read-only link to a call; the token is kept hashed (lookup) and sealed (to copy it again). */
+export async function createShare(principal: Principal, callId: string, input: CreateShare, request: Request): Promise<ShareDto> {
+  const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
+  if (!call) throw notFound("Call");
+  const settings = await q.findSharingSettings({ workspaceId: principal.workspaceId });
+  if (!settings.publicSharesEnabled) throw new SwitchboardError("forbidden", SHARES_DISABLED_MESSAGE);
+  const expiresAt = expiryOf(input);
+  const token = newToken("sbs");
+  const row = await q.insertShare({
+    data: { workspaceId: principal.workspaceId, callId, tokenHash: hashToken(token), tokenSecret: encryptJson(token), createdBy: principal.userId, expiresAt },
+  });
+  await audit(principal, {
+    action: "share.created",
+    target: { type: "call", id: callId, name: call.name },
+    details: { shareId: row.id, expiresAt: expiresAt?.toISOString() ?? null },
+  });
+  return toDto(row, principal, consoleOrigin(request), new Map([[principal.userId, principal.userName]]));
+}
+
+function expiryOf(input: CreateShare): Date | null {
+  if (input.expiresInDays) return new Date(Date.now() + input.expiresInDays * DAY_MS);
+  if (!input.expiresAt) return null;
+  const at = new Date(input.expiresAt);
+  if (at.getTime() <= Date.now()) throw new SwitchboardError("bad_request", "expiresAt must be in the future");
+  return at;
+}
+
+/** A call's links that still work, and whether the workspace allows sharing at all. */
+export async function listCallShares(principal: Principal, callId: string, request: Request): Promise<CallSharesDto> {
+  const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
+  if (!call) throw notFound("Call");
+  const [settings, rows] = await Promise.all([
+    q.findSharingSettings({ workspaceId: principal.workspaceId }),
+    q.listActiveCallShares({ workspaceId: principal.workspaceId, callId, now: new Date() }),
+  ]);
+  return { items: await toDtos(rows, principal, request), publicSharesEnabled: settings.publicSharesEnabled };
+}
+
+/** Every link of the workspace (active, expired and revoked), newest first. */
+export async function listShares(principal: Principal, query: ListSharesQuery, request: Request): Promise<Page<ShareDto>> {
+  const page = await q.listShares({ workspaceId: principal.workspaceId, cursor: query.cursor, limit: query.limit });
+  return { items: await toDtos(page.items, principal, request), nextCursor: page.nextCursor };
+}
+
+/** Revokes a link (its creator, or an admin); its URL answers 410 from now on. Revoking twice is a no-op. */
+export async function revokeShare(principal: Principal, id: string): Promise<void> {
+  const share = await q.findShare({ workspaceId: principal.workspaceId, id });
+  if (!share) throw notFound("Share link");
+  if (share.createdBy !== principal.userId && !roleAtLeast(principal.role, "admin")) {
+    throw new SwitchboardError("forbidden", "Only the person who created this link, or an admin, can revoke it");
+  }
+  if (!(await q.revokeShare({ workspaceId: principal.workspaceId, id }))) return;
+  await audit(principal, { action: "share.revoked", target: { type: "call", id: share.callId, name: share.call.name }, details: { shareId: id } });
+}
+
+/** Exactly what a link to this call would show, with the masked paths, before any link exists. */
+export async function previewShare(principal: Principal, callId: string): Promise<SharePreviewDto> {
+  const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
+  if (!call) throw notFound("Call");
+  const settings = await q.findSharingSettings({ workspaceId: principal.workspaceId });
+  const keys = redactionKeys(settings.redactionKeys);
+  return { ...toSharedCall(call, keys), redactionKeys: keys, publicSharesEnabled: settings.publicSharesEnabled };
+}
+
+/**
+ * Opens a link for anyone who has it: the redacted call, built with the workspace's current
+ * redaction list. Unknown → 404; revoked, expired or sharing turned off → 410. Counts a view.
+ */
+export async function openShare(token: string): Promise<PublicShareDto> {
+  const share = SHARE_TOKEN_PATTERN.test(token) ? await q.findShareByToken({ tokenHash: hashToken(token) }) : null;
+  if (!share) throw notFound("Share link");
+  const gone = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
+  if (gone) throw new SwitchboardError("gone", gone);
+  await q.countView({ id: share.id });
+  const { call } = toSharedCall(share.call, redactionKeys(share.workspace.redactionKeys));
+  return { call, share: { createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null } };
+}
+
+/** Whether a token's page exists, is gone (with why) or never existed; counts nothing. */
+export async function shareState(token: string): Promise<{ state: "active" } | { state: "gone"; reason: string } | { state: "unknown" }> {
+  const share = SHARE_TOKEN_PATTERN.test(token) ? await q.findShareState({ tokenHash: hashToken(token) }) : null;
+  if (!share) return { state: "unknown" };
+  const reason = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
+  return reason ? { state: "gone", reason } : { state: "active" };
+}
+
+function goneReason(share: { revokedAt: Date | null; expiresAt: Date | null; publicSharesEnabled: boolean }): string | null {
+  if (share.revokedAt) return "This share link was revoked";
+  if (share.expiresAt && share.expiresAt.getTime() <= Date.now()) return `This share link expired on ${share.expiresAt.toISOString().slice(0, 10)}`;
+  if (!share.publicSharesEnabled) return "Public share links are turned off for the workspace this call belongs to";
+  return null;
+}
+
+async function toDtos(rows: q.ListedShareRow[], principal: Principal, request: Request): Promise<ShareDto[]> {
+  const ids = [...new Set(rows.map((r) => r.createdBy))];
+  const names = new Map((await q.findUserNames({ ids })).map((u) => [u.id, u.name]));
+  const origin = consoleOrigin(request);
+  return rows.map((row) => toDto(row, principal, origin, names));
+}
+
+function toDto(row: q.ListedShareRow, principal: Principal, origin: string, names: Map<string, string>): ShareDto {
+  const now = Date.now();
+  return {
+    id: row.id,
+    callId: row.callId,
+    url: `${origin}/s/${decryptJson<string>(row.tokenSecret)}`,
+    status: row.revokedAt ? "revoked" : row.expiresAt && row.expiresAt.getTime() <= now ? "expired" : "active",
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdBy: { id: row.createdBy, name: names.get(row.createdBy) ?? null },
+    viewCount: row.viewCount,
+    lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
+    call: { name: row.call.name, method: row.call.method as CallMethod, serverName: row.call.server?.name ?? null },
+    canRevoke: !row.revokedAt && (row.createdBy === principal.userId || roleAtLeast(principal.role, "admin")),
+  };
+}
