@@ -10,6 +10,7 @@ const PAGES: { href: string; label: string; min: Role }[] = [
   { href: "/settings/tokens", label: "API tokens", min: "viewer" },
   { href: "/settings/members", label: "Members", min: "viewer" },
   { href: "/settings/workspace", label: "Workspace", min: "viewer" },
+  { href: "/settings/shares", label: "Share links", min: "member" },
   { href: "/settings/audit", label: "Audit log", min: "admin" },
 ];
 

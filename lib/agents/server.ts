@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { roleAtLeast } from "@/lib/access";
 import { audit, auditAs } from "@/lib/audit/server";
-import type { ClientInfo, Principal } from "@/lib/auth";
+import { consoleOrigin, type ClientInfo, type Principal } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "@/lib/relay/server";
@@ -24,15 +24,6 @@ function newPairingCode(): string {
 /** Codes are compared case- and dash-insensitively (people retype them). */
 function normaliseCode(code: string): string {
   return code.toUpperCase().replace(/[^A-Z0-9]/g, "");
-}
-
-/** The console's public origin: SWITCHBOARD_URL if set, else what the request was addressed to. */
-function consoleOrigin(request: Request): string {
-  if (process.env.SWITCHBOARD_URL) return new URL(process.env.SWITCHBOARD_URL).origin;
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${proto}://${host}`;
 }
 
 /** Creates a pairing code and the command that uses it. */

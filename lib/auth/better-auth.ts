@@ -3,6 +3,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { prisma } from "@/lib/db/client";
 import { derivedSecret } from "@/lib/crypto";
+import { requestOrigin } from "./index";
 import { authAuditHooks } from "./audit-hooks";
 
 /**
@@ -16,19 +17,13 @@ export const auth = betterAuth({
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
   session: { expiresIn: 60 * 60 * 24 * 30, cookieCache: { enabled: true, maxAge: 60 } },
   // Same-origin requests are trusted whatever host name the console is reached by.
-  trustedOrigins: (request) => [...(request ? [ownOrigin(request)] : []), ...extraOrigins()],
+  trustedOrigins: (request) => [...(request ? [requestOrigin(request)] : []), ...extraOrigins()],
   telemetry: { enabled: false },
   hooks: authAuditHooks,
   rateLimit: { enabled: process.env.NODE_ENV === "production" && !process.env.SWITCHBOARD_TEST },
   advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" },
 });
 
-function ownOrigin(request: Request): string {
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
 
 function extraOrigins(): string[] {
   return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean);

@@ -68,3 +68,16 @@ export const authKeys = {
   me: () => ["me"] as const,
   tokens: () => ["tokens"] as const,
 };
+
+/** The origin a request was addressed to (the proxy's forwarded host and scheme when present). */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/** The console's public origin for links it hands out: SWITCHBOARD_URL if set, else the request's. */
+export function consoleOrigin(request: Request): string {
+  return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
+}

@@ -13,6 +13,7 @@ function createClient() {
       agent: { tokenHash: true },
       agentPairing: { codeHash: true },
       share: { tokenHash: true, tokenSecret: true },
+      invitation: { tokenHash: true, tokenSecret: true },
     },
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { roleAtLeast, type Role } from "@/lib/access";
 import { audit, auditAs } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import { consoleOrigin, type Principal } from "@/lib/auth";
 import { auth, clientInfo, createUserWithPassword } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -21,15 +21,6 @@ import * as q from "./queries";
 
 type InvitationRow = Awaited<ReturnType<typeof q.listPendingInvitations>>[number];
 type FoundInvitation = NonNullable<Awaited<ReturnType<typeof q.findInvitationByHash>>>;
-
-/** The console's public origin: SWITCHBOARD_URL if set, else what the request was addressed to. */
-function consoleOrigin(request: Request): string {
-  if (process.env.SWITCHBOARD_URL) return new URL(process.env.SWITCHBOARD_URL).origin;
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
 
 function inviteUrl(origin: string, row: { tokenSecret: string }): string {
   return `${origin}/invite/${decryptJson<string>(row.tokenSecret)}`;

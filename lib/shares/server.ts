@@ -1,7 +1,7 @@
 import "server-only";
 import { roleAtLeast } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import { consoleOrigin, type Principal } from "@/lib/auth";
 import type { CallMethod, Page } from "@/lib/calls";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -20,15 +20,6 @@ import * as q from "./queries";
 import { toSharedCall } from "./shared-call";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The console's public origin: SWITCHBOARD_URL if set, else what the request was addressed to. */
-function consoleOrigin(request: Request): string {
-  if (process.env.SWITCHBOARD_URL) return new URL(process.env.SWITCHBOARD_URL).origin;
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
 
 /** Creates a public read-only link to a call; the token is kept hashed (lookup) and sealed (to copy it again). */
 export async function createShare(principal: Principal, callId: string, input: CreateShare, request: Request): Promise<ShareDto> {
