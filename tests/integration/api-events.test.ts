@@ -109,6 +109,6 @@ describe("live workspace events", () => {
     const data = JSON.parse(text.slice(text.indexOf("data: ") + 6).split("\n")[0]!);
     expect(data).toEqual({ type: "server", serverId: theirs.id, status: "disconnected" });
     const foreign = await fetch(`${sb.url}/api/v1/events?workspace=not-mine`, { headers: { cookie } });
-    expect(foreign.status).toBe(404);
+    expect(foreign.status).toBe(403);
   });
 });
