@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { Input, Select, Labelled } from "@/components/ui/field";
 import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { useTags } from "@/lib/reviews/hooks";
@@ -147,14 +147,5 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
         </Button>
       )}
     </form>
-  );
-}
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1 text-xs font-medium">
-      {label}
-      {children}
-    </label>
   );
 }

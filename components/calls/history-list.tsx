@@ -1,28 +1,18 @@
 "use client";
 
-import { useEffect, useRef } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
 import { useCalls, type CallFilters } from "@/lib/calls/hooks";
 import { COLUMNS, HistoryRow } from "./history-row";
+import { useLoadMore } from "@/components/ui/use-load-more";
 
 /** Calls, newest first; the next page loads when the end of the list scrolls into view. */
 export function HistoryList({ filters, selected = [], onToggle }: { filters: CallFilters; selected?: string[]; onToggle?: (id: string) => void }) {
   const calls = useCalls(filters);
-  const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = calls;
-
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "400px" });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const sentinel = useLoadMore(calls);
 
   if (calls.isPending) {
     return (

@@ -2,7 +2,7 @@
 
 import { useRef, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/field";
+import { Input, Select, Labelled } from "@/components/ui/field";
 import type { AuditFilters } from "@/lib/audit";
 
 export const FILTER_KEYS = ["action", "actorId", "targetType", "targetId", "since", "until"] as const satisfies readonly (keyof AuditFilters)[];
@@ -101,14 +101,5 @@ export function AuditFiltersForm({ filters, onChange }: { filters: Partial<Audit
         </Button>
       )}
     </form>
-  );
-}
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1 text-xs font-medium">
-      {label}
-      {children}
-    </label>
   );
 }

@@ -1,6 +1,5 @@
 "use client";
 
-import { useEffect, useRef } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -12,6 +11,7 @@ import type { AuditEntryDto, AuditFilters } from "@/lib/audit";
 import { auditExportUrl, useAudit } from "@/lib/audit/hooks";
 import { useCan } from "@/lib/auth/hooks";
 import { AuditFiltersForm, FILTER_KEYS } from "./audit-filters";
+import { useLoadMore } from "@/components/ui/use-load-more";
 
 const COLUMNS = "grid grid-cols-[9.5rem_11rem_minmax(8rem,1fr)_minmax(8rem,1fr)_7rem] gap-x-3";
 
@@ -51,18 +51,8 @@ export function AuditLog() {
 
 function AuditList({ filters, onFilter }: { filters: Partial<AuditFilters>; onFilter: (patch: Partial<AuditFilters>) => void }) {
   const audit = useAudit(filters);
-  const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = audit;
-
-  useEffect(() => {
-    const node = sentinel.current;
-    if (!node || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "400px" });
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const sentinel = useLoadMore(audit);
 
   if (audit.isPending) return <Skeleton className="h-48 w-full" />;
   if (audit.error && !audit.data) return <ErrorAlert error={audit.error} title="Could not load the audit log" />;

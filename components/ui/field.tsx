@@ -60,3 +60,13 @@ export function Field({ label, hint, error, required, className, children }: Fie
     </div>
   );
 }
+
+/** A label stacked over its control, for compact filter bars. */
+export function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium">
+      {label}
+      {children}
+    </label>
+  );
+}
