@@ -89,6 +89,8 @@ export function apiClient(base: string, token?: string) {
     const res = await fetch(`${base}${route}`, {
       method,
       headers: {
+        // Browsers send Origin on every non-GET request; the console refuses cookie writes without it.
+        origin: base,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
         ...headers,
