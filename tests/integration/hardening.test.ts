@@ -14,7 +14,7 @@ async function signIn(base: string): Promise<string> {
   return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }
 
-/** Issue 11, items 5 (CSRF), 8 (body size) and 13 (data file modes), against the running console. */
+/** Issue 11, items 1 (secrets bound to an origin), 5 and 6 (CSRF, proxy trust), 8 (body size), 13 (file modes). */
 describe("hardening", () => {
   let sb: ConsoleHandle;
   let token: string;
@@ -47,6 +47,8 @@ describe("hardening", () => {
     expect((await post({ "sec-fetch-site": "cross-site" })).status).toBe(403);
     expect((await post({ origin: sb.url })).status).toBe(201);
     expect((await post({ "sec-fetch-site": "same-origin" })).status).toBe(201);
+    // X-Forwarded-Host is anybody's to send: without SWITCHBOARD_TRUST_PROXY it does not make an origin ours.
+    expect((await post({ origin: "http://evil.localhost", "x-forwarded-host": "evil.localhost", "x-forwarded-proto": "http" })).status).toBe(403);
     // Reads need no origin; bearer tokens are never sent by a browser on its own.
     expect((await fetch(`${sb.url}/api/v1/tokens`, { headers: { cookie } })).status).toBe(200);
     const scripted = await fetch(`${sb.url}/api/v1/tokens`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "ci" }) });
@@ -80,6 +82,25 @@ describe("hardening", () => {
     expect(call.status).toBe(404);
     const tooBigCall = await api("POST", "/api/v1/servers/no-such-server/tools/call", { name: "echo", arguments: { message: "z".repeat(4 * MiB) } });
     expect(tooBigCall.status).toBe(413);
+  });
+
+  it("drops stored header values when the URL moves to another origin, unless re-entered", async () => {
+    const api = apiClient(sb.url, token);
+    const created = await api("POST", "/api/v1/servers", { name: "bound", url: "http://127.0.0.1:9/mcp", headers: { "X-Api-Key": "k-1", Authorization: "Bearer b-1" } });
+    expect(created.status).toBe(201);
+    const id = created.body.server.id as string;
+    // Same origin, other path: the values stay.
+    expect((await api("PATCH", `/api/v1/servers/${id}`, { url: "http://127.0.0.1:9/v2/mcp" })).body.server.headerNames.sort()).toEqual(["Authorization", "X-Api-Key"]);
+    // Another origin: only what this request re-enters goes along.
+    const moved = await api("PATCH", `/api/v1/servers/${id}`, { url: "http://localhost:9/mcp", headers: { Authorization: "Bearer b-2" } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.server.headerNames).toEqual(["Authorization"]);
+    const again = await api("PATCH", `/api/v1/servers/${id}`, { url: "http://127.0.0.2:9/mcp" });
+    expect(again.body.server.headerNames).toEqual([]);
+    const audit = await api("GET", "/api/v1/audit?action=server.updated");
+    const dropped = audit.body.items.map((e: { details: { headersDroppedForNewOrigin?: string[] } }) => e.details.headersDroppedForNewOrigin).filter(Boolean);
+    expect(dropped).toEqual([["Authorization"], ["X-Api-Key"]]);
+    expect(JSON.stringify(audit.body)).not.toMatch(/k-1|b-1|b-2/);
   });
 
   it("keeps the database file readable by the console's user only", () => {
