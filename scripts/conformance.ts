@@ -119,7 +119,7 @@ function report(outcomes: Outcome[], wallMs: number): string {
     "Notes that the table cannot show:",
     "- Every `auth/*` scenario fails for the console until it has an OAuth client (issue 10, sections 1–2): it answers the",
     "  server's 401 with a 502 and never fetches the resource metadata. `auth/resource-mismatch` on 0.1.16 passes only",
-    "  because the check there is that the client does not end up authorized, which a client without OAuth satisfies.",
+    "  because its only check is that the client makes no authorization request, which a client without OAuth satisfies.",
     "- The `sep-2640-*` skills scenarios (an extension) pass for the console because it never reads skill files at all:",
     "  nothing is prefetched and no unverified content is used. The console has no skills support to test.",
     "- The bare SDK fails 0.1.16's `auth/2025-03-26-oauth-metadata-backcompat` on purpose: that fixture's authorization",
