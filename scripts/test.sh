@@ -16,5 +16,7 @@ npx eslint .
 bash scripts/build.sh
 echo "› Unit and integration tests"
 npx vitest run
+echo "› Conformance (the MCP suite's client scenarios; fails on a regression against tests/conformance/baseline.json)"
+bash scripts/conformance.sh --no-build --no-write
 echo "› Browser tests"
 npx playwright test

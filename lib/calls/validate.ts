@@ -14,6 +14,8 @@ const compiled = new WeakMap<object, ReturnType<Ajv["compile"]> | null>();
 /**
  * Validates tool arguments against the tool's inputSchema. A schema that ajv cannot compile is
  * not our business to reject: the server validates again, so such arguments pass through.
+ * A `null` given for an optional top-level parameter counts as "not provided" (SEP-2243 treats
+ * the two alike, and clients send null for an unset field); it is still sent as typed.
  */
 export function validateArguments(schema: unknown, args: unknown): FieldError[] {
   if (!schema || typeof schema !== "object") return [];
@@ -27,9 +29,16 @@ export function validateArguments(schema: unknown, args: unknown): FieldError[] 
     }
     compiled.set(schema, validate ?? null);
   }
-  if (!validate || validate(args)) return [];
+  if (!validate || validate(withoutOptionalNulls(schema, args))) return [];
   return (validate.errors ?? []).map((e) => ({
     path: e.instancePath || (e.params && "missingProperty" in e.params ? `/${String(e.params.missingProperty)}` : "/"),
     message: e.message ?? "is invalid",
   }));
+}
+
+function withoutOptionalNulls(schema: object, args: unknown): unknown {
+  if (!args || typeof args !== "object" || Array.isArray(args)) return args;
+  const required = (schema as { required?: unknown }).required;
+  const keep = new Set(Array.isArray(required) ? required : []);
+  return Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== null || keep.has(k)));
 }

@@ -87,5 +87,5 @@ export const interactionKeys = {
   all: () => ["interactions"] as const,
   list: (filter: ListInteractions) => ["interactions", filter] as const,
 };
-export { checkFormContent, enumValues } from "./validate";
+export { checkFormContent, enumValues, withFormDefaults } from "./validate";
 export { checkSamplingReply, checkSamplingSequence, contentBlocks, type ReplyError, type SamplingTool, type SamplingToolChoice, type ToolCallDraft } from "./sampling";

@@ -5,7 +5,7 @@ import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import type { InteractionDto, InteractionKind, InteractionStatus, ListInteractions, RespondInteraction } from "./index";
 import { declined, isWaiting, settleWaiting, type Settlement } from "./broker";
-import { checkFormContent } from "./validate";
+import { checkFormContent, withFormDefaults } from "./validate";
 import { checkSamplingReply } from "./sampling";
 import * as q from "./queries";
 
@@ -66,7 +66,7 @@ function toSettlement(kind: InteractionKind, request: Record<string, unknown>, i
   if (kind === "sampling") throw new SwitchboardError("bad_request", "A sampling request is answered with reply or decline");
   let result: Record<string, unknown> = { action: "accept" };
   if (kind === "elicitation-form") {
-    const content = input.content ?? {};
+    const content = withFormDefaults(request.requestedSchema, input.content ?? {});
     const errors = checkFormContent(request.requestedSchema, content);
     if (errors.length) throw new SwitchboardError("unprocessable", "The answer does not match the requested form", { errors });
     result = { action: "accept", content };

@@ -53,6 +53,19 @@ function checkValue(prop: Record<string, unknown>, value: unknown): string | nul
   }
 }
 
+/**
+ * Accepted content with the requested schema's `default`s filled in for every field the answer
+ * leaves out (SEP-1034): accepting with `{}` means "the defaults". Given values are kept as is.
+ */
+export function withFormDefaults(schema: unknown, content: Record<string, unknown>): Record<string, unknown> {
+  const properties = ((schema ?? {}) as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+  const filled = { ...content };
+  for (const [name, prop] of Object.entries(properties)) {
+    if (filled[name] === undefined && prop && typeof prop === "object" && "default" in prop) filled[name] = prop.default;
+  }
+  return filled;
+}
+
 /** The allowed values of an enum schema: `enum`, or the `const`s of `oneOf`/`anyOf` (titled enums). */
 export function enumValues(prop: Record<string, unknown>): string[] | null {
   if (Array.isArray(prop.enum)) return prop.enum.map(String);
