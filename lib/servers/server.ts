@@ -46,7 +46,7 @@ export async function getServerForCall(principal: Principal, id: string): Promis
   const row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Server");
   if (row.archivedAt) throw archivedError(row);
-  return row;
+  return { ...row, actingUserId: principal.userId };
 }
 
 /** The server row with its encrypted headers for work the console does on its own (the task poller); null if gone. */
@@ -66,10 +66,13 @@ export async function createServer(principal: Principal, input: CreateServer): P
       timeoutMs: input.timeoutMs,
       maxTotalTimeoutMs: input.maxTotalTimeoutMs ?? null,
       ...headerColumns(input.headers),
+      authMode: input.authMode,
+      oauthClientId: input.oauthClientId ?? null,
+      oauthClientSecret: input.oauthClientId && input.oauthClientSecret ? encryptJson(input.oauthClientSecret) : null,
     },
   });
   if (!row) throw nameTaken(input.name);
-  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort() } });
+  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort(), authMode: input.authMode } });
   return toDto(row);
 }
 
@@ -89,7 +92,8 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       else headers[name] = value;
     }
   }
-  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined;
+  const oauthChanged = input.authMode !== undefined || input.oauthClientId !== undefined || input.oauthClientSecret !== undefined;
+  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined || oauthChanged;
   const row = await q.updateServer({
     workspaceId: principal.workspaceId,
     id,
@@ -103,6 +107,10 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       unattendedPolicy: input.unattendedPolicy,
       unattendedWaitMs: input.unattendedWaitMs,
       ...(headers ? headerColumns(headers) : {}),
+      authMode: input.authMode,
+      oauthClientId: input.oauthClientId,
+      ...(input.oauthClientId === null || input.oauthClientSecret === null ? { oauthClientSecret: null } : {}),
+      ...(typeof input.oauthClientSecret === "string" ? { oauthClientSecret: encryptJson(input.oauthClientSecret) } : {}),
       ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
