@@ -38,9 +38,10 @@ export async function finishAuthorization(input: {
 }
 
 /**
- * RFC 7009: revokes the refresh token (which also ends its access tokens at most servers) and the
- * access token at the authorization server's revocation endpoint, when it offers one. Returns
- * whether anything was revoked; failures are the caller's to ignore (the tokens go anyway).
+ * RFC 7009: revokes the refresh token (which ends the grant and its access tokens at most servers),
+ * or the access token when there is no refresh token, at the authorization server's revocation
+ * endpoint when it offers one. Returns whether a token was revoked; a refusal throws, and the
+ * caller deletes the tokens anyway.
  */
 export async function revokeTokens(store: OAuthStore): Promise<boolean> {
   const record = await store.tokens();
@@ -49,23 +50,20 @@ export async function revokeTokens(store: OAuthStore): Promise<boolean> {
   if (!record || !endpoint) return false;
   const client = await store.client(record.issuer ?? undefined);
   if (!client) return false;
-  const hints: [string | undefined, string][] = [
-    [record.tokens.refresh_token, "refresh_token"],
-    [record.tokens.access_token, "access_token"],
-  ];
-  for (const [token, hint] of hints) {
-    if (!token) continue;
-    const body = new URLSearchParams({ token, token_type_hint: hint });
-    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
-    if (client.client_secret) {
-      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`;
-    } else {
-      body.set("client_id", client.client_id);
-    }
-    const response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) throw new McpError("http", `The authorization server refused the revocation (HTTP ${response.status})`, { status: response.status });
+  const [token, hint] = record.tokens.refresh_token ? [record.tokens.refresh_token, "refresh_token"] : [record.tokens.access_token, "access_token"];
+  const body = new URLSearchParams({ token, token_type_hint: hint });
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+  if (client.client_secret) {
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`;
+  } else {
+    body.set("client_id", client.client_id);
   }
-  return true;
+  const response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+  if (response.ok) return true;
+  const error = ((await response.json().catch(() => null)) as { error?: string } | null)?.error;
+  // A server that cannot revoke this kind of token (e.g. self-contained JWTs) says so; nothing to undo.
+  if (error === "unsupported_token_type") return false;
+  throw new McpError("http", `The authorization server refused the revocation (HTTP ${response.status}${error ? `, ${error}` : ""})`, { status: response.status });
 }
 
 function oauthFailure(what: string, err: unknown): McpError {
