@@ -15,6 +15,7 @@ import { isApiError } from "@/lib/api-client";
 import { useServer } from "@/lib/servers/hooks";
 import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
+import { OAuthPanel } from "@/components/oauth/oauth-panel";
 import { RootsSection } from "@/components/interactions/roots-section";
 
 /**
@@ -77,6 +78,7 @@ export function ServerDetail({ id }: { id: string }) {
   return (
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
+      {!archived && <OAuthPanel server={server.data} />}
       {!archived && <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />}
       {server.data.status === "connected" && (
         <div className="border-b px-6 py-2">

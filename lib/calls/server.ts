@@ -7,7 +7,8 @@ import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { reviewsFor } from "@/lib/reviews/server";
 import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
-import { isSignInRequired } from "@/lib/oauth";
+import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
+import { oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
@@ -124,6 +125,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     }
   } catch (err) {
     outcome = failure(err);
+    const signIn = oauthFailure(server, err);
+    if (signIn && outcome.error) outcome.error = { ...outcome.error, message: signIn.message, oauth: signIn.details as SignInRequired };
   } finally {
     running.delete(key);
   }

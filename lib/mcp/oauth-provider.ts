@@ -18,6 +18,8 @@ export interface OAuthTokenRecord {
   issuer: string | null;
   expiresAt: number | null;
   discovery: OAuthDiscoveryState | null;
+  /** The client the tokens were issued to: refreshes use it even after a newer registration. */
+  client?: StoredOAuthClientInformation;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface PendingAuthorization {
   authorizationUrl: string;
   codeVerifier: string;
   discovery: OAuthDiscoveryState | null;
+  /** The client the authorization was started with: the code is bound to it. */
+  client: StoredOAuthClientInformation | null;
 }
 
 /**
@@ -53,17 +57,21 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   private verifier: string | null = null;
   private discovery: OAuthDiscoveryState | null = null;
   private refreshing: Promise<unknown> | null = null;
+  private client: StoredOAuthClientInformation | null = null;
+  private readonly pinnedClient: boolean;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly serverUrl: string,
     private readonly flowState?: string,
-    preset?: { codeVerifier: string; discovery: OAuthDiscoveryState | null },
+    preset?: { codeVerifier: string; discovery: OAuthDiscoveryState | null; client: StoredOAuthClientInformation | null },
   ) {
     if (preset) {
       this.verifier = preset.codeVerifier;
       this.discovery = preset.discovery;
+      this.client = preset.client;
     }
+    this.pinnedClient = !!preset?.client;
     if (store.clientMetadataUrl) this.clientMetadataUrl = store.clientMetadataUrl;
   }
 
@@ -86,11 +94,19 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     return this.flowState ?? "";
   }
 
-  clientInformation(ctx?: OAuthClientInformationContext) {
-    return this.store.client(ctx?.issuer);
+  /**
+   * A callback uses the client its authorization started with; a live connection the client its
+   * tokens were issued to; a new authorization the workspace's registration for the issuer.
+   */
+  async clientInformation(ctx?: OAuthClientInformationContext) {
+    if (this.pinnedClient && this.client) return this.client;
+    const own = this.flowState === undefined ? (await this.store.tokens())?.client : undefined;
+    this.client = own ?? (await this.store.client(ctx?.issuer)) ?? null;
+    return this.client ?? undefined;
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext) {
+    this.client = info;
     const issuer = ctx?.issuer ?? info.issuer ?? "";
     await this.store.saveClient(info, issuer, info.client_id === this.clientMetadataUrl ? "cimd" : "dcr");
   }
@@ -120,6 +136,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
       issuer: ctx?.issuer ?? tokens.issuer ?? null,
       expiresAt,
       discovery: this.discovery ?? previous?.discovery ?? null,
+      ...(this.client ?? previous?.client ? { client: (this.client ?? previous?.client)! } : {}),
     });
   }
 
@@ -153,6 +170,6 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   /** What auth() found and registered, for the callback to finish with. */
   pending(): PendingAuthorization | null {
     if (!this.authorizationUrl || !this.verifier) return null;
-    return { authorizationUrl: this.authorizationUrl.href, codeVerifier: this.verifier, discovery: this.discovery };
+    return { authorizationUrl: this.authorizationUrl.href, codeVerifier: this.verifier, discovery: this.discovery, client: this.client };
   }
 }

@@ -26,7 +26,7 @@ export async function finishAuthorization(input: {
   serverUrl: string;
   code: string;
   iss?: string;
-  pending: Pick<PendingAuthorization, "codeVerifier" | "discovery">;
+  pending: Pick<PendingAuthorization, "codeVerifier" | "discovery" | "client">;
 }): Promise<void> {
   const provider = new ConsoleOAuthProvider(input.store, input.serverUrl, undefined, input.pending);
   try {
@@ -48,7 +48,7 @@ export async function revokeTokens(store: OAuthStore): Promise<boolean> {
   const metadata = record?.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined;
   const endpoint = metadata?.revocation_endpoint;
   if (!record || !endpoint) return false;
-  const client = await store.client(record.issuer ?? undefined);
+  const client = record.client ?? (await store.client(record.issuer ?? undefined));
   if (!client) return false;
   const [token, hint] = record.tokens.refresh_token ? [record.tokens.refresh_token, "refresh_token"] : [record.tokens.access_token, "access_token"];
   const body = new URLSearchParams({ token, token_type_hint: hint });

@@ -5,17 +5,36 @@ import { consoleOrigin, type Principal } from "@/lib/auth";
 import { clientInfo, signedInUserId } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
-import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type OAuthStore, type OAuthTokenRecord } from "@/lib/mcp/server";
+import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type SignInRequired } from "./index";
 import * as q from "./queries";
 
 const FLOW_TTL_MS = 10 * 60_000;
 const CALLBACK_PATH = "/api/v1/oauth/callback";
+const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";
+
+/**
+ * The Client ID Metadata Document the console serves at its own origin. Authorization servers
+ * fetch it over https only, so the console offers it only when its origin is https.
+ */
+export function clientMetadataDocument(request: Request) {
+  const origin = consoleOrigin(request);
+  return {
+    client_id: `${origin}${CLIENT_METADATA_PATH}`,
+    client_name: "Switchboard",
+    client_uri: origin,
+    redirect_uris: [`${origin}${CALLBACK_PATH}`],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+}
 
 interface FlowSecret {
   codeVerifier: string;
   discovery: OAuthTokenRecord["discovery"];
+  client: PendingAuthorization["client"];
   redirectUrl: string;
   subject: string;
 }
@@ -69,12 +88,14 @@ export async function startAuthorization(principal: Principal, server: ServerSec
   const subject = credentialSubject({ ...server, actingUserId: principal.userId })!;
   const redirectUrl = `${consoleOrigin(request)}${CALLBACK_PATH}`;
   const state = crypto.randomBytes(32).toString("base64url");
-  const store = storeFor(server, subject, { userId: principal.userId, redirectUrl });
+  const origin = consoleOrigin(request);
+  const clientMetadataUrl = origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
+  const store = storeFor(server, subject, { userId: principal.userId, redirectUrl, clientMetadataUrl, requiredScope: scope });
   const pending = await beginAuthorization({ store, serverUrl: server.url, state, ...(scope ? { scope } : {}) }).catch((err: unknown) => {
     throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
   });
   await q.deleteStaleFlows({ before: new Date() });
-  const secret: FlowSecret = { codeVerifier: pending.codeVerifier, discovery: pending.discovery, redirectUrl, subject };
+  const secret: FlowSecret = { codeVerifier: pending.codeVerifier, discovery: pending.discovery, client: pending.client, redirectUrl, subject };
   await q.createFlow({
     stateHash: hashToken(state),
     workspaceId: server.workspaceId,
@@ -162,9 +183,14 @@ export async function signOut(principal: Principal, server: ServerSecretRow): Pr
 }
 
 /** The database behind the SDK provider for one (server, subject). */
-function storeFor(server: ServerSecretRow, subject: string, opts: { userId: string | null; redirectUrl: string }): OAuthStore {
+function storeFor(
+  server: ServerSecretRow,
+  subject: string,
+  opts: { userId: string | null; redirectUrl: string; clientMetadataUrl?: string; requiredScope?: string },
+): OAuthStore {
   return {
     redirectUrl: opts.redirectUrl,
+    ...(opts.clientMetadataUrl ? { clientMetadataUrl: opts.clientMetadataUrl } : {}),
     clientName: "Switchboard",
     async client(issuer) {
       if (server.oauthClientId) {
@@ -173,7 +199,11 @@ function storeFor(server: ServerSecretRow, subject: string, opts: { userId: stri
       }
       if (!issuer) return undefined;
       const row = await q.findClient({ workspaceId: server.workspaceId, issuer });
-      return row ? decryptJson(row.infoSecret) : undefined;
+      const info = row ? decryptJson<{ client_id: string; scope?: string }>(row.infoSecret) : undefined;
+      // Authorization servers hold a dynamically registered client to the scope it registered with:
+      // a step-up beyond it registers anew (the SDK then caches the new registration).
+      if (info?.scope && opts.requiredScope && !covers(info.scope, opts.requiredScope)) return undefined;
+      return info;
     },
     async saveClient(info, issuer, method) {
       if (server.oauthClientId || !issuer) return;
@@ -201,3 +231,8 @@ function storeFor(server: ServerSecretRow, subject: string, opts: { userId: stri
   };
 }
 export { callbackPage } from "./page";
+
+function covers(granted: string, wanted: string): boolean {
+  const have = new Set(granted.split(" "));
+  return wanted.split(" ").every((s) => !s || have.has(s));
+}

@@ -165,6 +165,30 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     as.account = "alice";
   });
 
+  it("a 403 insufficient_scope asks for step-up with the larger scope; after consenting the call works", async () => {
+    const denied = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "admin-only", arguments: {} });
+    expect(denied.body.call.status).toBe("error");
+    expect(denied.body.call.error.oauth).toEqual({ oauth: "step_up_required", serverId, authorizeUrl: `/api/v1/servers/${serverId}/oauth/authorize`, scope: `${TOOLS_SCOPE} ${ADMIN_SCOPE}` });
+    const started = await authorize(owner.cookie, { scope: denied.body.call.error.oauth.scope });
+    expect(new URL(started.body.authorizationUrl).searchParams.get("scope")).toContain(ADMIN_SCOPE);
+    const done = await callback(await throughAuthorizationServer(started.body.authorizationUrl), owner.cookie);
+    expect(done.status, done.text).toBe(303);
+    const allowed = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "admin-only", arguments: {} });
+    expect(allowed.body.call.status, JSON.stringify(allowed.body.call.error)).toBe("ok");
+    expect(allowed.body.call.result.content[0].text).toBe("admin things");
+  });
+
+  it("serves its Client ID Metadata Document at a stable URL of its own origin", async () => {
+    const res = await fetch(`${sb.url}/oauth/client-metadata.json`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      client_id: `${sb.url}/oauth/client-metadata.json`,
+      redirect_uris: [`${sb.url}/api/v1/oauth/callback`],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none",
+    });
+  });
+
   it("refuses a state started by another user, and a state that expired", async () => {
     const started = await authorize(owner.cookie);
     const back = await throughAuthorizationServer(started.body.authorizationUrl);
