@@ -72,7 +72,7 @@ export async function createServer(principal: Principal, input: CreateServer): P
     },
   });
   if (!row) throw nameTaken(input.name);
-  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort(), authMode: input.authMode } });
+  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort(), ...(input.authMode !== "none" ? { authMode: input.authMode } : {}) } });
   return toDto(row);
 }
 

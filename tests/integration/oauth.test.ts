@@ -146,6 +146,16 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(mcp.accepted.length).toBeGreaterThan(before);
   });
 
+  it("a 401 on a live session refreshes once and retries, invisibly to the caller", async () => {
+    await owner.api("GET", `/api/v1/servers/${serverId}/tools`);
+    const tokenCalls = as.requests.filter((r) => r === "POST /token").length;
+    mcp.control.rejectNext = 1;
+    const call = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "whoami", arguments: {} });
+    expect(call.body.call.status, JSON.stringify(call.body.call.error)).toBe("ok");
+    expect(mcp.control.rejectNext).toBe(0);
+    expect(as.requests.filter((r) => r === "POST /token").length).toBeGreaterThan(tokenCalls);
+  });
+
   it("per member: another member must sign in for themselves while the first one works", async () => {
     const res = await bob.api("GET", `/api/v1/servers/${serverId}/tools`);
     expect(res.status).toBe(502);
