@@ -243,4 +243,44 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     const bobs = await bob.api("GET", `/api/v1/servers/${serverId}/tools`);
     expect(bobs.status).toBe(200);
   });
+  it("shared mode with a pre-registered client: one member signs in for the workspace, everyone's calls use it", async () => {
+    const registered = await fetch(`${as.issuer}/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [`${sb.url}/api/v1/oauth/callback`], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], application_type: "native" }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    const created = await owner.api("POST", "/api/v1/servers", {
+      name: "shared",
+      url: mcp.url,
+      authMode: "oauth-shared",
+      oauthClientId: client.client_id,
+      oauthClientSecret: client.client_secret,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(JSON.stringify(created.body)).not.toContain(client.client_secret);
+    const sharedId = created.body.server.id as string;
+    const before = as.requests.filter((r) => r === "POST /reg").length;
+
+    const started = await apiClient(sb.url)("POST", `/api/v1/servers/${sharedId}/oauth/authorize`, {}, { cookie: owner.cookie, origin: sb.url });
+    expect(new URL(started.body.authorizationUrl).searchParams.get("client_id")).toBe(client.client_id);
+    const done = await callback(await throughAuthorizationServer(started.body.authorizationUrl), owner.cookie);
+    expect(done.status, done.text).toBe(303);
+    expect(as.requests.filter((r) => r === "POST /reg").length).toBe(before);
+
+    const status = await bob.api("GET", `/api/v1/servers/${sharedId}/oauth`);
+    expect(status.body).toMatchObject({ mode: "oauth-shared", signedIn: true, signedInBy: "Ada Owner", clientId: client.client_id });
+    const call = await bob.api("POST", `/api/v1/servers/${sharedId}/tools/call`, { name: "whoami", arguments: {} });
+    expect(call.body.call.status, JSON.stringify(call.body.call.error)).toBe("ok");
+    expect(call.body.call.result.content[0].text).toBe("You are alice");
+    const db = new Database(sb.dbFile, { readonly: true });
+    try {
+      const row = db.prepare("SELECT oauth_client_secret FROM server WHERE id = ?").get(sharedId) as { oauth_client_secret: string };
+      expect(row.oauth_client_secret).toMatch(/^v1\./);
+      expect(JSON.stringify(db.prepare("SELECT * FROM server").all())).not.toContain(client.client_secret);
+    } finally {
+      db.close();
+    }
+  });
 });
