@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -37,7 +38,8 @@ const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities");
 
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
-  const [listMode, setListMode] = useState<ListMode>("auto");
+  // Back from signing in to the server (OAuth): list at once, even after the failed connection that asked for it.
+  const [listMode, setListMode] = useState<ListMode>(useSearchParams().get("oauth") === "signed-in" ? "on" : "auto");
   const [view, setView] = useState<View>("capabilities");
 
   if (server.isPending) {
