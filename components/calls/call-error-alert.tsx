@@ -1,6 +1,11 @@
+"use client";
+
+import { SignInButton } from "@/components/oauth/sign-in-button";
 import { Alert } from "@/components/ui/alert";
 import { isApiError } from "@/lib/api-client";
+import { isSignInRequired } from "@/lib/oauth";
 import type { CallError } from "@/lib/calls";
+import { useRenderSource } from "./render-context";
 
 const KIND_TITLE: Record<CallError["kind"], string> = {
   protocol: "The server answered with an error",
@@ -14,8 +19,10 @@ const KIND_TITLE: Record<CallError["kind"], string> = {
 
 /** The error recorded on a call (status other than ok). */
 export function CallErrorBox({ error }: { error: CallError }) {
+  const { readOnly } = useRenderSource();
+  const signIn = error.oauth && !readOnly ? <SignInButton need={error.oauth} /> : undefined;
   return (
-    <Alert tone={error.kind === "cancelled" ? "warning" : "error"} title={KIND_TITLE[error.kind] ?? "The call failed"}>
+    <Alert tone={error.kind === "cancelled" ? "warning" : "error"} title={KIND_TITLE[error.kind] ?? "The call failed"} action={signIn}>
       <span className="font-mono text-xs">
         {error.kind}
         {error.code !== undefined ? ` ${error.code}` : ""}
@@ -37,8 +44,9 @@ export function CallErrorAlert({ error }: { error: unknown }) {
       : isApiError(error, "not_found")
         ? "Not found"
         : "The request failed";
+  const details = (error as { details?: unknown }).details;
   return (
-    <Alert tone="error" title={title}>
+    <Alert tone="error" title={title} action={isSignInRequired(details) ? <SignInButton need={details} /> : undefined}>
       {message}
     </Alert>
   );

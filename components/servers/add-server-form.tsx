@@ -6,6 +6,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CreateServerSchema } from "@/lib/servers";
 import { useCreateServer } from "@/lib/servers/hooks";
+import { OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
 
@@ -15,6 +16,7 @@ export function AddServerForm() {
   const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000", maxTotalTimeoutMs: "" });
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [errors, setErrors] = useState<ServerFieldErrors>({});
+  const [oauth, setOAuth] = useState<OAuthFieldValues>({ authMode: "none", clientId: "", clientSecret: "" });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -23,6 +25,8 @@ export function AddServerForm() {
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
       maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? undefined : Number(values.maxTotalTimeoutMs),
       headers: headersFromRows(headers),
+      authMode: oauth.authMode,
+      ...(oauth.authMode !== "none" && oauth.clientId ? { oauthClientId: oauth.clientId, ...(oauth.clientSecret ? { oauthClientSecret: oauth.clientSecret } : {}) } : {}),
     });
     if (!parsed.success) {
       setErrors(issuesToErrors(parsed.error.issues));
@@ -36,6 +40,7 @@ export function AddServerForm() {
     <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4" aria-label="Add server">
       <ServerFields values={values} errors={errors} onChange={setValues} />
       <HeadersEditor rows={headers} onChange={setHeaders} />
+      <OAuthFields values={oauth} onChange={setOAuth} />
       {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
       <ErrorAlert error={create.error} title="Could not add the server" />
       <div>

@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/field";
 import { UpdateServerSchema, type ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
 import { UnattendedFields, type UnattendedValues } from "@/components/interactions/unattended-fields";
+import { OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
 
@@ -36,6 +37,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
   const [errors, setErrors] = useState<ServerFieldErrors>({});
   const [unattended, setUnattended] = useState<UnattendedValues>({ policy: server.unattendedPolicy, waitSeconds: String(server.unattendedWaitMs / 1000) });
   const isHttp = server.kind === "http";
+  const [oauth, setOAuth] = useState<OAuthFieldValues>({ authMode: server.authMode, clientId: server.oauthClientId ?? "", clientSecret: "" });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -51,6 +53,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
       maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? null : Number(values.maxTotalTimeoutMs),
       ...(Object.keys(headers).length ? { headers } : {}),
+      ...(isHttp ? oauthUpdate(server, oauth) : {}),
       unattendedPolicy: unattended.policy,
       ...(unattended.waitSeconds !== "" ? { unattendedWaitMs: Math.round(Number(unattended.waitSeconds) * 1000) } : {}),
     });
@@ -119,6 +122,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
         </fieldset>
       )}
       <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />
+      {isHttp && <OAuthFields values={oauth} onChange={setOAuth} secretSet={server.oauthClientId !== null} />}
       <UnattendedFields values={unattended} onChange={setUnattended} />
       {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
       <ErrorAlert error={update.error} title="Could not save" />
@@ -130,4 +134,14 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       </div>
     </form>
   );
+}
+
+/** Only what changed: a cleared client id removes the client and its secret; an empty secret keeps it. */
+function oauthUpdate(server: ServerDto, oauth: OAuthFieldValues) {
+  const clientId = oauth.clientId.trim() || null;
+  return {
+    ...(oauth.authMode !== server.authMode ? { authMode: oauth.authMode } : {}),
+    ...(clientId !== server.oauthClientId ? { oauthClientId: clientId } : {}),
+    ...(clientId && oauth.clientSecret ? { oauthClientSecret: oauth.clientSecret } : {}),
+  };
 }

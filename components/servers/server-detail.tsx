@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,6 +16,7 @@ import { isApiError } from "@/lib/api-client";
 import { useServer } from "@/lib/servers/hooks";
 import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
+import { OAuthPanel } from "@/components/oauth/oauth-panel";
 import { RootsSection } from "@/components/interactions/roots-section";
 
 /**
@@ -36,7 +38,8 @@ const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities");
 
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
-  const [listMode, setListMode] = useState<ListMode>("auto");
+  // Back from signing in to the server (OAuth): list at once, even after the failed connection that asked for it.
+  const [listMode, setListMode] = useState<ListMode>(useSearchParams().get("oauth") === "signed-in" ? "on" : "auto");
   const [view, setView] = useState<View>("capabilities");
 
   if (server.isPending) {
@@ -77,6 +80,7 @@ export function ServerDetail({ id }: { id: string }) {
   return (
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
+      {!archived && <OAuthPanel server={server.data} />}
       {!archived && <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />}
       {server.data.status === "connected" && (
         <div className="border-b px-6 py-2">

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { SignInButton } from "@/components/oauth/sign-in-button";
+import { isSignInRequired } from "@/lib/oauth";
 import { cn } from "./cn";
 
 type Tone = "error" | "warning" | "info" | "success";
@@ -27,8 +29,10 @@ export function Alert({ tone = "error", title, children, className, action }: { 
 export function ErrorAlert({ error, title, className }: { error: unknown; title?: string; className?: string }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
+  // A server behind OAuth that needs the person to sign in: offer it instead of a dead end.
+  const details = (error as { details?: unknown }).details;
   return (
-    <Alert tone="error" title={title} className={className}>
+    <Alert tone="error" title={title} className={className} action={isSignInRequired(details) ? <SignInButton need={details} /> : undefined}>
       {message}
     </Alert>
   );

@@ -18,6 +18,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   // invitations are opened by people without an account yet; the token is the credential
   "POST /api/v1/invitations/preview": "public",
   "POST /api/v1/invitations/accept": "public",
+  // the browser back from an OAuth authorization server: state bound to the signed-in user is the credential
+  "GET /api/v1/oauth/callback": "public",
   // public share links: the unguessable token is the credential
   "GET /api/v1/public/shares/:token": "public",
 
@@ -59,6 +61,9 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /api/v1/servers/:id/sessions": "viewer",
   "GET /api/v1/servers/:id/tasks": "viewer",
   "GET /api/v1/servers/:id/resources/subscriptions": "viewer",
+  "GET /api/v1/servers/:id/oauth": "viewer",
+  "POST /api/v1/servers/:id/oauth/authorize": "member",
+  "DELETE /api/v1/servers/:id/oauth": "member",
   "POST /api/v1/servers/:id/connect": "member",
   "POST /api/v1/servers/:id/disconnect": "member",
   "POST /api/v1/servers/:id/ping": "member",

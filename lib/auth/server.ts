@@ -40,6 +40,12 @@ export async function authenticate(request: Request): Promise<Principal> {
   return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role, memberRole: role, via: "session", client: clientInfo(request) };
 }
 
+/** The user of the request's session cookie (never a bearer token), or null: for routes bound to the person in the browser. */
+export async function signedInUserId(request: Request): Promise<string | null> {
+  const session = await auth.api.getSession({ headers: request.headers }).catch(() => null);
+  return session?.user.id ?? null;
+}
+
 /** The caller's address (from the socket, via server.ts) and user agent, for the audit log. */
 export function clientInfo(request: Request): ClientInfo {
   return { ip: request.headers.get(CLIENT_IP_HEADER), userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null };

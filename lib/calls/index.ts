@@ -1,3 +1,4 @@
+import type { SignInRequired } from "@/lib/oauth";
 import { z } from "zod";
 
 export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
@@ -90,6 +91,8 @@ export interface CallError {
   message: string;
   code?: number;
   data?: unknown;
+  /** The server needs the caller to sign in (or consent to more scope) before this can work. */
+  oauth?: SignInRequired;
 }
 
 /** The latest `notifications/progress` of a call; no `total` means indeterminate. */

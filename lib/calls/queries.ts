@@ -108,7 +108,7 @@ export function setTaskState({ id, data }: { id: string; data: Pick<Prisma.CallU
 export function findTaskCall({ id }: { id: string }) {
   return prisma.call.findUnique({
     where: { id },
-    select: { id: true, workspaceId: true, serverId: true, requestId: true, status: true, taskId: true, taskStatus: true, taskPollIntervalMs: true, startedAt: true },
+    select: { id: true, workspaceId: true, serverId: true, requestId: true, userId: true, status: true, taskId: true, taskStatus: true, taskPollIntervalMs: true, startedAt: true },
   });
 }
 

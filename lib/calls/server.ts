@@ -7,6 +7,8 @@ import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { reviewsFor } from "@/lib/reviews/server";
 import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
+import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
+import { oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { toCallDto, toCallSummary } from "./dto";
@@ -78,6 +80,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   try {
     live = await getConnection(server);
   } catch (err) {
+    // Not a failed call: nothing was sent; the person must sign in to the server first.
+    if (err instanceof SwitchboardError && isSignInRequired(err.details)) throw err;
     const error: CallError = { kind: server.kind === "agent" ? "offline" : "connection", message: (err as Error).message };
     const row = await q.insertCall({ data: { ...base, status: "error", finishedAt: new Date(), durationMs: 0, error: JSON.stringify(error) } });
     return toCallDto(row);
@@ -121,6 +125,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     }
   } catch (err) {
     outcome = failure(err);
+    const signIn = oauthFailure(server, err);
+    if (signIn && outcome.error) outcome.error = { ...outcome.error, message: signIn.message, oauth: signIn.details as SignInRequired };
   } finally {
     running.delete(key);
   }

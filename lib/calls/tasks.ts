@@ -86,7 +86,7 @@ async function poll(callId: string): Promise<number | null | "stop"> {
     await finish(callId, "error", { error: { kind: "connection", message: `"${server.name}" was archived before its task ended` } });
     return "stop";
   }
-  const { connection } = await getConnection(server);
+  const { connection } = await getConnection({ ...server, actingUserId: call.userId });
   const info = await connection.getTask(call.taskId, { timeoutMs: server.timeoutMs });
   if (info.status !== call.taskStatus || !TERMINAL.has(info.status)) await recordState(call, info);
   if (!TERMINAL.has(info.status)) return info.pollIntervalMs ?? call.taskPollIntervalMs;

@@ -8,7 +8,10 @@ function createClient() {
   return new PrismaClient({
     adapter,
     omit: {
-      server: { headersSecret: true },
+      server: { headersSecret: true, oauthClientSecret: true },
+      oAuthClient: { infoSecret: true },
+      oAuthCredential: { tokensSecret: true },
+      oAuthFlow: { flowSecret: true },
       apiToken: { tokenHash: true },
       agent: { tokenHash: true },
       agentPairing: { codeHash: true },

@@ -3,6 +3,7 @@ import { McpError } from "./errors";
 import { explainError } from "./explain";
 import { createHttpRecorder, type HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
+import { ConsoleOAuthProvider } from "./oauth-provider";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
@@ -32,7 +33,8 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   const url = parseEndpoint(config.url);
   const open = (kind: "streamable-http" | "sse") => {
     const recorder = createHttpRecorder();
-    const make = () => createHttpTransport(kind, url, config.headers, recorder);
+    const provider = config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
+    const make = () => createHttpTransport(kind, url, config.headers, recorder, provider);
     // HTTP+SSE exists only in the legacy era: no probe.
     return attempt(kind, make, recorder, config, hooks, kind === "sse" ? LEGACY : prior, deadline);
   };

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
+import { InsufficientScopeError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
 
@@ -31,6 +31,14 @@ const NETWORK_CODES =
  */
 export function explainError(err: unknown, context: ExplainContext = {}): McpError {
   if (err instanceof McpError) return err;
+  if (InsufficientScopeError.isInstance(err)) {
+    const requiredScope = err.requiredScope;
+    return new McpError("unauthorized", `HTTP 403 insufficient_scope: the server needs more access${requiredScope ? ` (scope "${requiredScope}")` : ""}`, {
+      status: 403,
+      data: { insufficientScope: true, requiredScope },
+      cause: err,
+    });
+  }
   for (const link of causeChain(err)) {
     const explained = explainOne(link, context);
     if (explained) return explained;

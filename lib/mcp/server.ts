@@ -3,6 +3,7 @@ import "server-only";
 export { openConnection } from "./connection";
 export { McpError, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
+export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
 export type {
   CallMethod,
   CompletionRequest,

@@ -2,6 +2,7 @@ import {
   SdkHttpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
@@ -29,10 +30,13 @@ export function createHttpTransport(
   url: URL,
   headers: Record<string, string>,
   recorder: HttpRecorder,
+  authProvider?: OAuthClientProvider,
 ): Transport {
   const requestInit: RequestInit = { headers: { ...headers } };
-  if (kind === "sse") return new SSEClientTransport(url, { requestInit, fetch: recorder.fetch });
-  return new StreamableHTTPClientTransport(url, { requestInit, fetch: recorder.fetch });
+  const auth = authProvider ? { authProvider } : {};
+  if (kind === "sse") return new SSEClientTransport(url, { requestInit, fetch: recorder.fetch, ...auth });
+  // Step-up is the person's to consent to: a 403 insufficient_scope surfaces instead of re-authorizing here.
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch: recorder.fetch, ...auth, ...(authProvider ? { onInsufficientScope: "throw" as const } : {}) });
 }
 
 /** In auto mode, these answers to the Streamable HTTP initialize mean "try legacy HTTP+SSE" (spec). */

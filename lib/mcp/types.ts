@@ -1,3 +1,4 @@
+import type { OAuthStore } from "./oauth-provider";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { TrafficRecord } from "./recording-transport";
 
@@ -24,6 +25,8 @@ export interface ConnectionConfig {
   eraHint?: "legacy" | "modern" | null;
   /** `McpConnection.discoverResult` saved from an earlier modern connection. */
   discoverResult?: Record<string, unknown> | null;
+  /** OAuth to the server (HTTP transports only): tokens ride on every request, refreshed by the SDK. */
+  oauth?: OAuthStore;
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
   onListChanged?: (kind: ListChangedKind) => void;

@@ -25,7 +25,7 @@ export async function subscribeResource(principal: Principal, serverId: string, 
 /** Unsubscribes; without a live session there is nothing to unsubscribe and no session is opened. */
 export async function unsubscribeResource(principal: Principal, serverId: string, uri: string): Promise<ResourceSubscriptionsDto> {
   await getServerForCall(principal, serverId);
-  const live = await getLiveConnection(serverId);
+  const live = await getLiveConnection(serverId, principal.userId);
   if (!live) return { sessionId: null, uris: [] };
   await upstream(() => live.connection.unsubscribeResource(uri));
   return changed(principal.workspaceId, serverId, { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions });
@@ -34,7 +34,7 @@ export async function unsubscribeResource(principal: Principal, serverId: string
 /** The live session's subscriptions (never opens a session). */
 export async function listResourceSubscriptions(principal: Principal, serverId: string): Promise<ResourceSubscriptionsDto> {
   await getServer(principal, serverId);
-  const live = await getLiveConnection(serverId);
+  const live = await getLiveConnection(serverId, principal.userId);
   return live ? { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions } : { sessionId: null, uris: [] };
 }
 

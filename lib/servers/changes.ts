@@ -15,14 +15,17 @@ type Current = {
   roots: string;
   unattendedPolicy: string;
   unattendedWaitMs: number;
+  authMode: string;
+  oauthClientId: string | null;
 };
 
-const FIELDS = ["name", "url", "transport", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs"] as const;
+const FIELDS = ["name", "url", "transport", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId"] as const;
 
 /** Compares an update with the stored row and the decrypted header values before it. */
 export function describeServerChanges(current: Current, input: UpdateServer, headersBefore: Record<string, string>): ServerChanges {
   const fields: string[] = FIELDS.filter((f) => input[f] !== undefined && input[f] !== current[f]);
   if (input.roots && JSON.stringify(input.roots) !== current.roots) fields.push("roots");
+  if (input.oauthClientSecret !== undefined) fields.push("oauthClientSecret");
   const headers: ServerChanges["headers"] = { added: [], removed: [], changed: [] };
   for (const [name, value] of Object.entries(input.headers ?? {})) {
     const had = Object.hasOwn(headersBefore, name);

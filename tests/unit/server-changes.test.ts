@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeServerChanges } from "@/lib/servers/changes";
 
-const current = { name: "a", url: "http://x/mcp", transport: "auto", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: "[]", unattendedPolicy: "decline", unattendedWaitMs: 60_000 };
+const current = { name: "a", url: "http://x/mcp", transport: "auto", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: "[]", unattendedPolicy: "decline", unattendedWaitMs: 60_000, authMode: "none", oauthClientId: null };
 
 describe("describeServerChanges (audit details of a server update)", () => {
   it("names added, removed and changed headers, never their values", () => {

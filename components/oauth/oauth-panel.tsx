@@ -1,0 +1,47 @@
+"use client";
+
+import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { useOAuthStatus, useSignInToServer, useSignOutOfServer } from "@/lib/oauth/hooks";
+import type { ServerDto } from "@/lib/servers";
+
+/** The server page's sign-in state for OAuth servers: who is signed in, scope and expiry, sign in and out. */
+export function OAuthPanel({ server }: { server: ServerDto }) {
+  const enabled = server.authMode !== "none";
+  const status = useOAuthStatus(server.id, enabled);
+  const signIn = useSignInToServer(server.id);
+  const signOut = useSignOutOfServer(server.id);
+  if (!enabled) return null;
+  const shared = server.authMode === "oauth-shared";
+  const s = status.data;
+  return (
+    <section aria-label="OAuth" className="flex flex-col gap-2 border-b px-6 py-3 text-sm">
+      <div className="flex flex-wrap items-center gap-3">
+        <span className="font-medium">OAuth</span>
+        <span className="text-xs text-muted">{shared ? "One shared sign-in for the workspace" : "Each member signs in for themselves"}</span>
+        {s && (
+          <span data-testid="oauth-state" className="text-xs">
+            {s.signedIn
+              ? `Signed in${shared && s.signedInBy ? ` (by ${s.signedInBy})` : ""}${s.scope ? ` · scope ${s.scope}` : ""}${s.expiresAt ? ` · token until ${new Date(s.expiresAt).toLocaleTimeString()}` : ""}`
+              : "Not signed in"}
+          </span>
+        )}
+        <span className="flex-1" />
+        {s && !s.signedIn && (
+          <Button size="sm" variant="primary" busy={signIn.isPending} onClick={() => signIn.mutate(undefined)}>
+            Sign in to {server.name}
+          </Button>
+        )}
+        {s?.signedIn && (
+          <Button size="sm" busy={signOut.isPending} onClick={() => signOut.mutate()}>
+            Sign out of this server
+          </Button>
+        )}
+      </div>
+      {signOut.data?.revocationError && (
+        <Alert tone="warning">Signed out here, but the authorization server refused the revocation: {signOut.data.revocationError}</Alert>
+      )}
+      <ErrorAlert error={status.error ?? signIn.error ?? signOut.error} title="OAuth" />
+    </section>
+  );
+}

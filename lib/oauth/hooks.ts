@@ -1,0 +1,34 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { serverKeys } from "@/lib/servers";
+import { oauthKeys, type OAuthStatus } from "./index";
+
+export function useOAuthStatus(serverId: string, enabled = true) {
+  return useQuery({
+    queryKey: oauthKeys.status(serverId),
+    queryFn: ({ signal }) => api<OAuthStatus>(`/servers/${encodeURIComponent(serverId)}/oauth`, { signal }),
+    enabled,
+  });
+}
+
+/** Starts signing in and sends this tab to the authorization server; it comes back to the server page. */
+export function useSignInToServer(serverId: string) {
+  return useMutation({
+    mutationFn: (scope?: string) =>
+      api<{ authorizationUrl: string }>(`/servers/${encodeURIComponent(serverId)}/oauth/authorize`, { method: "POST", body: scope ? { scope } : {} }),
+    onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+  });
+}
+
+export function useSignOutOfServer(serverId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ revoked: boolean; revocationError: string | null }>(`/servers/${encodeURIComponent(serverId)}/oauth`, { method: "DELETE" }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: oauthKeys.status(serverId) });
+      void queryClient.invalidateQueries({ queryKey: serverKeys.detail(serverId) });
+    },
+  });
+}

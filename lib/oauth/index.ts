@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/** Whose credential calls to a server use: none, each member's own, or one shared by the workspace. */
+export const AuthModeSchema = z.enum(["none", "oauth-per-member", "oauth-shared"]);
+export type AuthMode = z.infer<typeof AuthModeSchema>;
+
+/** The subject of the shared workspace credential (per-member credentials use the user id). */
+export const SHARED_SUBJECT = "workspace";
+
+/** `GET /api/v1/servers/:id/oauth`: the caller's view of the server's OAuth state; never tokens. */
+export interface OAuthStatus {
+  mode: AuthMode;
+  signedIn: boolean;
+  /** Who signed in (for the shared credential, the member who last did). */
+  signedInBy: string | null;
+  scope: string | null;
+  expiresAt: string | null;
+  issuer: string | null;
+  /** Whether the server has a pre-registered client (the id only; the secret is write-only). */
+  clientId: string | null;
+}
+
+/** `POST /api/v1/servers/:id/oauth/authorize` body: an optional larger scope (step-up). */
+export const AuthorizeSchema = z.object({ scope: z.string().trim().min(1).max(2000).optional() }).default({});
+export type Authorize = z.infer<typeof AuthorizeSchema>;
+
+/** Where the UI offers "Sign in": the details of an error that needs a person to sign in to the server. */
+export interface SignInRequired {
+  oauth: "sign_in_required" | "step_up_required";
+  serverId: string;
+  authorizeUrl: string;
+  scope?: string;
+}
+
+export function isSignInRequired(details: unknown): details is SignInRequired {
+  const d = details as Partial<SignInRequired> | null;
+  return !!d && (d.oauth === "sign_in_required" || d.oauth === "step_up_required") && typeof d.authorizeUrl === "string";
+}
+
+export const oauthKeys = {
+  status: (serverId: string) => ["servers", serverId, "oauth"] as const,
+};

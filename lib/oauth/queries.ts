@@ -1,0 +1,81 @@
+import { prisma } from "@/lib/db/client";
+
+export function findClient({ workspaceId, issuer }: { workspaceId: string; issuer: string }) {
+  return prisma.oAuthClient.findUnique({ where: { workspaceId_issuer: { workspaceId, issuer } }, omit: { infoSecret: false } });
+}
+
+export function upsertClient(input: { workspaceId: string; issuer: string; clientId: string; method: string; infoSecret: string; redirectUri: string }) {
+  const { workspaceId, issuer, ...data } = input;
+  return prisma.oAuthClient.upsert({
+    where: { workspaceId_issuer: { workspaceId, issuer } },
+    create: { workspaceId, issuer, ...data },
+    update: data,
+  });
+}
+
+/** A credential with its encrypted tokens (the only query that reads them). */
+export function findCredential({ serverId, subject }: { serverId: string; subject: string }) {
+  return prisma.oAuthCredential.findUnique({ where: { serverId_subject: { serverId, subject } }, omit: { tokensSecret: false } });
+}
+
+/** Without the tokens: for status answers. */
+export function findCredentialInfo({ serverId, subject }: { serverId: string; subject: string }) {
+  return prisma.oAuthCredential.findUnique({ where: { serverId_subject: { serverId, subject } } });
+}
+
+export function upsertCredential(input: {
+  workspaceId: string;
+  serverId: string;
+  subject: string;
+  /** Null for a refresh the console did on its own: keeps who signed in. */
+  userId: string | null;
+  issuer: string | null;
+  tokensSecret: string;
+  scope: string | null;
+  expiresAt: Date | null;
+}) {
+  const { serverId, subject, userId, ...data } = input;
+  return prisma.oAuthCredential.upsert({
+    where: { serverId_subject: { serverId, subject } },
+    create: { serverId, subject, userId: userId ?? "", ...data },
+    update: { ...data, ...(userId ? { userId } : {}) },
+  });
+}
+
+export function deleteCredential({ serverId, subject }: { serverId: string; subject: string }) {
+  return prisma.oAuthCredential.deleteMany({ where: { serverId, subject } });
+}
+
+export function createFlow(input: { stateHash: string; workspaceId: string; serverId: string; userId: string; flowSecret: string; expiresAt: Date }) {
+  return prisma.oAuthFlow.create({ data: input });
+}
+
+export function findFlow({ stateHash }: { stateHash: string }) {
+  return prisma.oAuthFlow.findUnique({ where: { stateHash }, omit: { flowSecret: false } });
+}
+
+/** Marks the flow used; false when another request used it first. */
+export async function useFlow({ id }: { id: string }): Promise<boolean> {
+  const { count } = await prisma.oAuthFlow.updateMany({ where: { id, usedAt: null }, data: { usedAt: new Date() } });
+  return count === 1;
+}
+
+/** Flows that can no longer be used are dropped when new ones start. */
+export function deleteStaleFlows({ before }: { before: Date }) {
+  return prisma.oAuthFlow.deleteMany({ where: { expiresAt: { lt: before } } });
+}
+
+/** The server a callback finishes for, with its pre-registered client secret. */
+export function findServerForFlow({ workspaceId, id }: { workspaceId: string; id: string }) {
+  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false } });
+}
+
+export function findUserName({ id }: { id: string }) {
+  return prisma.user.findUnique({ where: { id }, select: { name: true } });
+}
+
+/** Every stored token of a server (all members' and the shared one). */
+export async function deleteServerCredentials({ serverId }: { serverId: string }) {
+  const { count } = await prisma.oAuthCredential.deleteMany({ where: { serverId } });
+  return count;
+}
