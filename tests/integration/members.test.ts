@@ -30,7 +30,7 @@ describe("members, invitations and workspace settings", () => {
   async function accept(body: Record<string, unknown>, cookie?: string) {
     const res = await fetch(`${sb.url}/api/v1/invitations/accept`, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+      headers: { "content-type": "application/json", origin: sb.url, ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
     return { status: res.status, body: await res.json(), cookie: cookieOf(res) };

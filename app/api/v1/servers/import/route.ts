@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { ImportServersSchema } from "@/lib/servers";
 import { importServers } from "@/lib/servers/server";
 
@@ -6,6 +6,6 @@ export const runtime = "nodejs";
 
 // POST /api/v1/servers/import – add servers from an mcpServers JSON (HTTP now, stdio for the agent)
 export const POST = withWorkspace(async ({ request, principal }) => {
-  const { config } = await parseBody(request, ImportServersSchema);
+  const { config } = await parseBody(request, ImportServersSchema, { maxBytes: callBodyLimit() });
   return importServers(principal, config);
 });

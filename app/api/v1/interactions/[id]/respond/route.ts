@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { RespondInteractionSchema } from "@/lib/interactions";
 import { respondInteraction } from "@/lib/interactions/server";
 
@@ -6,6 +6,6 @@ export const runtime = "nodejs";
 
 // POST /api/v1/interactions/:id/respond – a person answers: accept/decline/cancel (elicitation), reply/decline (sampling)
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
-  const input = await parseBody(request, RespondInteractionSchema);
+  const input = await parseBody(request, RespondInteractionSchema, { maxBytes: callBodyLimit() });
   return { interaction: await respondInteraction(principal, params.id, input) };
 });

@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { GetPromptSchema } from "@/lib/calls";
 import { runCall } from "@/lib/calls/server";
 
@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 
 // POST /api/v1/servers/:id/prompts/get – get a prompt; the recorded call is the answer
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
-  const body = await parseBody(request, GetPromptSchema);
+  const body = await parseBody(request, GetPromptSchema, { maxBytes: callBodyLimit() });
   const call = await runCall(principal, {
     serverId: params.id,
     method: "prompts/get",

@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { ReadResourceSchema } from "@/lib/calls";
 import { runCall } from "@/lib/calls/server";
 
@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 
 // POST /api/v1/servers/:id/resources/read – read a resource; the recorded call is the answer
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
-  const body = await parseBody(request, ReadResourceSchema);
+  const body = await parseBody(request, ReadResourceSchema, { maxBytes: callBodyLimit() });
   const call = await runCall(principal, {
     serverId: params.id,
     method: "resources/read",

@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { CallToolSchema } from "@/lib/calls";
 import { runCall } from "@/lib/calls/server";
 
@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 
 // POST /api/v1/servers/:id/tools/call – call a tool; the recorded call is the answer
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
-  const body = await parseBody(request, CallToolSchema);
+  const body = await parseBody(request, CallToolSchema, { maxBytes: callBodyLimit() });
   const call = await runCall(principal, {
     serverId: params.id,
     method: "tools/call",

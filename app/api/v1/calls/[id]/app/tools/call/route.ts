@@ -1,4 +1,4 @@
-import { parseBody, withWorkspace } from "@/lib/api/route";
+import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { AppCallToolSchema } from "@/lib/apps";
 import { callAppTool } from "@/lib/apps/server";
 
@@ -6,6 +6,6 @@ export const runtime = "nodejs";
 
 // POST /api/v1/calls/:id/app/tools/call – a tool call made by the app hosted in call :id
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
-  const body = await parseBody(request, AppCallToolSchema);
+  const body = await parseBody(request, AppCallToolSchema, { maxBytes: callBodyLimit() });
   return { call: await callAppTool(principal, params.id, body) };
 });
