@@ -61,6 +61,7 @@ try {
 } finally {
   stop = true;
   await api("POST", `/api/v1/servers/${id}/disconnect`).catch(() => {});
+  await api("DELETE", `/api/v1/servers/${id}`).catch(() => {});
   events.close();
   void answering;
 }
