@@ -18,7 +18,9 @@ export function useSignInToServer(serverId: string) {
   return useMutation({
     mutationFn: (scope?: string) =>
       api<{ authorizationUrl: string }>(`/servers/${encodeURIComponent(serverId)}/oauth/authorize`, { method: "POST", body: scope ? { scope } : {} }),
-    onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+    onSuccess: ({ authorizationUrl }) => {
+      if (/^https?:/i.test(authorizationUrl)) window.location.assign(authorizationUrl);
+    },
   });
 }
 

@@ -94,6 +94,9 @@ export async function startAuthorization(principal: Principal, server: ServerSec
   const pending = await beginAuthorization({ store, serverUrl: server.url, state, ...(scope ? { scope } : {}) }).catch((err: unknown) => {
     throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
   });
+  // The URL comes from metadata the server and its authorization server publish: only http(s) reaches a browser.
+  const protocol = new URL(pending.authorizationUrl).protocol;
+  if (protocol !== "https:" && protocol !== "http:") throw new SwitchboardError("upstream_error", `The authorization server's endpoint is not an http(s) URL (${protocol})`);
   await q.deleteStaleFlows({ before: new Date() });
   const secret: FlowSecret = { codeVerifier: pending.codeVerifier, discovery: pending.discovery, client: pending.client, redirectUrl, subject };
   await q.createFlow({
