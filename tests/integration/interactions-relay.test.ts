@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { openEvents, type EventStream } from "../support/events";
 import { everythingStdio } from "../support/servers";
 import { nextPending, resultText } from "./interactions-support";
@@ -110,7 +110,12 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
     const project = uri(path.join(allowed, "project"));
     const refused = [uri(path.join(base, "elsewhere")), uri(path.join(allowed, "missing")), uri(path.join(allowed, "escape"))];
     await api("PATCH", `/api/v1/servers/${id}`, { roots: [project, ...refused].map((u) => ({ uri: u })) });
-    const text = resultText((await call("get-roots-list")).body.call);
+    // server-everything re-reads roots after list_changed, through the relay: wait until it has.
+    let text = "";
+    await waitFor(async () => {
+      text = resultText((await call("get-roots-list")).body.call);
+      return text.includes(project);
+    }, 15_000, () => text);
     expect(text).toContain("(1 total)");
     expect(text).toContain(project);
     for (const u of refused) expect(text).not.toContain(u);
