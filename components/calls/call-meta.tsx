@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { CallDto } from "@/lib/calls";
+import type { CallCredential, CallDto } from "@/lib/calls";
 import { formatBytes, formatDuration, formatTime } from "./format";
 
 /** Who ran the call, when, and the ids that tie it to logs and traces. */
@@ -16,6 +16,7 @@ export function CallMeta({ call }: { call: CallDto }) {
     ["Method", <code key="m">{call.method}</code>],
     ["Name", <code key="n">{call.name}</code>],
     ["Run by", call.userName ?? "API token"],
+    ...(call.credential ? [["Signed in as", credentialText(call.credential)] as [string, ReactNode]] : []),
     ["Started", formatTime(call.startedAt)],
     ["Finished", formatTime(call.finishedAt)],
     ["Duration", formatDuration(call.durationMs)],
@@ -51,4 +52,10 @@ export function CallMeta({ call }: { call: CallDto }) {
       ))}
     </dl>
   );
+}
+
+/** Whose OAuth identity the server saw. */
+function credentialText(credential: CallCredential): string {
+  const who = credential.userName ?? "a former member";
+  return credential.mode === "shared" ? `Workspace shared credential (signed in by ${who})` : `${who} (own sign-in)`;
 }

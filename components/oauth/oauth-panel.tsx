@@ -1,7 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { useOAuthStatus, useSignInToServer, useSignOutOfServer } from "@/lib/oauth/hooks";
 import type { ServerDto } from "@/lib/servers";
 
@@ -27,6 +28,9 @@ export function OAuthPanel({ server }: { server: ServerDto }) {
           </span>
         )}
         <span className="flex-1" />
+        <Link href={`/servers/${encodeURIComponent(server.id)}/oauth`} className={buttonClasses("ghost", "sm")}>
+          Step by step
+        </Link>
         {s && !s.signedIn && (
           <Button size="sm" variant="primary" busy={signIn.isPending} onClick={() => signIn.mutate(undefined)}>
             Sign in to {server.name}

@@ -10,6 +10,7 @@ import { DEFAULT_REDACTION_KEYS } from "@/lib/redaction";
 import { useCan } from "@/lib/auth/hooks";
 import type { UpdateWorkspace, WorkspaceSettingsDto } from "@/lib/workspaces";
 import { useUpdateWorkspaceSettings, useWorkspaceSettings } from "@/lib/workspaces/hooks";
+import { AllowedNetworks } from "./allowed-networks";
 import { DeleteWorkspace } from "./delete-workspace";
 
 /** Settings → Workspace: name, retention, public share links, redaction list, and deletion. */
@@ -27,6 +28,7 @@ export function WorkspaceSettings() {
       </p>
       {/* Saved values are the form's starting point; a save remounts it with what the server kept. */}
       <SettingsForm key={JSON.stringify([w.name, w.retentionDays, w.publicSharesEnabled, w.redactionKeys])} settings={w} update={update} />
+      <AllowedNetworks settings={w} />
       <DeleteWorkspace name={w.name} counts={w.counts} />
     </div>
   );

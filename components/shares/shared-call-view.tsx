@@ -30,6 +30,7 @@ function asCallDto(call: SharedCall): CallDto {
     rerunOfId: null,
     origin: call.origin,
     parentCallId: null,
+    credential: null,
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     durationMs: call.durationMs,

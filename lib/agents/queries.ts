@@ -92,4 +92,13 @@ export async function announceServers({ workspaceId, agentId, names }: { workspa
   return outcomes;
 }
 
+/** Binds an agent server to an agent, or (null) releases it for the next agent that announces its name. */
+export function bindServer({ workspaceId, serverId, agentId }: { workspaceId: string; serverId: string; agentId: string | null }) {
+  return prisma.server.update({
+    where: { id: serverId, workspaceId },
+    data: agentId ? { kind: "agent", agentId } : { kind: "stdio", agentId: null },
+    select: { id: true },
+  });
+}
+
 export type AgentRow = NonNullable<Awaited<ReturnType<typeof findAgent>>>;

@@ -6,7 +6,8 @@ import { consoleOrigin, type ClientInfo, type Principal } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "@/lib/relay/server";
-import { archiveAgentServers } from "@/lib/servers/server";
+import { archiveAgentServers, disconnect, getServer } from "@/lib/servers/server";
+import type { ServerDto } from "@/lib/servers";
 import { RELAY_PATH } from "@/lib/relay/protocol";
 import { PAIRING_TTL_MS, type AgentDto, type AgentSelfDto, type CreatePairing, type PairAgent, type PairingDto } from "./index";
 import * as q from "./queries";
@@ -81,6 +82,27 @@ export async function revokeAgent(principal: Principal, id: string): Promise<voi
   revokeLink(id);
   const archived = await archiveAgentServers({ workspaceId: principal.workspaceId, agentId: id, by: principal.userId });
   await audit(principal, { action: "agent.revoked", target: { type: "agent", id, name: row.name }, details: { archivedServers: archived } });
+}
+
+/**
+ * Re-binds a server served through an agent (admin only): to another agent of the workspace, which
+ * serves it from its next hello, or released (`agentId: null`) for the next agent that announces
+ * its name. Otherwise the agent that first claimed a name keeps it: no other agent takes it over.
+ */
+export async function bindServerToAgent(principal: Principal, serverId: string, agentId: string | null): Promise<ServerDto> {
+  const server = await getServer(principal, serverId);
+  if (server.kind === "http") throw new SwitchboardError("bad_request", `"${server.name}" is an HTTP server; only servers run by an agent are bound to one`);
+  const previous = server.agentId ? await q.findAgent({ workspaceId: principal.workspaceId, id: server.agentId }) : null;
+  const next = agentId ? await q.findAgent({ workspaceId: principal.workspaceId, id: agentId }) : null;
+  if (agentId && (!next || next.revokedAt)) throw new SwitchboardError("unprocessable", "agentId must name an agent of this workspace that is not revoked");
+  await disconnect(principal, serverId);
+  await q.bindServer({ workspaceId: principal.workspaceId, serverId, agentId });
+  await audit(principal, {
+    action: "server.agent_bound",
+    target: { type: "server", id: serverId, name: server.name },
+    details: { from: previous?.name ?? null, to: next?.name ?? null },
+  });
+  return getServer(principal, serverId);
 }
 
 /** The agent behind an agent token (for the agent's own `status` and `unpair`). */

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { accessFor, roleAtLeast, type Access } from "@/lib/access";
+import { databaseFault } from "@/lib/db/client";
 import { SwitchboardError } from "@/lib/errors";
 import { authenticate } from "@/lib/auth/server";
 import { requestOrigin } from "@/lib/auth";
@@ -113,11 +114,15 @@ function toResponse(result: unknown): Response {
 
 export function errorResponse(err: unknown): Response {
   const error = toSwitchboardError(err);
-  return Response.json(error.toBody(), { status: error.status });
+  const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+  const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
+  return Response.json(error.toBody(), { status: error.status, headers });
 }
 
 function toSwitchboardError(err: unknown): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
+  const fault = databaseFault(err);
+  if (fault) return fault;
   if (err instanceof z.ZodError) {
     const first = err.issues[0];
     const where = first?.path.length ? `${first.path.join(".")}: ` : "";

@@ -1,4 +1,4 @@
-import type { CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, TaskStatus } from "./index";
+import type { CallCredential, CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, TaskStatus } from "./index";
 import type { CallRow, CallSummaryRow } from "./queries";
 
 type Common = Omit<CallRow, "params" | "result">;
@@ -26,6 +26,9 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
     rerunOfId: row.rerunOfId,
     origin: row.origin as CallOrigin,
     parentCallId: row.parentCallId,
+    credential: row.credentialMode && row.credentialUserId
+      ? { mode: row.credentialMode as CallCredential["mode"], userId: row.credentialUserId, userName: row.credentialUserName }
+      : null,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
     durationMs: row.durationMs,

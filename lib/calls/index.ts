@@ -140,6 +140,8 @@ export interface CallDto {
   origin: CallOrigin;
   /** For app and card calls: the call whose result hosted the app or card. */
   parentCallId: string | null;
+  /** Servers with OAuth: whose credential the call ran with; null for servers without OAuth. */
+  credential: CallCredential | null;
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
@@ -151,6 +153,13 @@ export interface CallDto {
   tags: string[];
   starred: boolean;
   noteCount: number;
+}
+
+/** "member": the caller's own sign-in to the server; "shared": the workspace's, signed in by `userName`. */
+export interface CallCredential {
+  mode: "member" | "shared";
+  userId: string;
+  userName: string | null;
 }
 
 /** A history row: the call without its (possibly huge) params and result, plus short previews. */

@@ -8,9 +8,10 @@ import { reviewsFor } from "@/lib/reviews/server";
 import { getServer, getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
-import { oauthFailure } from "@/lib/oauth/server";
+import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
+import { completeDurably } from "./complete";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
@@ -96,7 +97,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
 
   const startedAt = new Date();
-  const pending = await q.insertPendingCall({ data: { ...base, sessionId: live.sessionId, startedAt } });
+  const credential = await credentialUsed(server);
+  const pending = await q.insertPendingCall({ data: { ...base, ...credential, sessionId: live.sessionId, startedAt } });
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
   running.set(key, controller);
@@ -133,17 +135,14 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   await progressWrite;
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-  const row = await q.completeCall({
-    id: pending.id,
-    data: {
-      status: outcome.status,
-      isError: outcome.result?.isError === true,
-      result: resultText,
-      error: outcome.error ? JSON.stringify(outcome.error) : null,
-      finishedAt: new Date(startedAt.getTime() + durationMs),
-      durationMs: Math.round(durationMs * 1000) / 1000,
-      resultSize: resultText === null ? null : Buffer.byteLength(resultText),
-    },
+  const row = await completeDurably(pending.id, {
+    status: outcome.status,
+    isError: outcome.result?.isError === true,
+    result: resultText,
+    error: outcome.error ? JSON.stringify(outcome.error) : null,
+    finishedAt: new Date(startedAt.getTime() + durationMs),
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    resultSize: resultText === null ? null : Buffer.byteLength(resultText),
   });
   return toCallDto(row);
 }

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   upstream_error: 502,
   unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 } as const;
 

@@ -32,7 +32,7 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   }
   const url = parseEndpoint(config.url);
   const open = (kind: "streamable-http" | "sse") => {
-    const recorder = createHttpRecorder();
+    const recorder = createHttpRecorder(config.oauth?.fetch ?? config.fetch);
     const provider = config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
     const make = () => createHttpTransport(kind, url, config.headers, recorder, provider);
     // HTTP+SSE exists only in the legacy era: no probe.
@@ -69,7 +69,7 @@ async function attempt(
   prior: PriorDiscovery | undefined,
   deadline: number,
 ): Promise<Session> {
-  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure });
+  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure, internal: config.fetch?.isInternal?.(config.url) ?? false });
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw connectTimeout(config.timeoutMs);
   const session = new Session(kind, makeTransport(), recorder, hooks);

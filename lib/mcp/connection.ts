@@ -259,13 +259,14 @@ class Connection implements McpConnection {
   }
 
   private explain(err: unknown, session: Session, timeoutMs: number): McpError {
-    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure });
+    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure, internal: this.config.fetch?.isInternal?.(this.config.url) ?? false });
   }
 
   /** The live session; opens one if an earlier re-initialise failed. */
   private async current(): Promise<Session> {
     if (this.closed) throw closedError();
     if (this.reopening) return this.reopening;
+    if (this.session?.isBroken) return this.reopen(this.session);
     return this.session ?? this.reopen(null);
   }
 

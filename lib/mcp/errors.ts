@@ -2,6 +2,8 @@
 export type McpErrorKind =
   | "dns"
   | "refused"
+  /** The outbound network policy refused the address; nothing was sent. */
+  | "blocked"
   | "tls"
   | "timeout"
   | "http"

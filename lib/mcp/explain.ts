@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { InsufficientScopeError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
+import { findAddressRefusal } from "@/lib/net";
 import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
 
@@ -9,6 +10,8 @@ export interface ExplainContext {
   timeoutMs?: number;
   /** The last failed HTTP response seen on the connection (see http.ts). */
   http?: HttpFailure | null;
+  /** The server is inside a network (loopback, private…): what it answered is never quoted. */
+  internal?: boolean;
 }
 
 const JSON_RPC_NAMES: Record<number, string> = {
@@ -31,6 +34,8 @@ const NETWORK_CODES =
  */
 export function explainError(err: unknown, context: ExplainContext = {}): McpError {
   if (err instanceof McpError) return err;
+  const refused = findAddressRefusal(err);
+  if (refused) return new McpError("blocked", refused.message, { data: { rule: refused.rule }, cause: err });
   if (InsufficientScopeError.isInstance(err)) {
     const requiredScope = err.requiredScope;
     return new McpError("unauthorized", `HTTP 403 insufficient_scope: the server needs more access${requiredScope ? ` (scope "${requiredScope}")` : ""}`, {
@@ -72,7 +77,7 @@ function explainOne(err: unknown, context: ExplainContext): McpError | null {
   if (err.name === "AbortError") return new McpError("cancelled", "Request cancelled", { cause: err });
   if (err.name === "TimeoutError") return timeout(context.timeoutMs, err);
   if (err instanceof SyntaxError) {
-    return new McpError("protocol", `Server sent malformed JSON (${err.message})`, { code: -32700, cause: err });
+    return new McpError("protocol", context.internal ? "Server sent malformed JSON" : `Server sent malformed JSON (${err.message})`, { code: -32700, cause: err });
   }
   if (isValidationError(err)) {
     return new McpError("protocol", `Server sent a message that is not valid MCP: ${firstIssue(err)}`, {
@@ -152,7 +157,7 @@ function explainHttpStatus(
 ): McpError {
   const failure = context.http?.status === status ? context.http : null;
   const text = statusText || failure?.statusText || STATUS_CODES[status] || "";
-  const excerpt = (body ?? failure?.bodyExcerpt ?? "").slice(0, 500);
+  const excerpt = context.internal ? "" : (body ?? failure?.bodyExcerpt ?? "").slice(0, 500);
   const www = failure?.wwwAuthenticate ?? undefined;
   const kind: McpErrorKind = status === 401 || status === 403 ? "unauthorized" : "http";
   let message = `HTTP ${status}${text ? ` ${text}` : ""}`;

@@ -1,5 +1,6 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
+import type { OutboundFetchLike } from "./types";
 
 const EXCERPT_CHARS = 500;
 
@@ -17,25 +18,31 @@ export interface HttpFailure {
 export interface HttpRecorder {
   fetch: FetchLike;
   lastFailure: HttpFailure | null;
+  /** Whether a request went to a host inside a network: then nothing it answered is quoted. */
+  internal: boolean;
 }
 
 /**
  * Wraps fetch to remember the last failed response (status, WWW-Authenticate, body excerpt) and
  * to check JSON answers to requests before the SDK sees them: a malformed body becomes an
- * explained McpError that fails only the request it answered.
+ * explained McpError that fails only the request it answered. Bodies from a host inside a
+ * network (`baseFetch.isInternal`) are never kept for error messages.
  */
-export function createHttpRecorder(baseFetch: FetchLike = fetch): HttpRecorder {
+export function createHttpRecorder(baseFetch: OutboundFetchLike = fetch): HttpRecorder {
   const recorder: HttpRecorder = {
     lastFailure: null,
+    internal: false,
     fetch: async (url, init) => {
       const response = await baseFetch(url, init);
       const method = init?.method ?? "GET";
+      const quiet = baseFetch.isInternal?.(url) ?? false;
+      recorder.internal ||= quiet;
       if (!response.ok && response.status !== 304) {
-        recorder.lastFailure = await describeFailure(method, response);
+        recorder.lastFailure = await describeFailure(method, response, quiet);
         return response;
       }
       if (method === "POST" && isJson(response.headers.get("content-type")) && carriesRequest(init?.body)) {
-        return checkedJsonResponse(response);
+        return checkedJsonResponse(response, quiet);
       }
       return response;
     },
@@ -43,14 +50,14 @@ export function createHttpRecorder(baseFetch: FetchLike = fetch): HttpRecorder {
   return recorder;
 }
 
-async function describeFailure(method: string, response: Response): Promise<HttpFailure> {
+async function describeFailure(method: string, response: Response, quiet: boolean): Promise<HttpFailure> {
   return {
     method,
     status: response.status,
     statusText: response.statusText,
     wwwAuthenticate: response.headers.get("www-authenticate"),
     contentType: response.headers.get("content-type"),
-    bodyExcerpt: await readExcerpt(response.clone()),
+    bodyExcerpt: quiet ? "" : await readExcerpt(response.clone()),
   };
 }
 
@@ -89,24 +96,23 @@ function carriesRequest(body: unknown): boolean {
   }
 }
 
-async function checkedJsonResponse(response: Response): Promise<Response> {
+async function checkedJsonResponse(response: Response, quiet: boolean): Promise<Response> {
   const text = await response.text();
+  const excerpt = quiet ? {} : { bodyExcerpt: text.slice(0, EXCERPT_CHARS) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new McpError("protocol", `Server sent malformed JSON (${(err as Error).message})`, {
+    // V8's parse message quotes the body.
+    throw new McpError("protocol", quiet ? "Server sent malformed JSON" : `Server sent malformed JSON (${(err as Error).message})`, {
       code: -32700,
-      bodyExcerpt: text.slice(0, EXCERPT_CHARS),
+      ...excerpt,
       cause: err,
     });
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
-    throw new McpError("protocol", "Server answered with JSON that is not a JSON-RPC 2.0 message", {
-      code: -32600,
-      bodyExcerpt: text.slice(0, EXCERPT_CHARS),
-    });
+    throw new McpError("protocol", "Server answered with JSON that is not a JSON-RPC 2.0 message", { code: -32600, ...excerpt });
   }
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

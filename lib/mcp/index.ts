@@ -1,3 +1,4 @@
 // Isomorphic door: types and the error class only, no SDK runtime.
 export { McpError, type McpErrorKind } from "./errors";
 export type { CallMethod, CompletionRequest, CompletionResult, ConnectionInfo, ListChangedKind, ListKind, Progress, TaskInfo, TransportMode, ToolDefinition } from "./types";
+export type { OAuthBody, OAuthExchange, OAuthParam, OAuthStep, OAuthStepId, OAuthStepStatus, OAuthTrace, OAuthTraceKind } from "./oauth-trace-types";

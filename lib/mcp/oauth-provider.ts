@@ -1,13 +1,16 @@
 import {
   auth,
   UnauthorizedError,
+  type DpopSession,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
+  type FetchLike,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
+import { dpopAlgFor, newDpopKey, restoreDpopSession, type StoredDpopKey } from "./dpop";
 
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 30_000;
@@ -20,6 +23,8 @@ export interface OAuthTokenRecord {
   discovery: OAuthDiscoveryState | null;
   /** The client the tokens were issued to: refreshes use it even after a newer registration. */
   client?: StoredOAuthClientInformation;
+  /** The DPoP key the tokens are bound to (RFC 9449), when the authorization server issued DPoP tokens. */
+  dpopKey?: StoredDpopKey;
 }
 
 /**
@@ -31,6 +36,11 @@ export interface OAuthStore {
   clientName: string;
   /** An https URL of the console's Client ID Metadata Document, when the console has one. */
   clientMetadataUrl?: string;
+  /**
+   * How discovery, registration, token and refresh requests go out: the console's address policy,
+   * recording the exchanges for the guided OAuth view where one is kept. Absent: global fetch.
+   */
+  fetch?: FetchLike;
   client(issuer: string | undefined): Promise<StoredOAuthClientInformation | undefined>;
   saveClient(info: StoredOAuthClientInformation, issuer: string, method: "cimd" | "dcr"): Promise<void>;
   tokens(): Promise<OAuthTokenRecord | undefined>;
@@ -59,6 +69,11 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   private refreshing: Promise<unknown> | null = null;
   private client: StoredOAuthClientInformation | null = null;
   private readonly pinnedClient: boolean;
+  /** Redeeming a code at the callback (as opposed to starting a sign-in or using the tokens). */
+  private readonly callbackLeg: boolean;
+  private dpopSession: Promise<DpopSession> | null = null;
+  private dpopFor: string | null = null;
+  private newDpopKey: StoredDpopKey | null = null;
 
   constructor(
     private readonly store: OAuthStore,
@@ -72,6 +87,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
       this.client = preset.client;
     }
     this.pinnedClient = !!preset?.client;
+    this.callbackLeg = !!preset;
     if (store.clientMetadataUrl) this.clientMetadataUrl = store.clientMetadataUrl;
   }
 
@@ -117,7 +133,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     if (!record) return undefined;
     if (ctx) return record.issuer && record.issuer !== ctx.issuer ? undefined : { ...record.tokens, ...(record.issuer ? { issuer: record.issuer } : {}) };
     if (record.expiresAt !== null && record.expiresAt - REFRESH_MARGIN_MS < Date.now() && record.tokens.refresh_token) {
-      this.refreshing ??= auth(this, { serverUrl: this.serverUrl })
+      this.refreshing ??= auth(this, { serverUrl: this.serverUrl, fetchFn: this.store.fetch })
         .catch(() => undefined)
         .finally(() => (this.refreshing = null));
       await this.refreshing;
@@ -131,13 +147,37 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     const previous = await this.store.tokens();
     // A refresh answer may omit the refresh token: keep the one we had (RFC 6749 §6).
     const refresh = tokens.refresh_token ?? previous?.tokens.refresh_token;
+    const dpopKey = this.callbackLeg ? this.newDpopKey : previous?.dpopKey;
     await this.store.saveTokens({
       tokens: { ...tokens, ...(refresh ? { refresh_token: refresh } : {}) },
       issuer: ctx?.issuer ?? tokens.issuer ?? null,
       expiresAt,
       discovery: this.discovery ?? previous?.discovery ?? null,
       ...(this.client ?? previous?.client ? { client: (this.client ?? previous?.client)! } : {}),
+      ...(dpopKey ? { dpopKey } : {}),
     });
+  }
+
+  /**
+   * RFC 9449, when the authorization server offers it: a sign-in (the callback leg) makes a new key
+   * that saveTokens stores with the tokens; a live connection and its refreshes use the stored key
+   * (the one of the latest sign-in: a session is kept per key, for the nonces it remembers).
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    if (this.callbackLeg) {
+      const alg = dpopAlgFor(this.discovery);
+      if (!alg) return undefined;
+      this.dpopSession ??= newDpopKey(alg).then(({ session, stored }) => {
+        this.newDpopKey = stored;
+        return session;
+      });
+      return this.dpopSession;
+    }
+    const stored = (await this.store.tokens())?.dpopKey;
+    if (!stored) return undefined;
+    const key = JSON.stringify(stored.publicJwk);
+    if (this.dpopFor !== key) [this.dpopFor, this.dpopSession] = [key, restoreDpopSession(stored)];
+    return this.dpopSession!;
   }
 
   redirectToAuthorization(url: URL) {
@@ -157,8 +197,10 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     this.discovery = state;
   }
 
+  /** A new sign-in discovers afresh (the server may have moved to another authorization server); a live connection reuses what its tokens came from. */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.discovery ?? (await this.store.tokens())?.discovery ?? undefined;
+    if (this.discovery || this.flowState !== undefined) return this.discovery ?? undefined;
+    return (await this.store.tokens())?.discovery ?? undefined;
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {

@@ -1,17 +1,38 @@
-import { auth } from "@modelcontextprotocol/client";
+import { auth, computeScopeUnion, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
+import { explainError } from "./explain";
 import { ConsoleOAuthProvider, type OAuthStore, type PendingAuthorization } from "./oauth-provider";
 
 export type { OAuthStore, OAuthTokenRecord, PendingAuthorization } from "./oauth-provider";
 
 /**
  * Starts an authorization for a person: discovery, client registration (CIMD or DCR when no client
- * is known for the issuer), PKCE and the authorization URL, all by the SDK's `auth()`.
+ * is known for the issuer), PKCE and the authorization URL, all by the SDK's `auth()`. It starts
+ * from the server's own 401 challenge, as the SDK transport does: its `resource_metadata` and
+ * `scope`; a step-up (`scope`, from a 403 insufficient_scope) asks for that scope on top of what
+ * was asked and granted before.
  */
-export async function beginAuthorization(input: { store: OAuthStore; serverUrl: string; state: string; scope?: string }): Promise<PendingAuthorization> {
+export async function beginAuthorization(input: {
+  store: OAuthStore;
+  serverUrl: string;
+  headers: Record<string, string>;
+  state: string;
+  scope?: string;
+  fetchFn?: FetchLike;
+}): Promise<PendingAuthorization> {
   const provider = new ConsoleOAuthProvider(input.store, input.serverUrl, input.state);
+  const fetchFn = input.fetchFn ?? input.store.fetch;
   try {
-    await auth(provider, { serverUrl: input.serverUrl, forceReauthorization: true, ...(input.scope ? { scope: input.scope } : {}) });
+    const challenge = await readChallenge(input.serverUrl, input.headers, input.store.fetch ?? fetch);
+    const granted = input.scope ? (await input.store.tokens())?.tokens.scope : undefined;
+    const scope = input.scope ? computeScopeUnion(challenge.scope, granted, input.scope) : challenge.scope;
+    await auth(provider, {
+      serverUrl: input.serverUrl,
+      forceReauthorization: true,
+      ...(fetchFn ? { fetchFn } : {}),
+      ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+      ...(scope ? { scope } : {}),
+    });
   } catch (err) {
     throw oauthFailure("Could not start signing in", err);
   }
@@ -27,10 +48,16 @@ export async function finishAuthorization(input: {
   code: string;
   iss?: string;
   pending: Pick<PendingAuthorization, "codeVerifier" | "discovery" | "client">;
+  fetchFn?: FetchLike;
 }): Promise<void> {
   const provider = new ConsoleOAuthProvider(input.store, input.serverUrl, undefined, input.pending);
   try {
-    const result = await auth(provider, { serverUrl: input.serverUrl, authorizationCode: input.code, ...(input.iss ? { iss: input.iss } : {}) });
+    const result = await auth(provider, {
+      serverUrl: input.serverUrl,
+      fetchFn: input.fetchFn ?? input.store.fetch,
+      authorizationCode: input.code,
+      ...(input.iss ? { iss: input.iss } : {}),
+    });
     if (result !== "AUTHORIZED") throw new Error(`unexpected result ${result}`);
   } catch (err) {
     throw oauthFailure("Could not finish signing in", err);
@@ -58,7 +85,7 @@ export async function revokeTokens(store: OAuthStore): Promise<boolean> {
   } else {
     body.set("client_id", client.client_id);
   }
-  const response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+  const response = await (store.fetch ?? fetch)(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
   if (response.ok) return true;
   const error = ((await response.json().catch(() => null)) as { error?: string } | null)?.error;
   // A server that cannot revoke this kind of token (e.g. self-contained JWTs) says so; nothing to undo.
@@ -66,8 +93,29 @@ export async function revokeTokens(store: OAuthStore): Promise<boolean> {
   throw new McpError("http", `The authorization server refused the revocation (HTTP ${response.status}${error ? `, ${error}` : ""})`, { status: response.status });
 }
 
+/**
+ * What the server answers a request without a token: a 401 whose WWW-Authenticate names the
+ * resource metadata and the scope it wants (parsed by the SDK). The request is a JSON-RPC `ping`,
+ * which opens no session; a server that answers anything but 401 has no challenge to offer.
+ */
+async function readChallenge(serverUrl: string, headers: Record<string, string>, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const response = await fetchFn(serverUrl, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: "switchboard-auth-probe", method: "ping" }),
+    redirect: "manual",
+    signal: AbortSignal.timeout(10_000),
+  }).catch(() => null);
+  await response?.body?.cancel().catch(() => {});
+  if (response?.status !== 401) return {};
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+}
+
 function oauthFailure(what: string, err: unknown): McpError {
   if (err instanceof McpError) return err;
+  const explained = explainError(err);
+  if (explained.kind === "blocked") return explained;
   const message = err instanceof Error ? err.message : String(err);
   return new McpError("unauthorized", `${what}: ${message}`, { cause: err });
 }

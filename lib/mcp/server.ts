@@ -4,6 +4,9 @@ export { openConnection } from "./connection";
 export { McpError, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
 export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
+export { runOAuthChecks } from "./oauth-checks";
+export { callbackSteps, refreshSteps, signInSteps } from "./oauth-steps";
+export { createOAuthRecorder, type OAuthRecorder } from "./oauth-trace";
 export type {
   CallMethod,
   CompletionRequest,

@@ -1,5 +1,5 @@
-import { Client, type McpSubscription, type SubscriptionFilter, type Transport } from "@modelcontextprotocol/client";
-import type { McpError } from "./errors";
+import { Client, SseError, type McpSubscription, type SubscriptionFilter, type Transport } from "@modelcontextprotocol/client";
+import { McpError } from "./errors";
 import { registerServerRequestHandlers, serverRequestCapabilities, type ServerRequestHooks } from "./handlers";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
@@ -9,6 +9,7 @@ import type { ConnectionInfo, ListChangedKind, LogLevel, LogMessage } from "./ty
 
 const CLIENT_INFO = { name: "switchboard", version: "0.1.0" };
 const LEAVE_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 3000;
 
 const LIST_CHANGED: Record<string, ListChangedKind> = {
   "notifications/tools/list_changed": "tools",
@@ -27,6 +28,17 @@ export interface SessionHooks extends ServerRequestHooks {
   onLost(session: Session, reason: string): void;
 }
 
+/**
+ * The SDK reports, only through onerror, a response stream it gave up resuming (Streamable HTTP,
+ * after its retries) and a dropped legacy SSE stream (whose re-opened stream would belong to a new
+ * session the server never initialised).
+ */
+function streamGone(err: unknown, kind: SessionTransportKind): boolean {
+  if (kind === "sse") return err instanceof SseError;
+  const message = err instanceof Error ? err.message : "";
+  return /^(Maximum reconnection attempts|Failed to reconnect:)/.test(message);
+}
+
 /** One SDK client on one transport: a single MCP session. Replaced as a whole on re-initialise. */
 export class Session {
   readonly client: Client;
@@ -35,6 +47,7 @@ export class Session {
   private info_: ConnectionInfo | null = null;
   private subscription: McpSubscription | null = null;
   private retired = false;
+  private broken = false;
   private ended: Promise<void> | null = null;
   private lastError: string | null = null;
   /** Set by connect: routes progress notifications to their callers (see progress-router.ts). */
@@ -67,9 +80,16 @@ export class Session {
       if (kind) hooks.onListChanged(kind);
     };
     this.client.onerror = (err) => {
-      this.lastError = err instanceof Error ? err.message : String(err);
+      const internal = this.recorder?.internal ?? false;
+      this.lastError = internal ? explainError(err, { internal }).message : err instanceof Error ? err.message : String(err);
       if (err instanceof SyntaxError || Array.isArray((err as { issues?: unknown }).issues)) {
-        this.failInflight(explainError(err));
+        this.failInflight(explainError(err, { internal }));
+      } else if (streamGone(err, kind)) {
+        this.drop(`The server went away mid-request (${this.lastError})`);
+      } else if (kind === "streamable-http" && err instanceof Error && /^SSE stream disconnected/.test(err.message)) {
+        // A stream the SDK cannot resume leaves its request waiting for the timeout: ask the server.
+        const reason = `The server went away mid-request (${this.lastError})`;
+        this.client.ping({ timeout: PROBE_TIMEOUT_MS }).catch(() => this.drop(reason));
       }
     };
     this.client.onclose = () => {
@@ -129,6 +149,22 @@ export class Session {
    */
   failInflight(err: McpError): void {
     for (const fail of [...this.inflight]) fail(err);
+  }
+
+  /**
+   * The stream a response was due on is gone for good: fail what is in flight now (instead of at
+   * its timeout) and end the session; the connection opens a fresh one for the next request.
+   */
+  private drop(reason: string): void {
+    if (this.ended) return;
+    this.broken = true;
+    this.failInflight(new McpError("closed", reason));
+    void this.end({ leave: false });
+  }
+
+  /** Dropped by drop(): the connection replaces it on the next request (renewing subscriptions). */
+  get isBroken(): boolean {
+    return this.broken;
   }
 
   track(fail: (err: McpError) => void): void {

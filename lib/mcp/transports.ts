@@ -2,6 +2,7 @@ import {
   SdkHttpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type FetchLike,
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
@@ -24,7 +25,12 @@ export function parseEndpoint(url: string): URL {
   return parsed;
 }
 
-/** A transport for one session. Custom headers ride on every request through requestInit. */
+/**
+ * A transport for one session. Custom headers are added by its fetch, and only to requests for the
+ * server's own origin: the SDK sends OAuth requests (discovery, token refresh) through the same
+ * fetch, and a header saved for the server must never reach the authorization server. Headers the
+ * SDK sets itself (session id, a bearer token) win, as they did with requestInit.
+ */
 export function createHttpTransport(
   kind: "streamable-http" | "sse",
   url: URL,
@@ -32,11 +38,16 @@ export function createHttpTransport(
   recorder: HttpRecorder,
   authProvider?: OAuthClientProvider,
 ): Transport {
-  const requestInit: RequestInit = { headers: { ...headers } };
+  const fetch: FetchLike = (input, init) => {
+    if (Object.keys(headers).length === 0 || new URL(String(input instanceof Request ? input.url : input)).origin !== url.origin) return recorder.fetch(input, init);
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
+    return recorder.fetch(input, { ...init, headers: merged });
+  };
   const auth = authProvider ? { authProvider } : {};
-  if (kind === "sse") return new SSEClientTransport(url, { requestInit, fetch: recorder.fetch, ...auth });
+  if (kind === "sse") return new SSEClientTransport(url, { fetch, ...auth });
   // Step-up is the person's to consent to: a 403 insufficient_scope surfaces instead of re-authorizing here.
-  return new StreamableHTTPClientTransport(url, { requestInit, fetch: recorder.fetch, ...auth, ...(authProvider ? { onInsufficientScope: "throw" as const } : {}) });
+  return new StreamableHTTPClientTransport(url, { fetch, ...auth, ...(authProvider ? { onInsufficientScope: "throw" as const } : {}) });
 }
 
 /** In auto mode, these answers to the Streamable HTTP initialize mean "try legacy HTTP+SSE" (spec). */

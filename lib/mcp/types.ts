@@ -1,5 +1,5 @@
 import type { OAuthStore } from "./oauth-provider";
-import type { Transport } from "@modelcontextprotocol/client";
+import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { TrafficRecord } from "./recording-transport";
 
 /** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
@@ -15,6 +15,11 @@ export interface ConnectionConfig {
   transport: TransportMode;
   /** Sent on every HTTP request, including the SSE GET stream and DELETE. Never echoed in errors. */
   headers: Record<string, string>;
+  /**
+   * How HTTP requests go out (the console passes its address policy's fetch); absent: global fetch.
+   * When `isInternal` says the endpoint's host is inside a network, its answers are never quoted in errors.
+   */
+  fetch?: OutboundFetchLike;
   /** Default request timeout; also bounds the whole connect (probe, initialize, fallback). */
   timeoutMs: number;
   /**
@@ -51,6 +56,8 @@ export interface ConnectionConfig {
   /** A request failed with `URLElicitationRequired` (-32042): the URL elicitations it carried. */
   onUrlElicitationRequired?: (elicitations: Record<string, unknown>[]) => void;
 }
+
+export type OutboundFetchLike = FetchLike & { isInternal?: (url: string | URL | undefined) => boolean };
 
 /** A server→client request the console relays to a person (or answers itself, for roots). */
 export type ServerRequest =

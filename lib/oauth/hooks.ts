@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import { serverKeys } from "@/lib/servers";
-import { oauthKeys, type OAuthStatus } from "./index";
+import { oauthKeys, oauthTraceKeys, type OAuthStatus, type OAuthTrace, type OAuthTraces } from "./index";
 
 export function useOAuthStatus(serverId: string, enabled = true) {
   return useQuery({
@@ -32,5 +32,22 @@ export function useSignOutOfServer(serverId: string) {
       void queryClient.invalidateQueries({ queryKey: oauthKeys.status(serverId) });
       void queryClient.invalidateQueries({ queryKey: serverKeys.detail(serverId) });
     },
+  });
+}
+
+/** The server's last OAuth checks and the caller's last sign-in and refresh (secrets redacted). */
+export function useOAuthTraces(serverId: string) {
+  return useQuery({
+    queryKey: oauthTraceKeys.traces(serverId),
+    queryFn: ({ signal }) => api<OAuthTraces>(`/servers/${encodeURIComponent(serverId)}/oauth/trace`, { signal }),
+  });
+}
+
+/** Runs the live discovery checks; the answer replaces the last checks in the cache. */
+export function useRunOAuthChecks(serverId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<OAuthTrace>(`/servers/${encodeURIComponent(serverId)}/oauth/checks`, { method: "POST", body: {} }),
+    onSuccess: (checks) => queryClient.setQueryData<OAuthTraces>(oauthTraceKeys.traces(serverId), (old) => ({ signIn: null, refresh: null, ...old, checks })),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OAuthTrace } from "@/lib/mcp";
 
 /** Whose credential calls to a server use: none, each member's own, or one shared by the workspace. */
 export const AuthModeSchema = z.enum(["none", "oauth-per-member", "oauth-shared"]);
@@ -39,4 +40,17 @@ export function isSignInRequired(details: unknown): details is SignInRequired {
 
 export const oauthKeys = {
   status: (serverId: string) => ["servers", serverId, "oauth"] as const,
+};
+
+export type { OAuthBody, OAuthExchange, OAuthParam, OAuthStep, OAuthStepId, OAuthStepStatus, OAuthTrace, OAuthTraceKind } from "@/lib/mcp";
+
+/** `GET /api/v1/servers/:id/oauth/trace`: the server's last checks and the caller's last sign-in and refresh. */
+export interface OAuthTraces {
+  checks: OAuthTrace | null;
+  signIn: OAuthTrace | null;
+  refresh: OAuthTrace | null;
+}
+
+export const oauthTraceKeys = {
+  traces: (serverId: string) => ["servers", serverId, "oauth", "trace"] as const,
 };

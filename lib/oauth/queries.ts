@@ -79,3 +79,25 @@ export async function deleteServerCredentials({ serverId }: { serverId: string }
   const { count } = await prisma.oAuthCredential.deleteMany({ where: { serverId } });
   return count;
 }
+
+/** Keeps only the newest trace of a kind per (server, subject). */
+export function upsertTrace(input: { workspaceId: string; serverId: string; subject: string; kind: string; userId: string | null; steps: string }) {
+  const { serverId, subject, kind, ...data } = input;
+  return prisma.oAuthTrace.upsert({
+    where: { serverId_subject_kind: { serverId, subject, kind } },
+    create: { serverId, subject, kind, ...data },
+    update: { ...data, createdAt: new Date() },
+  });
+}
+
+export function findTraces({ serverId, subjects }: { serverId: string; subjects: string[] }) {
+  return prisma.oAuthTrace.findMany({ where: { serverId, subject: { in: subjects } } });
+}
+
+export function findTrace({ serverId, subject, kind }: { serverId: string; subject: string; kind: string }) {
+  return prisma.oAuthTrace.findUnique({ where: { serverId_subject_kind: { serverId, subject, kind } } });
+}
+
+export function findUserNames({ ids }: { ids: string[] }) {
+  return prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+}

@@ -5,9 +5,11 @@ import { consoleOrigin, type Principal } from "@/lib/auth";
 import { clientInfo, signedInUserId } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
+import { outboundFetch } from "@/lib/net/server";
 import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type SignInRequired } from "./index";
+import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
+import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
 import * as q from "./queries";
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -15,13 +17,21 @@ const CALLBACK_PATH = "/api/v1/oauth/callback";
 const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";
 
 /**
- * The Client ID Metadata Document the console serves at its own origin. Authorization servers
- * fetch it over https only, so the console offers it only when its origin is https.
+ * The URL of the console's Client ID Metadata Document, which is its client_id. Authorization
+ * servers fetch it over https only: SWITCHBOARD_CLIENT_METADATA_URL when set (a TLS proxy serves
+ * /oauth/client-metadata.json at that URL), else the console's own origin when it is https.
  */
+function clientMetadataUrl(request: Request): string | undefined {
+  if (process.env.SWITCHBOARD_CLIENT_METADATA_URL) return process.env.SWITCHBOARD_CLIENT_METADATA_URL;
+  const origin = consoleOrigin(request);
+  return origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
+}
+
+/** The Client ID Metadata Document the console serves at /oauth/client-metadata.json. */
 export function clientMetadataDocument(request: Request) {
   const origin = consoleOrigin(request);
   return {
-    client_id: `${origin}${CLIENT_METADATA_PATH}`,
+    client_id: clientMetadataUrl(request) ?? `${origin}${CLIENT_METADATA_PATH}`,
     client_name: "Switchboard",
     client_uri: origin,
     redirect_uris: [`${origin}${CALLBACK_PATH}`],
@@ -44,6 +54,15 @@ export function credentialSubject(server: Pick<ServerSecretRow, "authMode" | "ac
   if (server.authMode === "oauth-shared") return SHARED_SUBJECT;
   if (server.authMode === "oauth-per-member") return server.actingUserId ?? null;
   return null;
+}
+
+/** For a call's history row: whose credential calls to the server run with now; null for servers without OAuth. */
+export async function credentialUsed(server: ServerSecretRow): Promise<{ credentialMode: "member" | "shared"; credentialUserId: string; credentialUserName: string | null } | null> {
+  const subject = server.kind === "http" ? credentialSubject(server) : null;
+  const row = subject ? await q.findCredentialInfo({ serverId: server.id, subject }) : null;
+  if (!row) return null;
+  const user = await q.findUserName({ id: row.userId });
+  return { credentialMode: subject === SHARED_SUBJECT ? "shared" : "member", credentialUserId: row.userId, credentialUserName: user?.name ?? null };
 }
 
 /** The error a call or connect answers when a person must sign in to the server (or consent to more scope). */
@@ -77,7 +96,8 @@ export async function connectionOAuth(server: ServerSecretRow): Promise<OAuthSto
   const subject = credentialSubject(server);
   if (!subject || !(await q.findCredentialInfo({ serverId: server.id, subject }))) throw signInRequired(server);
   const fallbackRedirect = `${process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : "http://localhost"}${CALLBACK_PATH}`;
-  return storeFor(server, subject, { userId: server.actingUserId ?? null, redirectUrl: fallbackRedirect });
+  // A refresh keeps who signed in (for the shared credential, not whoever made the call that refreshed it).
+  return storeFor(server, subject, { userId: null, redirectUrl: fallbackRedirect, recordRefreshes: true });
 }
 
 /** `POST /servers/:id/oauth/authorize`: discovery, registration and PKCE by the SDK; the URL for the browser. */
@@ -88,11 +108,13 @@ export async function startAuthorization(principal: Principal, server: ServerSec
   const subject = credentialSubject({ ...server, actingUserId: principal.userId })!;
   const redirectUrl = `${consoleOrigin(request)}${CALLBACK_PATH}`;
   const state = crypto.randomBytes(32).toString("base64url");
-  const origin = consoleOrigin(request);
-  const clientMetadataUrl = origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
-  const store = storeFor(server, subject, { userId: principal.userId, redirectUrl, clientMetadataUrl, requiredScope: scope });
-  const pending = await beginAuthorization({ store, serverUrl: server.url, state, ...(scope ? { scope } : {}) }).catch((err: unknown) => {
-    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+  const store = storeFor(server, subject, { userId: principal.userId, redirectUrl, clientMetadataUrl: clientMetadataUrl(request), requiredScope: scope });
+  const headers = server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {};
+  const target = { server, subject, userId: principal.userId, preRegisteredClientId: server.oauthClientId };
+  const serverUrl = server.url;
+  const pending = await traceSignInStart(target, store.fetch, (fetchFn) => beginAuthorization({ store, serverUrl, headers, state, fetchFn, ...(scope ? { scope } : {}) })).catch((err: unknown) => {
+    const blocked = err instanceof McpError && err.kind === "blocked";
+    throw new SwitchboardError(blocked ? "forbidden" : "upstream_error", err instanceof Error ? err.message : String(err));
   });
   // The URL comes from metadata the server and its authorization server publish: only http(s) reaches a browser.
   const protocol = new URL(pending.authorizationUrl).protocol;
@@ -129,6 +151,8 @@ export async function completeAuthorization(request: Request): Promise<CallbackO
   if (!(await q.useFlow({ id: flow.id }))) return { ok: false, title: "Already used", message: "This sign-in link was used already.", serverId: flow.serverId };
   const error = params.get("error");
   if (error) {
+    const { subject } = decryptJson<FlowSecret>(flow.flowSecret);
+    await traceCallback({ server: { id: flow.serverId, workspaceId: flow.workspaceId }, subject, userId }, params, undefined, async () => undefined);
     const description = params.get("error_description");
     const why = error === "access_denied" ? "Access was denied at the authorization server." : `The authorization server answered "${error}".`;
     return { ok: false, title: "Sign-in did not complete", message: `${why}${description ? ` It said: ${description}` : ""}`, serverId: flow.serverId };
@@ -140,7 +164,10 @@ export async function completeAuthorization(request: Request): Promise<CallbackO
   const secret = decryptJson<FlowSecret>(flow.flowSecret);
   const store = storeFor(server, secret.subject, { userId, redirectUrl: secret.redirectUrl });
   try {
-    await finishAuthorization({ store, serverUrl: server.url, code, iss: params.get("iss") ?? undefined, pending: secret });
+    const serverUrl = server.url;
+    await traceCallback({ server, subject: secret.subject, userId }, params, store.fetch, (fetchFn) =>
+      finishAuthorization({ store, serverUrl, code, iss: params.get("iss") ?? undefined, pending: secret, fetchFn }),
+    );
   } catch (err) {
     return { ok: false, title: "Sign-in failed", message: err instanceof Error ? err.message : String(err), serverId: server.id };
   }
@@ -168,6 +195,18 @@ export async function oauthStatus(principal: Principal, server: ServerSecretRow)
   };
 }
 
+/** `POST /servers/:id/oauth/checks`: the live discovery checks, kept as the server's last checks. */
+export function runOAuthChecks(principal: Principal, server: ServerSecretRow, request: Request): Promise<OAuthTrace> {
+  if (!server.url || server.kind !== "http") throw new SwitchboardError("bad_request", `"${server.name}" is not a remote server: there is no OAuth to check`);
+  const origin = consoleOrigin(request);
+  return runChecks(principal, server, { clientMetadataUrl: clientMetadataUrl(request) ?? null, redirectUrl: `${origin}${CALLBACK_PATH}` });
+}
+
+/** `GET /servers/:id/oauth/trace`: the last checks, and the caller's own (or the shared) last sign-in and refresh. */
+export function oauthTraces(principal: Principal, server: ServerSecretRow): Promise<OAuthTraces> {
+  return readTraces(server, credentialSubject({ ...server, actingUserId: principal.userId }));
+}
+
 /** `DELETE /servers/:id/oauth`: revokes at the authorization server when it offers RFC 7009, then deletes the tokens. */
 export async function signOut(principal: Principal, server: ServerSecretRow): Promise<{ revoked: boolean; revocationError: string | null }> {
   const subject = credentialSubject({ ...server, actingUserId: principal.userId });
@@ -189,12 +228,14 @@ export async function signOut(principal: Principal, server: ServerSecretRow): Pr
 function storeFor(
   server: ServerSecretRow,
   subject: string,
-  opts: { userId: string | null; redirectUrl: string; clientMetadataUrl?: string; requiredScope?: string },
+  opts: { userId: string | null; redirectUrl: string; clientMetadataUrl?: string; requiredScope?: string; recordRefreshes?: boolean },
 ): OAuthStore {
+  const outbound = outboundFetch({ workspaceId: server.workspaceId });
   return {
     redirectUrl: opts.redirectUrl,
     ...(opts.clientMetadataUrl ? { clientMetadataUrl: opts.clientMetadataUrl } : {}),
     clientName: "Switchboard",
+    fetch: opts.recordRefreshes ? refreshRecordingFetch({ server, subject, userId: null }, outbound) : outbound,
     async client(issuer) {
       if (server.oauthClientId) {
         const secret = server.oauthClientSecret ? decryptJson<string>(server.oauthClientSecret) : undefined;

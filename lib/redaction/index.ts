@@ -18,17 +18,48 @@ export const DEFAULT_REDACTION_KEYS = [
 
 export const REDACTED = "[redacted]";
 
+/**
+ * OAuth fields that carry a secret, matched by exact name (not by substring: "token_endpoint",
+ * "code_challenge" and "token_type" are what an OAuth trace is for). Header names go through the
+ * default list, where substring matching is what we want.
+ */
+export const OAUTH_SECRET_FIELDS = [
+  "code",
+  "code_verifier",
+  "state",
+  "client_secret",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "token",
+  "assertion",
+  "client_assertion",
+  "subject_token",
+  "actor_token",
+  "registration_access_token",
+  "device_code",
+  "password",
+] as const;
+
+/** Header names masked in an OAuth trace: the default list plus DPoP proofs. */
+export const OAUTH_SECRET_HEADERS = [...DEFAULT_REDACTION_KEYS, "dpop"] as const;
+
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[-_\s]/g, "");
 }
 
 /** A predicate for field names, built once per list. */
-export function redactionMatcher(keys: readonly string[] = DEFAULT_REDACTION_KEYS): (field: string) => boolean {
+export function redactionMatcher(keys: readonly string[] = DEFAULT_REDACTION_KEYS, opts: RedactionOptions = {}): (field: string) => boolean {
   const needles = keys.map(normalise).filter(Boolean);
   return (field) => {
     const name = normalise(field);
-    return needles.some((needle) => name.includes(needle));
+    return needles.some((needle) => (opts.exact ? name === needle : name.includes(needle)));
   };
+}
+
+export interface RedactionOptions {
+  /** Match whole names only (still ignoring case, `-` and `_`). */
+  exact?: boolean;
 }
 
 export interface RedactionOutcome<T> {
@@ -38,8 +69,8 @@ export interface RedactionOutcome<T> {
 }
 
 /** Returns a deep copy of `value` with every field whose name matches replaced by "[redacted]". */
-export function redact<T>(value: T, keys: readonly string[] = DEFAULT_REDACTION_KEYS): RedactionOutcome<T> {
-  const matches = redactionMatcher(keys);
+export function redact<T>(value: T, keys: readonly string[] = DEFAULT_REDACTION_KEYS, opts: RedactionOptions = {}): RedactionOutcome<T> {
+  const matches = redactionMatcher(keys, opts);
   const masked: string[] = [];
   const walk = (node: unknown, path: string): unknown => {
     if (Array.isArray(node)) return node.map((item, i) => walk(item, `${path}[${i}]`));

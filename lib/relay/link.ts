@@ -34,8 +34,15 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
   let lastHeard = Date.now();
   let badFrames = 0;
 
+  const maxUnread = maxUnreadBytes(hub.maxMessageBytes);
   const send = (frame: ConsoleFrame): boolean => {
     if (ws.readyState !== ws.OPEN) return false;
+    // An agent that sends but does not read would make the console buffer without bound.
+    if (ws.bufferedAmount > maxUnread) {
+      console.warn(`[relay] agent ${agent.name} (${agent.id}) is not reading (${ws.bufferedAmount} bytes unread); dropping the link`);
+      ws.terminate();
+      return false;
+    }
     ws.send(JSON.stringify(frame));
     return true;
   };
@@ -53,7 +60,14 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
       ws.close(CloseCode.badVersion, `console speaks version ${RELAY_PROTOCOL_VERSION}`);
       return;
     }
-    const names = [...new Set(frame.servers.map((s) => s.name))];
+    const announced = [...new Set(frame.servers.map((s) => s.name))];
+    const max = maxAgentServers();
+    const names = announced.slice(0, max);
+    if (announced.length > max) {
+      const over = announced.slice(max);
+      const listed = over.slice(0, 5).map((n) => `"${n}"`).join(", ");
+      send({ type: "error", code: "unknown_server", message: `${over.length} server(s) refused (${listed}${over.length > 5 ? ", …" : ""}): an agent may serve at most ${max} (SWITCHBOARD_MAX_AGENT_SERVERS)` });
+    }
     const outcomes = await announceServers({ workspaceId: agent.workspaceId, agentId: agent.id, names });
     await touchAgent({ id: agent.id, hostname: frame.agent.hostname, version: frame.agent.version });
     if (ws.readyState !== ws.OPEN) return;
@@ -129,4 +143,16 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     for (const serverId of greeted.servers.values()) notify(agent.workspaceId, { type: "server", serverId, status: "offline" });
     console.log(`[relay] agent ${agent.name} (${agent.id}) offline: ${why}`);
   });
+}
+
+/** Servers one agent may announce in its hello (SWITCHBOARD_MAX_AGENT_SERVERS; default 100). */
+function maxAgentServers(): number {
+  const configured = Number(process.env.SWITCHBOARD_MAX_AGENT_SERVERS);
+  return Number.isInteger(configured) && configured > 0 ? configured : 100;
+}
+
+/** Bytes the console queues for an agent that is not reading before it drops the link (SWITCHBOARD_RELAY_MAX_UNREAD_BYTES). */
+function maxUnreadBytes(maxMessageBytes: number): number {
+  const configured = Number(process.env.SWITCHBOARD_RELAY_MAX_UNREAD_BYTES);
+  return Number.isInteger(configured) && configured > 0 ? configured : 2 * maxMessageBytes;
 }

@@ -6,6 +6,7 @@ import { disconnectServer } from "@/lib/sessions/server";
 import { toDto } from "./dto";
 import type { ArchivedServerDto, ServerDto } from "./index";
 import * as q from "./queries";
+import { assertServerRoom } from "./quota";
 
 /** What answers 409 when something would talk to an archived server. */
 export function archivedError(server: { name: string; archivedAt: Date | null }): SwitchboardError {
@@ -41,6 +42,7 @@ export async function restoreServer(principal: Principal, id: string): Promise<S
   const row = await q.findServer({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Server");
   if (!row.archivedAt) throw new SwitchboardError("conflict", `"${row.name}" is not archived`);
+  await assertServerRoom(principal.workspaceId);
   const taken = (await q.findServerNames({ workspaceId: principal.workspaceId })).some((s) => s.name === row.name);
   const restored = taken ? null : await q.restoreServer({ workspaceId: principal.workspaceId, id });
   if (!restored) {

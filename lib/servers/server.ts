@@ -1,9 +1,10 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
-import { forgetServerCredentials } from "@/lib/oauth/server";
+import { forgetServerCredentials, oauthFailure } from "@/lib/oauth/server";
 import type { Principal } from "@/lib/auth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
+import { assertUrlAllowed } from "@/lib/net/server";
 import { connectServer, disconnectServer, getConnection, notifyRootsChanged } from "@/lib/sessions/server";
 import { archivedError } from "./archive";
 import { describeServerChanges } from "./changes";
@@ -12,6 +13,7 @@ import { mcpServersConfig, type McpServersEntry } from "@/lib/calls";
 import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
+import { assertServerRoom, maxServers, serverRoom } from "./quota";
 import type { ServerRow, ServerSecretRow } from "./queries";
 
 export type { ServerSecretRow } from "./queries";
@@ -57,6 +59,8 @@ export function findServerForWork({ workspaceId, id }: { workspaceId: string; id
 
 export async function createServer(principal: Principal, input: CreateServer): Promise<ServerDto> {
   await assertNameFree(principal.workspaceId, input.name);
+  await assertServerRoom(principal.workspaceId);
+  await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   const row = await q.createServer({
     data: {
       workspaceId: principal.workspaceId,
@@ -80,6 +84,7 @@ export async function createServer(principal: Principal, input: CreateServer): P
 export async function updateServer(principal: Principal, id: string, input: UpdateServer): Promise<ServerDto> {
   const current = await getServerForCall(principal, id);
   if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
+  if (input.url !== undefined) await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   // An agent server's name is the name its agent announced: the relay finds it by that name.
   if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
     throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
@@ -146,14 +151,24 @@ export async function importServers(principal: Principal, config: string): Promi
     throw new SwitchboardError("bad_request", (err as Error).message);
   }
   const taken = new Set((await q.findServerNames({ workspaceId: principal.workspaceId })).map((s) => s.name));
+  let room = await serverRoom(principal.workspaceId);
   const result: ImportResult = { created: [], skipped: [] };
   for (const entry of entries) {
     if (entry.kind === "invalid") {
       result.skipped.push({ name: entry.name, reason: entry.reason });
       continue;
     }
+    if (room <= 0) {
+      result.skipped.push({ name: entry.name, reason: `The workspace's limit of ${maxServers()} servers is reached` });
+      continue;
+    }
     if (taken.has(entry.name)) {
       result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
+      continue;
+    }
+    const refused = entry.kind === "http" ? await assertUrlAllowed({ url: entry.url, workspaceId: principal.workspaceId }).catch((err: Error) => err.message) : undefined;
+    if (refused) {
+      result.skipped.push({ name: entry.name, reason: refused });
       continue;
     }
     taken.add(entry.name);
@@ -162,7 +177,10 @@ export async function importServers(principal: Principal, config: string): Promi
         ? { kind: "http", url: entry.url, transport: entry.transport, ...headerColumns(entry.headers) }
         : { kind: "stdio", stdioConfig: JSON.stringify(entry.stdio) };
     const row = await q.createServer({ data: { workspaceId: principal.workspaceId, name: entry.name, ...data } });
-    if (row) result.created.push(toDto(row));
+    if (row) {
+      result.created.push(toDto(row));
+      room--;
+    }
     else result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
   }
   await audit(principal, {
@@ -183,11 +201,12 @@ export async function disconnect(principal: Principal, id: string): Promise<void
 
 /** Everything the server offers of one kind, every page merged. */
 export async function listCapability(principal: Principal, id: string, kind: CapabilityKind): Promise<unknown[]> {
-  const { connection } = await getConnection(await getServerForCall(principal, id));
+  const server = await getServerForCall(principal, id);
+  const { connection } = await getConnection(server);
   try {
     return await connection.list(kind);
   } catch (err) {
-    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+    throw oauthFailure(server, err) ?? new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -201,7 +220,7 @@ export async function completeArgument(principal: Principal, id: string, input: 
   try {
     return await connection.complete(input);
   } catch (err) {
-    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+    throw oauthFailure(server, err) ?? new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
   }
 }
 

@@ -7,6 +7,7 @@ import { elicitationCompleted, handleServerRequest, urlElicitationsRequired } fr
 import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
+import { outboundFetch } from "@/lib/net/server";
 import { connectionOAuth, oauthFailure } from "@/lib/oauth/server";
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
@@ -114,6 +115,7 @@ function open(server: ServerSecretRow): Live {
       const connection = await openConnection({
         ...(oauth ? { oauth } : {}),
         url: server.url ?? "",
+        fetch: outboundFetch({ workspaceId: server.workspaceId }),
         transport: server.transport as "auto",
         headers: server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {},
         timeoutMs: server.timeoutMs,
@@ -143,7 +145,7 @@ function open(server: ServerSecretRow): Live {
           ? err
           : (oauthFailure(server, err) ??
             (err instanceof McpError
-              ? new SwitchboardError("upstream_error", err.message, { kind: err.kind, status: err.status })
+              ? new SwitchboardError(err.kind === "blocked" ? "forbidden" : "upstream_error", err.message, { kind: err.kind, status: err.status })
               : new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err))));
       await q.markEnded({ id: row.id, status: "failed", error: failure.message });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AllowedNetworksSchema, type NetworkMode } from "@/lib/net";
 
 export const CreateWorkspaceSchema = z.object({ name: z.string().trim().min(1).max(100) });
 export type CreateWorkspace = z.infer<typeof CreateWorkspaceSchema>;
@@ -22,6 +23,8 @@ export const UpdateWorkspaceSchema = z.object({
   retentionDays: z.number().int().min(1).max(3650).nullable().optional(),
   publicSharesEnabled: z.boolean().optional(),
   redactionKeys: z.array(z.string().trim().min(1).max(100)).max(200).nullable().optional(),
+  /** CIDRs, addresses, host names or `*.domain` the console may reach although its network policy refuses them. */
+  allowedNetworks: AllowedNetworksSchema.optional(),
 });
 export type UpdateWorkspace = z.infer<typeof UpdateWorkspaceSchema>;
 
@@ -36,6 +39,10 @@ export interface WorkspaceSettingsDto extends WorkspaceDto {
   redactionKeys: string[];
   /** Whether that list is the default one (no list of the workspace's own). */
   redactionKeysDefault: boolean;
+  /** The workspace's own allow-list for outbound connections. */
+  allowedNetworks: string[];
+  /** The console's outbound policy: its mode and what SWITCHBOARD_ALLOWED_NETWORKS allows everywhere. */
+  network: { mode: NetworkMode; envAllowed: string[] };
   createdAt: string;
   counts: { members: number; servers: number; calls: number; pendingInvitations: number };
 }

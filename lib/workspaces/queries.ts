@@ -49,7 +49,7 @@ export async function revokeToken({ workspaceId, userId, id }: { workspaceId: st
 export function findWorkspaceSettings({ id }: { id: string }) {
   return prisma.workspace.findUnique({
     where: { id },
-    select: { id: true, name: true, slug: true, retentionDays: true, publicSharesEnabled: true, redactionKeys: true, createdAt: true },
+    select: { id: true, name: true, slug: true, retentionDays: true, publicSharesEnabled: true, redactionKeys: true, allowedNetworks: true, createdAt: true },
   });
 }
 
@@ -63,7 +63,13 @@ export async function countWorkspace({ id }: { id: string }) {
   return { members, servers, calls, pendingInvitations };
 }
 
-export function updateWorkspace({ id, data }: { id: string; data: { name?: string; retentionDays?: number | null; publicSharesEnabled?: boolean; redactionKeys?: string | null } }) {
+export function updateWorkspace({
+  id,
+  data,
+}: {
+  id: string;
+  data: { name?: string; retentionDays?: number | null; publicSharesEnabled?: boolean; redactionKeys?: string | null; allowedNetworks?: string | null };
+}) {
   return prisma.workspace.update({ where: { id }, data });
 }
 

@@ -3,6 +3,7 @@ import { audit, auditAs } from "@/lib/audit/server";
 import type { Principal } from "@/lib/auth";
 import { clearTokenCache } from "@/lib/auth/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
+import { envAllowedNetworks, forgetNetworkPolicy, networkMode } from "@/lib/net/server";
 import { redactionKeys } from "@/lib/redaction";
 import { revokeLink } from "@/lib/relay/server";
 import { disconnectServer } from "@/lib/sessions/server";
@@ -18,13 +19,27 @@ async function requireSettings(id: string): Promise<SettingsRow> {
 }
 
 function effective(row: SettingsRow) {
-  return { name: row.name, retentionDays: row.retentionDays, publicSharesEnabled: row.publicSharesEnabled, redactionKeys: redactionKeys(row.redactionKeys) };
+  return {
+    name: row.name,
+    retentionDays: row.retentionDays,
+    publicSharesEnabled: row.publicSharesEnabled,
+    redactionKeys: redactionKeys(row.redactionKeys),
+    allowedNetworks: row.allowedNetworks ? (JSON.parse(row.allowedNetworks) as string[]) : [],
+  };
 }
 
 export async function getWorkspaceSettings(principal: Principal): Promise<WorkspaceSettingsDto> {
   const row = await requireSettings(principal.workspaceId);
   const counts = await q.countWorkspace({ id: row.id });
-  return { id: row.id, slug: row.slug, ...effective(row), redactionKeysDefault: row.redactionKeys === null, createdAt: row.createdAt.toISOString(), counts };
+  return {
+    id: row.id,
+    slug: row.slug,
+    ...effective(row),
+    redactionKeysDefault: row.redactionKeys === null,
+    network: { mode: networkMode(), envAllowed: envAllowedNetworks() },
+    createdAt: row.createdAt.toISOString(),
+    counts,
+  };
 }
 
 /** Same names in another case or spelling count once ("API_KEY" and "api_key"). */
@@ -38,7 +53,7 @@ function uniqueKeys(keys: string[]): string[] {
   });
 }
 
-/** PATCH /workspace (admin): name, retention, public links, redaction list; each change is audited with its old and new value. */
+/** PATCH /workspace (admin): name, retention, public links, redaction list, allowed networks; each change is audited with its old and new value. */
 export async function updateWorkspaceSettings(principal: Principal, input: UpdateWorkspace): Promise<WorkspaceSettingsDto> {
   const before = await requireSettings(principal.workspaceId);
   const data: Parameters<typeof q.updateWorkspace>[0]["data"] = {};
@@ -46,7 +61,9 @@ export async function updateWorkspaceSettings(principal: Principal, input: Updat
   if (input.retentionDays !== undefined) data.retentionDays = input.retentionDays;
   if (input.publicSharesEnabled !== undefined) data.publicSharesEnabled = input.publicSharesEnabled;
   if (input.redactionKeys !== undefined) data.redactionKeys = input.redactionKeys === null ? null : JSON.stringify(uniqueKeys(input.redactionKeys));
+  if (input.allowedNetworks !== undefined) data.allowedNetworks = input.allowedNetworks.length ? JSON.stringify([...new Set(input.allowedNetworks)]) : null;
   const after = await q.updateWorkspace({ id: principal.workspaceId, data });
+  forgetNetworkPolicy(principal.workspaceId);
 
   const [old, now] = [effective(before), effective(after)];
   const changes: Record<string, { from: unknown; to: unknown }> = {};

@@ -1,7 +1,10 @@
 // The console under test for `npm run conformance`: does what each scenario expects, but only
 // through the console's HTTP API, as a person at the console would: add the server, connect,
-// list, call, and answer the server's questions (elicitation) from the workspace event stream.
-// The runner passes the console's URL and an owner token in SB_URL and SB_TOKEN.
+// list, call, answer the server's questions (elicitation) from the workspace event stream, and
+// sign in to the server in the browser when the console asks for it (the fixture authorization
+// server consents by itself; its redirects are followed by hand, carrying the console's cookie).
+// The runner passes the console's URL, an owner token and the owner's session cookie in SB_URL,
+// SB_TOKEN and SB_COOKIE.
 import { randomUUID } from "node:crypto";
 import { apiClient } from "../support/console";
 import { openEvents } from "../support/events";
@@ -12,13 +15,62 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const serverUrl = process.argv[2];
 const base = process.env.SB_URL!;
 const token = process.env.SB_TOKEN!;
-const api = apiClient(base, token);
+const cookie = process.env.SB_COOKIE!;
+const ctx = scenarioContext();
+const browser = apiClient(base);
+const api = (method: string, route: string, body?: unknown) => browser(method, route, body, { cookie });
+/** Sign-ins (step-ups included) a person does before giving up, as the bare SDK client. */
+const MAX_SIGN_INS = 3;
 
-/** A 4xx/5xx from the console becomes an error carrying its message. */
+interface SignIn {
+  oauth: "sign_in_required" | "step_up_required";
+  authorizeUrl: string;
+  scope?: string;
+}
+
+class SignInNeeded extends Error {
+  constructor(readonly details: SignIn) {
+    super(`${details.oauth}${details.scope ? ` (${details.scope})` : ""}`);
+  }
+}
+
+/** A 4xx/5xx from the console becomes an error carrying its message; a sign-in request becomes SignInNeeded. */
 async function ok<T = any>(method: string, route: string, body?: unknown): Promise<T> {
   const res = await api(method, route, body);
+  const details = res.body?.error?.details;
+  if (res.status === 502 && details?.oauth) throw new SignInNeeded(details);
   if (res.status >= 400) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(res.body?.error ?? res.body)}`);
   return res.body as T;
+}
+
+let signIns = 0;
+
+/** Runs `step`; when the console asks for a sign-in (or more scope), signs in in the browser and runs it again. */
+async function withSignIn<T>(step: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!(err instanceof SignInNeeded) || signIns >= MAX_SIGN_INS) throw err;
+      signIns++;
+      await signIn(err.details);
+    }
+  }
+}
+
+/** What the browser does: start the sign-in, follow the authorization server's redirects, land on the console's callback. */
+async function signIn(details: SignIn) {
+  const { authorizationUrl } = await ok<{ authorizationUrl: string }>("POST", details.authorizeUrl, details.scope ? { scope: details.scope } : {});
+  let url = new URL(authorizationUrl);
+  for (let hop = 0; url.origin !== new URL(base).origin; hop++) {
+    if (hop === 10) throw new Error("Too many redirects at the authorization server");
+    const res = await fetch(url, { redirect: "manual" });
+    const location = res.headers.get("location");
+    if (!location) throw new Error(`The authorization server stopped at ${url.pathname} with ${res.status}`);
+    url = new URL(location, url);
+  }
+  const back = await fetch(url, { redirect: "manual", headers: { cookie } });
+  if (back.status !== 303) throw new Error(`The console's callback refused the sign-in (${back.status}): ${(await back.text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()}`);
 }
 
 /** The same answer the bare SDK client gives: accept with `{}` (defaults), or `confirmed: true`. */
@@ -41,22 +93,28 @@ const answering = (async () => {
   }
 })();
 
-const { server } = await ok("POST", "/api/v1/servers", { name: `${scenario}-${randomUUID().slice(0, 8)}`, url: serverUrl, timeoutMs: 20_000 });
+// An admin adds the server with OAuth, entering the client registered for it when the scenario hands one out.
+const oauth = scenario.startsWith("auth/")
+  ? { authMode: "oauth-per-member", ...(ctx?.client_id ? { oauthClientId: ctx.client_id, ...(ctx.client_secret ? { oauthClientSecret: ctx.client_secret } : {}) } : {}) }
+  : {};
+const { server } = await ok("POST", "/api/v1/servers", { name: `${scenario}-${randomUUID().slice(0, 8)}`, url: serverUrl, timeoutMs: 20_000, ...oauth });
 const id = server.id as string;
 try {
-  await ok("POST", `/api/v1/servers/${id}/connect`);
-  const items = async (kind: string) => (await ok(`GET`, `/api/v1/servers/${id}/${kind}`)).items;
-  await exercise(scenario, scenarioContext(), {
+  await withSignIn(() => ok("POST", `/api/v1/servers/${id}/connect`));
+  const items = async (kind: string) => (await withSignIn(() => ok(`GET`, `/api/v1/servers/${id}/${kind}`))).items;
+  await exercise(scenario, ctx, {
     listTools: async () => ({ tools: await items("tools") }),
-    callTool: async (name: string, args: unknown) => {
-      const { call } = await ok("POST", `/api/v1/servers/${id}/tools/call`, { name, arguments: args });
-      if (call.status === "failed") throw new Error(`${name} failed: ${JSON.stringify(call.error ?? call.result)}`);
-      return call;
-    },
+    callTool: (name: string, args: unknown) =>
+      withSignIn(async () => {
+        const { call } = await ok("POST", `/api/v1/servers/${id}/tools/call`, { name, arguments: args });
+        // A call recorded as failed because the server wants a (larger) sign-in asks the person for it.
+        if (call.error?.oauth) throw new SignInNeeded(call.error.oauth);
+        return call;
+      }),
     listResources: async () => ({ resources: await items("resources") }),
-    readResource: (uri: string) => ok("POST", `/api/v1/servers/${id}/resources/read`, { uri }),
+    readResource: (uri: string) => withSignIn(() => ok("POST", `/api/v1/servers/${id}/resources/read`, { uri })),
     listPrompts: async () => ({ prompts: await items("prompts") }),
-    getPrompt: (name: string) => ok("POST", `/api/v1/servers/${id}/prompts/get`, { name }),
+    getPrompt: (name: string) => withSignIn(() => ok("POST", `/api/v1/servers/${id}/prompts/get`, { name })),
   });
 } finally {
   stop = true;

@@ -84,6 +84,18 @@ test("invite from the members page, accept as a new person, manage roles and wor
   await page.reload();
   await expect(page.getByLabel("Keep calls for (days)")).toHaveValue("90");
   await expect(page.getByLabel(/Allow public share links/)).not.toBeChecked();
+
+  // Allowed networks: a malformed entry is shown and blocks saving; a valid list is kept.
+  await expect(page.getByTestId("network-policy")).toContainText("bound to loopback");
+  const networks = page.getByRole("textbox", { name: "Allowed networks" });
+  await networks.fill("10.0.0.0/33");
+  await expect(page.getByText("Not a CIDR, an address, a host name or *.domain: 10.0.0.0/33")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save allowed networks" })).toBeDisabled();
+  await networks.fill("10.20.0.0/16\nmcp.corp.example");
+  await page.getByRole("button", { name: "Save allowed networks" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.reload();
+  await expect(networks).toHaveValue("10.20.0.0/16\nmcp.corp.example");
 });
 
 test("an existing user signs in from the invitation and joins", async ({ browser }) => {

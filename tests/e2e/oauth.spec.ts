@@ -60,6 +60,12 @@ test("add an OAuth server → sign-in needed → sign in at the authorization se
   await ui.run("admin-only");
   await expect(ui.result()).toContainText("admin things");
 
+  // The call's page says whose identity the server saw.
+  await page.getByRole("link", { name: "Permalink" }).first().click();
+  await expect(page.getByRole("region", { name: "Details" })).toContainText("Signed in as");
+  await expect(page.getByRole("region", { name: "Details" })).toContainText("(own sign-in)");
+  await page.goBack();
+
   await panel.getByRole("button", { name: "Sign out of this server" }).click();
   await expect(panel.getByTestId("oauth-state")).toHaveText("Not signed in");
   expect(as.requests).toContain("POST /token/revocation");

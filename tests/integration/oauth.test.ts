@@ -156,6 +156,20 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(as.requests.filter((r) => r === "POST /token").length).toBeGreaterThan(tokenCalls);
   });
 
+  it("binds the tokens to a DPoP key the authorization server offers, stored with them: they keep working after a restart", async () => {
+    const before = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "whoami", arguments: {} });
+    expect(before.body.call.status).toBe("ok");
+    expect(mcp.dpopUsed.length).toBeGreaterThan(0);
+    const bound = mcp.dpopUsed.length;
+    await sb.stop();
+    await sb.restart();
+    const after = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "whoami", arguments: {} });
+    expect(after.body.call.status, JSON.stringify(after.body.call.error)).toBe("ok");
+    expect(after.body.call.result.content[0].text).toBe("You are alice");
+    // The 20 s token was refreshed with a proof of the same key, and the new token presented with DPoP.
+    expect(mcp.dpopUsed.length).toBeGreaterThan(bound);
+  });
+
   it("per member: another member must sign in for themselves while the first one works", async () => {
     const res = await bob.api("GET", `/api/v1/servers/${serverId}/tools`);
     expect(res.status).toBe(502);
@@ -173,6 +187,14 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     const ownerCall = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "whoami", arguments: {} });
     expect(ownerCall.body.call.result.content[0].text).toBe("You are alice");
     as.account = "alice";
+
+    // History shows whose identity each call used; a teammate re-running a call uses their own.
+    const recorded = await owner.api("GET", `/api/v1/calls/${ownerCall.body.call.id}`);
+    expect(recorded.body.call.credential).toMatchObject({ mode: "member", userName: "Ada Owner" });
+    expect((await bob.api("GET", `/api/v1/calls/${call.body.call.id}`)).body.call.credential).toMatchObject({ mode: "member", userName: "Bob" });
+    const rerun = await bob.api("POST", `/api/v1/calls/${ownerCall.body.call.id}/rerun`);
+    expect(rerun.body.call.result.content[0].text).toBe("You are bob");
+    expect(rerun.body.call.credential).toMatchObject({ mode: "member", userName: "Bob" });
   });
 
   it("a 403 insufficient_scope asks for step-up with the larger scope; after consenting the call works", async () => {
@@ -274,6 +296,8 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     const call = await bob.api("POST", `/api/v1/servers/${sharedId}/tools/call`, { name: "whoami", arguments: {} });
     expect(call.body.call.status, JSON.stringify(call.body.call.error)).toBe("ok");
     expect(call.body.call.result.content[0].text).toBe("You are alice");
+    expect(call.body.call.userName).toBe("Bob");
+    expect((await bob.api("GET", `/api/v1/calls/${call.body.call.id}`)).body.call.credential).toMatchObject({ mode: "shared", userName: "Ada Owner" });
     const db = new Database(sb.dbFile, { readonly: true });
     try {
       const row = db.prepare("SELECT oauth_client_secret FROM server WHERE id = ?").get(sharedId) as { oauth_client_secret: string };

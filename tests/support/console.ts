@@ -14,14 +14,16 @@ export interface ConsoleHandle {
   /** Starts the console again on the same port and database. */
   restart(): Promise<void>;
   logs(): string;
+  /** The console process's pid (to read its memory from /proc). */
+  pid(): number;
 }
 
 /**
  * Starts the built console (`next build` must have run) on 127.0.0.1 with its own SQLite file,
  * migrated with `prisma migrate deploy`. Refuses any database that is not a local file.
  */
-export async function startConsole(opts: { env?: Record<string, string> } = {}): Promise<ConsoleHandle> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ConsoleHandle> {
+  const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
   const dbFile = path.join(dir, "test.db");
   const databaseUrl = `file:${dbFile}`;
   if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
@@ -72,7 +74,7 @@ export async function startConsole(opts: { env?: Record<string, string> } = {}):
   };
 
   await start();
-  return { url, dbFile, stop, restart: start, logs: () => output };
+  return { url, dbFile, stop, restart: start, logs: () => output, pid: () => child!.pid! };
 }
 
 /** Polls `check` until it returns true or the deadline passes. */
@@ -104,10 +106,23 @@ export function apiClient(base: string, token?: string) {
   };
 }
 
-/** Runs first-run set-up and returns an API client with the owner's token. */
+const OWNER = { name: "Ada Owner", email: "ada@example.com", password: "correct horse battery" };
+
+/** Runs first-run set-up and returns an API client with the owner's token, and the owner's sign-in. */
 export async function setupOwner(base: string) {
   const api = apiClient(base);
-  const res = await api("POST", "/api/v1/setup", { name: "Ada Owner", email: "ada@example.com", password: "correct horse battery", workspaceName: "Default" });
+  const res = await api("POST", "/api/v1/setup", { ...OWNER, workspaceName: "Default" });
   if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { token: res.body.token as string, workspace: res.body.workspace, api: apiClient(base, res.body.token) };
+  return { token: res.body.token as string, workspace: res.body.workspace, api: apiClient(base, res.body.token), email: OWNER.email, password: OWNER.password };
+}
+
+/** Signs in to the console as a browser does and returns the session cookie (`name=value; …`). */
+export async function sessionCookie(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }

@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { explainError, McpError } from "@/lib/mcp/server";
+import { AddressRefusedError } from "@/lib/net";
 
 type SseEvent = ConstructorParameters<typeof SseError>[2];
 const sseEvent = { type: "error" } as unknown as SseEvent;
@@ -145,6 +146,24 @@ describe("explainError", () => {
     expect(refused).toMatchObject({ kind: "refused", message: "Connection refused by 127.0.0.1:4999 (is the server running?)" });
     const posted = explainError(new Error("Error POSTing to endpoint (HTTP 503): busy"));
     expect(posted).toMatchObject({ kind: "http", status: 503, message: "HTTP 503 Service Unavailable (server said: busy)" });
+  });
+
+  it("quotes nothing a server inside a network answered, and names the rule of a refused address", () => {
+    const posted = explainError(new Error("Error POSTing to endpoint (HTTP 503): internal detail"), { internal: true });
+    expect(posted).toMatchObject({ kind: "http", status: 503, message: "HTTP 503 Service Unavailable" });
+    expect(posted.bodyExcerpt).toBeUndefined();
+    const recorded = { method: "POST", status: 500, statusText: "", wwwAuthenticate: null, contentType: "text/plain", bodyExcerpt: "internal detail" };
+    expect(explainError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 500, statusText: "" }), { http: recorded, internal: true }).message).not.toContain("internal detail");
+    let syntax: unknown;
+    try {
+      JSON.parse("<html>internal detail");
+    } catch (err) {
+      syntax = err;
+    }
+    expect(explainError(syntax, { internal: true }).message).toBe("Server sent malformed JSON");
+    const refusal = new AddressRefusedError("localhost", "loopback", "Blocked by the outbound network policy: localhost resolves to a loopback address");
+    const blocked = explainError(new TypeError("fetch failed", { cause: refusal }));
+    expect(blocked).toMatchObject({ kind: "blocked", message: refusal.message, data: { rule: "loopback" } });
   });
 
   it("reports malformed and invalid messages as protocol errors", () => {

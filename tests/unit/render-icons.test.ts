@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { decodeDataUrl, iconSrc, pickIcon, refuseIconSrc, sniffImageType } from "@/lib/icons";
 import { loadIcon } from "@/lib/icons/server";
+import { policyFetch } from "@/lib/net/server";
+
+const strict = policyFetch({ mode: "public", allowed: [] });
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 const png64 = `data:image/png;base64,${PNG.toString("base64")}`;
@@ -36,12 +39,14 @@ describe("server icons", () => {
 
   it("decodes data URLs and loads them on the server side with the same checks", async () => {
     expect(decodeDataUrl(png64)?.length).toBe(PNG.length);
-    expect((await loadIcon(png64)).type).toBe("image/png");
-    await expect(loadIcon(svg64)).rejects.toMatchObject({ code: "bad_request" });
-    await expect(loadIcon("http://example.com/i.png")).rejects.toMatchObject({ code: "bad_request" });
-    await expect(loadIcon("https://127.0.0.1/i.png")).rejects.toMatchObject({ code: "forbidden" });
-    await expect(loadIcon("https://[::1]/i.png")).rejects.toMatchObject({ code: "forbidden" });
+    expect((await loadIcon(png64, strict)).type).toBe("image/png");
+    await expect(loadIcon(svg64, strict)).rejects.toMatchObject({ code: "bad_request" });
+    await expect(loadIcon("http://example.com/i.png", strict)).rejects.toMatchObject({ code: "bad_request" });
+    await expect(loadIcon("https://127.0.0.1/i.png", strict)).rejects.toMatchObject({ code: "forbidden" });
+    for (const host of ["[::1]", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "[64:ff9b::7f00:1]", "localhost", "0.0.0.0"]) {
+      await expect(loadIcon(`https://${host}/i.png`, strict), host).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/network policy/) });
+    }
     const big = `data:image/png;base64,${Buffer.concat([PNG, Buffer.alloc(200 * 1024)]).toString("base64")}`;
-    await expect(loadIcon(big)).rejects.toMatchObject({ code: "payload_too_large" });
+    await expect(loadIcon(big, strict)).rejects.toMatchObject({ code: "payload_too_large" });
   });
 });

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { parseQuery, withWorkspace } from "@/lib/api/route";
 import { loadIcon } from "@/lib/icons/server";
+import { outboundFetch } from "@/lib/net/server";
 
 export const runtime = "nodejs";
 
 const QuerySchema = z.object({ src: z.string().min(1).max(200_000) });
 
 // GET /api/v1/icons?src=<https or data URL> – a server-provided icon, fetched and checked by the console
-export const GET = withWorkspace(async ({ request }) => {
+export const GET = withWorkspace(async ({ request, principal }) => {
   const { src } = parseQuery(request, QuerySchema);
-  const { bytes, type } = await loadIcon(src);
+  const { bytes, type } = await loadIcon(src, outboundFetch({ workspaceId: principal.workspaceId, strict: true }));
   return new Response(bytes as unknown as BodyInit, {
     headers: {
       "content-type": type,

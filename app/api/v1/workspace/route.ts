@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 // GET /api/v1/workspace – the current workspace's settings and counts
 export const GET = withWorkspace(async ({ principal }) => ({ workspace: await getWorkspaceSettings(principal) }));
 
-// PATCH /api/v1/workspace – name, retention, public share links, redaction list (admin)
+// PATCH /api/v1/workspace – name, retention, public share links, redaction list, allowed networks (admin)
 export const PATCH = withWorkspace(async ({ request, principal }) => {
   return { workspace: await updateWorkspaceSettings(principal, await parseBody(request, UpdateWorkspaceSchema)) };
 });

@@ -1,0 +1,80 @@
+import "server-only";
+import { SwitchboardError } from "@/lib/errors";
+import { createOutboundFetch, pickAddress, type OutboundFetch } from "./dispatcher";
+import { parseAllowEntry, parseAllowList, type NetworkMode, type NetworkPolicy } from "./index";
+import * as q from "./queries";
+
+export type { OutboundFetch } from "./dispatcher";
+
+const POLICY_TTL_MS = 5000;
+const LOOPBACK_BIND = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * `SWITCHBOARD_NETWORK_POLICY` (`public` or `private`; any other value counts as `public`), else
+ * derived from where the console listens: `private` when `HOST` is loopback (the default), else `public`.
+ */
+export function networkMode(): NetworkMode {
+  const forced = process.env.SWITCHBOARD_NETWORK_POLICY?.trim().toLowerCase();
+  if (forced) return forced === "private" ? "private" : "public";
+  return LOOPBACK_BIND.test(process.env.HOST ?? "127.0.0.1") ? "private" : "public";
+}
+
+let warned = false;
+
+/** `SWITCHBOARD_ALLOWED_NETWORKS`: comma-separated CIDRs and host names; entries that do not parse are ignored, with a warning. */
+export function envAllowedNetworks(): string[] {
+  const entries = (process.env.SWITCHBOARD_ALLOWED_NETWORKS ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const bad = entries.filter((e) => !parseAllowEntry(e));
+  if (bad.length && !warned) {
+    warned = true;
+    console.warn(`SWITCHBOARD_ALLOWED_NETWORKS: ignoring ${bad.join(", ")} (not a CIDR, an address, a host name or *.domain)`);
+  }
+  return entries.filter((e) => !bad.includes(e));
+}
+
+// On globalThis: Next gives each route its own module instances, and a settings change made in
+// one route must reach connections opened by another at once.
+const cache = ((globalThis as { switchboardAllowedNetworks?: Map<string, { at: number; allowed: Promise<string[]> }> }).switchboardAllowedNetworks ??= new Map());
+
+function workspaceAllowed(workspaceId: string): Promise<string[]> {
+  const hit = cache.get(workspaceId);
+  if (hit && Date.now() - hit.at < POLICY_TTL_MS) return hit.allowed;
+  const allowed = q.findAllowedNetworks({ workspaceId });
+  cache.set(workspaceId, { at: Date.now(), allowed });
+  allowed.catch(() => cache.delete(workspaceId));
+  return allowed;
+}
+
+/** Drops the cached allow-list after an admin changed it, so the next connection uses the new one. */
+export function forgetNetworkPolicy(workspaceId: string): void {
+  cache.delete(workspaceId);
+}
+
+/** The policy for a workspace: the console's mode (or `public` when `strict`), the environment's and the workspace's allow-lists. */
+export async function workspacePolicy(workspaceId: string, opts: { strict?: boolean } = {}): Promise<NetworkPolicy> {
+  const allowed = parseAllowList([...envAllowedNetworks(), ...(await workspaceAllowed(workspaceId))]);
+  return { mode: opts.strict ? "public" : networkMode(), allowed };
+}
+
+/**
+ * The fetch for every URL a member or a server supplied, on behalf of a workspace. `strict`
+ * applies the `public` policy even on a loopback console (icons: nobody asked for those hosts).
+ */
+export function outboundFetch({ workspaceId, strict = false }: { workspaceId: string; strict?: boolean }): OutboundFetch {
+  return createOutboundFetch(() => workspacePolicy(workspaceId, { strict }));
+}
+
+/** The fetch under a fixed policy (tests, and work that belongs to no workspace). */
+export function policyFetch(policy: NetworkPolicy): OutboundFetch {
+  return createOutboundFetch(async () => policy);
+}
+
+/**
+ * Refuses a server URL whose host the policy refuses today (403 naming the rule). A host that
+ * does not resolve yet passes: connections are checked again, address by address, when made.
+ */
+export async function assertUrlAllowed({ url, workspaceId }: { url: string; workspaceId: string }): Promise<void> {
+  const policy = await workspacePolicy(workspaceId);
+  const picked = await pickAddress(new URL(url).hostname, policy).catch(() => null);
+  if (picked && "refusal" in picked) throw new SwitchboardError("forbidden", picked.refusal.message, { rule: picked.refusal.rule });
+}

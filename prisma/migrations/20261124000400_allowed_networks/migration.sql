@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "workspace" ADD COLUMN "allowed_networks" TEXT;
+
