@@ -152,6 +152,7 @@ function failure(err: unknown): { status: CallStatus; error: CallError } {
   if (e?.kind === "timeout") return { status: "timeout", error: { kind: "timeout", message: e.message } };
   if (e?.kind === "cancelled") return { status: "cancelled", error: { kind: "cancelled", message: e.message } };
   if (e?.kind === "protocol") return { status: "error", error: { kind: "protocol", message: e.message, code: e.code, data: e.data } };
+  if (e?.kind === "offline") return { status: "error", error: { kind: "offline", message: e.message } };
   return { status: "error", error: { kind: "connection", message: err instanceof Error ? err.message : String(err) } };
 }
 

@@ -13,6 +13,8 @@ export type McpErrorKind =
   | "protocol"
   | "cancelled"
   | "closed"
+  /** A relayed server's agent is not connected. */
+  | "offline"
   | "unknown";
 
 export interface McpErrorDetails {

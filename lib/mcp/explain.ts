@@ -75,6 +75,7 @@ function explainOne(err: unknown, context: ExplainContext): McpError | null {
   if (posted) return explainHttpStatus(Number(posted[1]), undefined, posted[2], context, err);
   if (err.name === "UnauthorizedError") return explainHttpStatus(401, undefined, undefined, context, err);
   if (err.name === "AbortError") return new McpError("cancelled", "Request cancelled", { cause: err });
+  if (err.name === "AgentOfflineError") return new McpError("offline", err.message, { cause: err });
   if (err.name === "TimeoutError") return timeout(context.timeoutMs, err);
   if (err instanceof SyntaxError) {
     return new McpError("protocol", context.internal ? "Server sent malformed JSON" : `Server sent malformed JSON (${err.message})`, { code: -32700, cause: err });
@@ -94,7 +95,10 @@ function explainOne(err: unknown, context: ExplainContext): McpError | null {
 }
 
 function explainProtocolError(err: ProtocolError): McpError {
-  const data = err.data as { supported?: unknown; requested?: unknown } | undefined;
+  const data = err.data as { supported?: unknown; requested?: unknown; relay?: unknown } | undefined;
+  // The relay transport answers requests it could not deliver itself; the server never saw them.
+  if (data?.relay === "offline") return new McpError("offline", err.message, { cause: err });
+  if (data?.relay === "connection") return new McpError("closed", err.message, { cause: err });
   if (err.code === -32022 && Array.isArray(data?.supported)) {
     return new McpError(
       "protocol_version",

@@ -4,8 +4,10 @@ import { isAgentServerOnline, relayHub, type SessionEndpoint, type SessionFrame 
 
 const HIGH_WATER = 8 * 1024 * 1024;
 const OPEN_TIMEOUT_MS = 30_000;
-/** JSON-RPC error code for requests that the relay could not complete. */
+/** JSON-RPC error code for requests that the relay could not complete; `data.relay` says why. */
 export const RELAY_ERROR_CODE = -32000;
+/** `offline`: the agent's link is down; `connection`: the server process or its session ended. */
+export type RelayFailure = "offline" | "connection";
 const PROBE_PREFIX = "server-discover-probe";
 
 export interface RelayTransportOptions {
@@ -129,7 +131,7 @@ export class RelayTransport implements Transport {
       linkDown: (reason) => {
         this.offline = reason;
         if (this.opening) return this.failOpen(new AgentOfflineError(reason));
-        this.failPending(`agent offline: ${reason}`);
+        this.failPending(`agent offline: ${reason}`, "offline");
       },
       linkUp: () => {
         this.offline = null;
@@ -196,16 +198,16 @@ export class RelayTransport implements Transport {
 
   private end(reason: string): void {
     if (this.closeFired) return;
-    this.failPending(reason);
+    this.failPending(reason, /^agent (offline|revoked)\b/.test(reason) ? "offline" : "connection");
     this.onerror?.(new Error(reason));
     this.finish();
   }
 
-  private failPending(message: string): void {
+  private failPending(message: string, relay: RelayFailure): void {
     const ids = [...this.pending.keys()];
     this.pending.clear();
     for (const id of ids) {
-      this.onmessage?.({ jsonrpc: "2.0", id, error: { code: RELAY_ERROR_CODE, message } } as JSONRPCMessage);
+      this.onmessage?.({ jsonrpc: "2.0", id, error: { code: RELAY_ERROR_CODE, message, data: { relay } } } as JSONRPCMessage);
     }
   }
 

@@ -41,7 +41,7 @@ describe("agent relay: link and process failures", () => {
     const offline = (await callTool(api, everythingId, "echo", { message: "while away" })).body.call;
     expect(Date.now() - t0).toBeLessThan(1000);
     expect(offline.status).toBe("error");
-    expect(offline.error.message).toMatch(/agent offline/);
+    expect(offline.error).toMatchObject({ kind: "offline", message: expect.stringMatching(/agent offline/) });
     agent!.child.kill("SIGCONT");
     await waitForAgent(api, paired.agentId, "online", 10_000, logs);
     const back = (await callTool(api, everythingId, "echo", { message: "resumed" })).body.call;
@@ -57,7 +57,7 @@ describe("agent relay: link and process failures", () => {
     process.kill(pid, "SIGKILL");
     const call = (await pending).body.call;
     expect(call.status).toBe("error");
-    expect(call.error.message).toMatch(/exited|closed/i);
+    expect(call.error).toMatchObject({ kind: "connection", message: expect.stringMatching(/exited|closed/i) });
     const agentView = (await api("GET", `/api/v1/agents/${paired.agentId}`)).body.agent;
     expect(agentView.servers[0].lastExit).toMatchObject({ signal: "SIGKILL" });
     expect((await callTool(api, everythingId, "echo", { message: "new process" })).body.call.status).toBe("ok");
@@ -72,13 +72,13 @@ describe("agent relay: link and process failures", () => {
     const call = (await pending).body.call;
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(call.status).toBe("error");
-    expect(call.error.message).toMatch(/agent offline/);
+    expect(call.error).toMatchObject({ kind: "offline", message: expect.stringMatching(/agent offline/) });
     await waitForAgent(api, paired.agentId, "offline", 10_000, logs);
     const t1 = Date.now();
     const later = (await callTool(api, everythingId, "echo", { message: "x" })).body.call;
     expect(Date.now() - t1).toBeLessThan(1000);
     expect(later).toMatchObject({ status: "error" });
-    expect(later.error.message).toMatch(/agent offline/);
+    expect(later.error).toMatchObject({ kind: "offline", message: expect.stringMatching(/agent offline/) });
     const history = (await api("GET", `/api/v1/calls?serverId=${everythingId}`)).body.items;
     expect(history[0].id).toBe(later.id);
   });
