@@ -17,6 +17,10 @@ export function completeCall({ id, data }: { id: string; data: Prisma.CallUnchec
   return prisma.call.update({ where: { id }, data, include: withServerName });
 }
 
+export function countCalls({ workspaceId }: { workspaceId: string }) {
+  return prisma.call.count({ where: { workspaceId } });
+}
+
 export function findCall({ workspaceId, id }: { workspaceId: string; id: string }) {
   return prisma.call.findFirst({ where: { workspaceId, id }, include: withServerName });
 }

@@ -15,6 +15,7 @@ import { completeDurably } from "./complete";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
+import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { resumeTasks } from "./tasks";
@@ -60,6 +61,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   if (req.requestId && (await q.findCallByRequestId({ workspaceId: principal.workspaceId, requestId }))) {
     throw new SwitchboardError("conflict", "A call with this requestId exists already; a re-run is a new request");
   }
+  await takeCallRoom(principal.workspaceId);
   const base = {
     id: crypto.randomUUID(),
     workspaceId: principal.workspaceId,

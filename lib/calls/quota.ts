@@ -1,0 +1,33 @@
+import "server-only";
+import { SwitchboardError } from "@/lib/errors";
+import * as q from "./queries";
+
+const RECOUNT_MS = 10_000;
+const counts = new Map<string, { at: number; stored: number }>();
+
+/** Calls a workspace may keep in its history (SWITCHBOARD_MAX_CALLS; default 5,000,000). */
+export function maxCalls(): number {
+  const configured = Number(process.env.SWITCHBOARD_MAX_CALLS);
+  return Number.isInteger(configured) && configured > 0 ? configured : 5_000_000;
+}
+
+/**
+ * 409 with the limit when the workspace's history is full; otherwise counts the call about to be
+ * recorded. Counting a large history on every call is too slow for the call path, so the count is
+ * re-read every few seconds and the calls recorded in between are added to it.
+ */
+export async function takeCallRoom(workspaceId: string): Promise<void> {
+  let entry = counts.get(workspaceId);
+  if (!entry || Date.now() - entry.at > RECOUNT_MS) {
+    entry = { at: Date.now(), stored: await q.countCalls({ workspaceId }) };
+    counts.set(workspaceId, entry);
+  }
+  const limit = maxCalls();
+  if (entry.stored >= limit) {
+    throw new SwitchboardError("conflict", `This workspace keeps at most ${limit} calls: delete old calls or shorten retention first (or raise SWITCHBOARD_MAX_CALLS)`, {
+      quota: "calls",
+      limit,
+    });
+  }
+  entry.stored += 1;
+}
