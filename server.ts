@@ -15,14 +15,13 @@ async function main() {
   await app.prepare();
   const upgrade = app.getUpgradeHandler();
   const { attachRelay } = await import("./lib/relay/socket-server");
-  const { interruptPending } = await import("./lib/calls/queries");
+  const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
   const { insertAuditEvents } = await import("./lib/audit/queries");
 
-  // A call still pending from a previous process never got its answer: say so, never lose it.
-  const { count } = await interruptPending();
-  if (count) console.log(`${count} call(s) left pending by the previous run marked interrupted`);
+  // A call still pending from a stopped instance never gets its answer: say so, never lose it.
+  const instance = await startInstance();
 
   // Writes in flight (calls among them) are what a graceful stop waits for; event streams are GETs.
   const writes = new Set<ServerResponse>();
@@ -75,7 +74,7 @@ async function main() {
     if (writes.size) await new Promise<void>((resolve) => ((drained = resolve), setTimeout(resolve, graceMs)));
     relay.close();
     sandbox?.close();
-    const { count: cut } = await interruptPending().catch(() => ({ count: 0 }));
+    const cut = await instance.stop().catch(() => 0);
     if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
     process.exit(0);
   };

@@ -136,20 +136,5 @@ export function listTaskCalls({ workspaceId, serverId, sessionId, limit }: { wor
   });
 }
 
-/**
- * At start-up: calls left pending by a previous process never got their answer recorded.
- * Task calls are not: their task lives on the server, and the poller resumes them.
- */
-export function interruptPending() {
-  return prisma.call.updateMany({
-    where: { status: "pending", taskId: null },
-    data: {
-      status: "interrupted",
-      finishedAt: new Date(),
-      error: JSON.stringify({ kind: "interrupted", message: "The console stopped before the answer arrived" }),
-    },
-  });
-}
-
 export type CallRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
 export type CallSummaryRow = Awaited<ReturnType<typeof listCalls>>["items"][number];

@@ -10,6 +10,7 @@ import { getConnection } from "@/lib/sessions/server";
 import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
 import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
+import { instanceId } from "@/lib/instances";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
 import { toCallDto, toCallSummary } from "./dto";
@@ -75,6 +76,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: req.rerunOfId ?? null,
     origin: req.origin ?? "user",
+    instanceId: instanceId(),
     parentCallId: req.parentCallId ?? null,
     requestSize: Buffer.byteLength(JSON.stringify(req.params)),
   };
@@ -241,9 +243,4 @@ export async function rerunCall(principal: Principal, id: string): Promise<CallD
     params: original.params as Record<string, unknown>,
     rerunOfId: original.id,
   });
-}
-
-/** At start-up: calls a previous process left pending become `interrupted`. */
-export async function interruptPendingCalls(): Promise<number> {
-  return (await q.interruptPending()).count;
 }

