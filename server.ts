@@ -15,6 +15,7 @@ async function main() {
   await app.prepare();
   const upgrade = app.getUpgradeHandler();
   const { attachRelay } = await import("./lib/relay/socket-server");
+  const { publish } = await import("./lib/events/bus");
   const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
@@ -44,7 +45,7 @@ async function main() {
     }
     void handle(req, res);
   });
-  const relay = attachRelay();
+  const relay = attachRelay({ publish });
   server.on("upgrade", (req, socket, head) => {
     if (relay.handles(req)) relay.upgrade(req, socket, head);
     else void upgrade(req, socket, head);

@@ -43,7 +43,7 @@ export async function benchRelay(): Promise<void> {
     const { attachRelay } = await import("../lib/relay/socket-server");
     const { RelayTransport } = await import("../lib/relay/transport");
     const { isAgentServerOnline } = await import("../lib/relay/hub");
-    const relay = attachRelay();
+    const relay = attachRelay({ publish: () => undefined });
     inproc = http.createServer((_req, res) => res.writeHead(404).end());
     inproc.on("upgrade", (req, socket, head) => (relay.handles(req) ? relay.upgrade(req, socket, head) : socket.destroy()));
     await new Promise<void>((resolve) => inproc!.listen(0, "127.0.0.1", resolve));

@@ -68,13 +68,6 @@ function cleanBase64(data: unknown): string | null {
   return BASE64.test(compact) ? compact : null;
 }
 
-/** A data: URL for an image, or null when the type is not png/jpeg/gif/webp or the data is not base64. */
-export function imageDataUrl(data: unknown, mimeType: unknown): string | null {
-  const type = typeof mimeType === "string" ? mimeType.toLowerCase().trim() : "";
-  const b64 = cleanBase64(data);
-  return IMAGE_TYPES.has(type) && b64 ? `data:${type};base64,${b64}` : null;
-}
-
 /** A data: URL for audio/*, or null. */
 export function audioDataUrl(data: unknown, mimeType: unknown): string | null {
   const type = typeof mimeType === "string" ? mimeType.toLowerCase().trim() : "";

@@ -58,11 +58,6 @@ export class ReplayLog<E> {
     if (after < buffer.droppedUpTo) return { kind: "reset" };
     return { kind: "events", events: buffer.events.filter((e) => e.seq > after) };
   }
-
-  /** The id of the newest event in the process. */
-  get lastId(): string {
-    return `${this.epoch}-${this.seq}`;
-  }
 }
 
 function trim<E>(buffer: WorkspaceBuffer<E>, now: number): void {

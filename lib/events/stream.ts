@@ -1,5 +1,6 @@
 import "server-only";
-import { eventsSince, subscribe, type WorkspaceEvent } from "./server";
+import { eventsSince, subscribe } from "./bus";
+import type { WorkspaceEvent } from "./index";
 
 const KEEP_ALIVE_MS = 25_000;
 

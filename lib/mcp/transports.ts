@@ -50,11 +50,6 @@ export function createHttpTransport(
   return new StreamableHTTPClientTransport(url, { fetch, ...auth, ...(authProvider ? { onInsufficientScope: "throw" as const } : {}) });
 }
 
-/** In auto mode, these answers to the Streamable HTTP initialize mean "try legacy HTTP+SSE" (spec). */
-export function shouldFallBackToSse(err: unknown): boolean {
-  return SdkHttpError.isInstance(err) && [400, 404, 405].includes(err.status);
-}
-
 /**
  * The server no longer knows the session this request carried: HTTP 404 per spec, or the 400
  * "No valid session ID provided" that SDK v1 servers such as server-everything answer.

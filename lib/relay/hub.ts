@@ -56,7 +56,12 @@ interface HubState {
   /** The roots the agent last left out of a server's `roots/list` answer. */
   rootsRefused: Map<string, RefusedRoot[]>;
   maxMessageBytes: number;
+  /** The workspace event bus (lib/events), given by server.ts: the relay imports no domain. */
+  publish: (workspaceId: string, event: RelayEvent) => void;
 }
+
+/** What the relay tells browsers: an agent's server became reachable or not. */
+export type RelayEvent = { type: "server"; serverId: string; status: "connected" | "disconnected" | "offline" };
 
 const STDERR_LINES = 200;
 
@@ -71,6 +76,7 @@ export function relayHub(): HubState {
     stderr: new Map(),
     rootsRefused: new Map(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
+    publish: () => undefined,
   });
 }
 
@@ -175,8 +181,7 @@ export function serverOutput(agentId: string, serverName: string): { lastExit: S
   return { lastExit: hub.exits.get(k) ?? null, stderr: hub.stderr.get(k) ?? [], rootsRefused: hub.rootsRefused.get(k) ?? [] };
 }
 
-/** Publishes to the workspace event bus of lib/events (shared through globalThis; see there). */
-export function notify(workspaceId: string, event: { type: "server"; serverId: string; status: string }): void {
-  const bus = (globalThis as { switchboardEvents?: Map<string, Set<(e: unknown) => void>> }).switchboardEvents;
-  for (const listener of bus?.get(workspaceId) ?? []) listener(event);
+/** Publishes to the workspace event bus (with an id, so a reconnecting browser gets it too). */
+export function notify(workspaceId: string, event: RelayEvent): void {
+  relayHub().publish(workspaceId, event);
 }

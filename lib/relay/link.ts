@@ -88,7 +88,8 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     const kept = frame.sessions.filter((id) => hub.sessions.get(id)?.agentId === agent.id);
     registerLink(greeted, kept);
     send({ type: "welcome", version: RELAY_PROTOCOL_VERSION, agentId: agent.id, sessions: kept, maxMessageBytes: hub.maxMessageBytes, features: ["roots"] });
-    for (const serverId of servers.values()) notify(agent.workspaceId, { type: "server", serverId, status: "online" });
+    const resumed = new Set(kept.map((id) => hub.sessions.get(id)?.serverName));
+    for (const [name, serverId] of servers) notify(agent.workspaceId, { type: "server", serverId, status: resumed.has(name) ? "connected" : "disconnected" });
     console.log(`[relay] agent ${agent.name} (${agent.id}) online with ${servers.size} server(s)`);
   };
 

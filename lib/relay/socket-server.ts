@@ -4,7 +4,7 @@ import { WebSocketServer } from "ws";
 import { hashToken } from "@/lib/crypto";
 import { findAgentByTokenHash } from "@/lib/agents/queries";
 import { ENVELOPE_ALLOWANCE_BYTES, RELAY_PATH } from "./protocol";
-import { relayHub } from "./hub";
+import { relayHub, type RelayEvent } from "./hub";
 import { serveLink } from "./link";
 
 /**
@@ -12,8 +12,9 @@ import { serveLink } from "./link";
  * upgrades). An agent authenticates the upgrade with its token (`Authorization: Bearer …`);
  * an unknown or revoked token gets HTTP 401 and no socket.
  */
-export function attachRelay() {
+export function attachRelay({ publish }: { publish: (workspaceId: string, event: RelayEvent) => void }) {
   const hub = relayHub();
+  hub.publish = publish;
   const wss = new WebSocketServer({ noServer: true, maxPayload: hub.maxMessageBytes + ENVELOPE_ALLOWANCE_BYTES, perMessageDeflate: false });
 
   const reject = (socket: Duplex, status: number, message: string) => {

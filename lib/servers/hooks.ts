@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api, eventsUrl } from "@/lib/api-client";
+import type { WorkspaceEvent } from "@/lib/events";
 import { interactionKeys } from "@/lib/interactions";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import {
@@ -219,20 +220,6 @@ export function useDisconnectServer(id: string) {
   });
 }
 
-type ServerEvent =
-  | { type: "server"; serverId: string; status: ServerStatus }
-  | { type: "list_changed"; serverId: string; kind: "tools" | "resources" | "prompts" }
-  | { type: "resource_updated"; serverId: string; uri: string; at: string }
-  | ({ type: "resource_subscriptions"; serverId: string; dropped?: string[] } & ResourceSubscriptionsDto)
-  | { type: "log"; serverId: string; sessionId: string }
-  | { type: "health"; serverId: string; sessionId: string }
-  /** A server-initiated request (elicitation, sampling) arrived or was settled. */
-  | { type: "interaction"; serverId: string; interactionId: string; status: string }
-  /** A task call's task changed state (or ended and its result was stored). */
-  | { type: "task"; serverId: string; callId: string; status: string; callStatus: string }
-  /** The stream could not replay what this tab missed (console restarted, buffer trimmed): refetch everything. */
-  | { type: "reset" };
-
 /**
  * Subscribes to GET /api/v1/events and keeps server statuses, capability lists, logs, health and
  * pending server requests fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
@@ -244,9 +231,9 @@ export function useServerEvents() {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource(eventsUrl());
     source.onmessage = (message: MessageEvent<string>) => {
-      let event: ServerEvent;
+      let event: WorkspaceEvent;
       try {
-        event = JSON.parse(message.data) as ServerEvent;
+        event = JSON.parse(message.data) as WorkspaceEvent;
       } catch {
         return;
       }

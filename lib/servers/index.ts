@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ServerStatus } from "@/lib/events";
 import { RootsSchema, type Root } from "@/lib/interactions";
 import { AuthModeSchema, type AuthMode } from "@/lib/oauth";
 
@@ -63,7 +64,7 @@ export type ImportServers = z.infer<typeof ImportServersSchema>;
 
 export type ServerKind = "http" | "agent" | "stdio";
 export type Era = "legacy" | "modern";
-export type ServerStatus = "connected" | "disconnected" | "error" | "offline" | "waiting";
+export type { ServerStatus } from "@/lib/events";
 
 export interface SessionInfo {
   id: string;

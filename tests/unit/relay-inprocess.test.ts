@@ -55,6 +55,7 @@ describe("relay in process", () => {
   let relay: ReturnType<typeof attachRelay>;
   let link: InstanceType<typeof AgentLink>;
   let port = 0;
+  const published: { workspaceId: string; type: string; status: string }[] = [];
   const newLink = (graceMs: number) =>
     new AgentLink({
       credentials: { consoleUrl: `http://127.0.0.1:${port}`, agentId: "agent-1", token: TOKEN, name: "laptop", pairedAt: "now" },
@@ -71,7 +72,7 @@ describe("relay in process", () => {
 
   beforeAll(async () => {
     setLogLevel("error");
-    relay = attachRelay();
+    relay = attachRelay({ publish: (workspaceId, event) => published.push({ workspaceId, ...event }) });
     server = http.createServer((_req, res) => res.writeHead(404).end());
     server.on("upgrade", (req, socket, head) => (relay.handles(req) ? relay.upgrade(req, socket, head) : socket.destroy()));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -85,6 +86,11 @@ describe("relay in process", () => {
     await link?.stop();
     relay?.close();
     server?.close();
+  });
+
+  it("tells the workspace's browsers through the event bus that the agent's servers are reachable", () => {
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.every((e) => e.type === "server" && e.status === "disconnected")).toBe(true);
   });
 
   it("calls a stdio server through the relay; the era probe settles on legacy", async () => {
