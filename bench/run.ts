@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { benchConsole } from "./console";
+import { benchHistory } from "./history";
+import { benchRelay } from "./relay";
 
-await benchConsole();
-const relay = path.join(import.meta.dirname, "relay.ts");
-if (fs.existsSync(relay)) {
-  const mod = (await import(relay)) as { benchRelay?: () => Promise<void> };
-  await mod.benchRelay?.();
-}
+// BENCH_ONLY=console,relay,history runs a subset.
+const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history").split(",").map((s) => s.trim()));
+if (only.has("console")) await benchConsole();
+if (only.has("relay")) await benchRelay();
+if (only.has("history")) await benchHistory();

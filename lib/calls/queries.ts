@@ -53,17 +53,26 @@ export function callsWhere({ workspaceId, userId, query }: { workspaceId: string
 /** Newest first, keyset pagination on (startedAt, id). `userId` is the caller (for `starred`). */
 export async function listCalls({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: ListCallsQuery }) {
   const where = callsWhere({ workspaceId, userId, query });
+  const after = query.cursor ? await prisma.call.findFirst({ where: { id: query.cursor, workspaceId }, select: { startedAt: true, id: true } }) : null;
+  if (query.cursor && !after) return { items: [], nextCursor: null };
   const rows = await prisma.call.findMany({
-    where,
+    where: after ? { AND: [where, keysetBefore(after)] } : where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: query.limit + 1,
-    ...(query.cursor ? { cursor: { id: query.cursor }, skip: 1 } : {}),
     omit: { params: true, result: true },
     include: withServerName,
   });
   const items = rows.slice(0, query.limit);
   const previews = await previewsFor(items.map((r) => r.id));
   return { items: items.map((r) => ({ ...r, ...previews.get(r.id) })), nextCursor: rows.length > query.limit ? items[items.length - 1]!.id : null };
+}
+
+/**
+ * Rows strictly before `after` in (startedAt, id) descending order. The redundant `lte` bounds the
+ * index range: the OR alone would make the database walk the workspace from its newest call.
+ */
+function keysetBefore(after: { startedAt: Date; id: string }): Prisma.CallWhereInput {
+  return { startedAt: { lte: after.startedAt }, OR: [{ startedAt: { lt: after.startedAt } }, { id: { lt: after.id } }] };
 }
 
 // Previews are cut in SQL so a page of 10 MB results never loads the bodies.
@@ -81,11 +90,8 @@ async function previewsFor(ids: string[]) {
  * that survives rows being deleted meanwhile. Bodies are left out (see callBodies) with their sizes.
  */
 export function listCallsAfter({ workspaceId, userId, query, after, limit }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
-  const keyset: Prisma.CallWhereInput = after
-    ? { OR: [{ startedAt: { lt: after.startedAt } }, { startedAt: after.startedAt, id: { lt: after.id } }] }
-    : {};
   return prisma.call.findMany({
-    where: { AND: [callsWhere({ workspaceId, userId, query }), keyset] },
+    where: after ? { AND: [callsWhere({ workspaceId, userId, query }), keysetBefore(after)] } : callsWhere({ workspaceId, userId, query }),
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: limit,
     omit: { params: true, result: true },

@@ -68,7 +68,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
 
   const stop = async ({ crash = false } = {}) => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise((r) => c.once("exit", r));
     c.kill(crash ? "SIGKILL" : "SIGTERM");
     await exited;
