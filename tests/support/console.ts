@@ -23,7 +23,7 @@ export interface ConsoleHandle {
  * migrated with `prisma migrate deploy`. Refuses any database that is not a local file.
  */
 /** `join`: another console runs on this data directory already (its migrations are applied). */
-export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; join?: boolean } = {}): Promise<ConsoleHandle> {
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; join?: boolean; nodeArgs?: string[] } = {}): Promise<ConsoleHandle> {
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
   const dbFile = path.join(dir, "test.db");
   const databaseUrl = `file:${dbFile}`;
@@ -55,7 +55,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
 
   const start = async () => {
     // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
-    const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     proc.stdout.on("data", (d) => (output += d));
     proc.stderr.on("data", (d) => (output += d));
