@@ -56,8 +56,13 @@ async function main() {
   if (sandbox) process.env.SWITCHBOARD_SANDBOX_PORT = String(sandbox.port);
   else delete process.env.SWITCHBOARD_SANDBOX_PORT;
 
+  const { countUsers } = await import("./lib/workspaces/queries");
+  const { setupCode } = await import("./lib/workspaces/setup-code");
+  const needsSetup = (await countUsers()) === 0;
   server.listen(port, hostname, () => {
     console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+    // Anyone who can reach the console could otherwise claim it first.
+    if (needsSetup) console.log(`Set-up code (needed to set up from another machine): ${setupCode()}`);
   });
   // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
   startRetention({ recordAudit: insertAuditEvents });

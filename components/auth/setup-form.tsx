@@ -14,12 +14,13 @@ export function SetupForm() {
   const router = useRouter();
   const status = useSetupStatus();
   const setup = useSetup();
-  const [form, setForm] = useState({ name: "", email: "", password: "", workspaceName: "Default" });
+  const [form, setForm] = useState({ name: "", email: "", password: "", workspaceName: "Default", setupCode: "" });
   const passwordTooShort = form.password.length > 0 && form.password.length < 8;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setup.mutate(form, { onSuccess: () => router.replace("/") });
+    const { setupCode, ...rest } = form;
+    setup.mutate(setupCode ? form : rest, { onSuccess: () => router.replace("/") });
   }
 
   if (status.isPending) return <Loading />;
@@ -55,6 +56,11 @@ export function SetupForm() {
       <Field label="Workspace name" required>
         {(p) => <Input {...p} value={form.workspaceName} onChange={set("workspaceName")} />}
       </Field>
+      {status.data?.codeRequired && (
+        <Field label="Set-up code" required hint="Printed in the console's log when it started (“Set-up code: …”). It proves you run this console.">
+          {(p) => <Input {...p} autoComplete="off" spellCheck={false} value={form.setupCode} onChange={set("setupCode")} />}
+        </Field>
+      )}
       <ErrorAlert error={setup.error} />
       <Button type="submit" variant="primary" busy={setup.isPending}>
         Create account

@@ -18,7 +18,7 @@ export const setupKeys = { status: () => ["setup"] as const };
 export function useSetupStatus() {
   return useQuery({
     queryKey: setupKeys.status(),
-    queryFn: () => api<{ needed: boolean }>("/setup"),
+    queryFn: () => api<{ needed: boolean; codeRequired: boolean }>("/setup"),
     staleTime: 0,
   });
 }

@@ -27,6 +27,8 @@ export const SetupSchema = z.object({
   email: z.email().max(200),
   password: z.string().min(8).max(128),
   workspaceName: z.string().trim().min(1).max(100).default("Default"),
+  /** The one-time code from the console's log; needed unless set-up comes from this machine. */
+  setupCode: z.string().trim().max(40).optional(),
 });
 export type Setup = z.infer<typeof SetupSchema>;
 

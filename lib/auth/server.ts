@@ -3,7 +3,7 @@ import { effectiveRole, roleRank, type Role, type TokenScope } from "@/lib/acces
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
-import type { ClientInfo, Principal } from "./index";
+import { requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
 
 export { auth, createUserWithPassword } from "./better-auth";
@@ -46,9 +46,27 @@ export async function signedInUserId(request: Request): Promise<string | null> {
   return session?.user.id ?? null;
 }
 
-/** The caller's address (from the socket, via server.ts) and user agent, for the audit log. */
+/** The caller's address (see clientAddress) and user agent, for the audit log. */
 export function clientInfo(request: Request): ClientInfo {
-  return { ip: request.headers.get(CLIENT_IP_HEADER), userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null };
+  return { ip: clientAddress(request) || null, userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null };
+}
+
+/** The host (and port) the request addressed, as the proxy received it when trusted (see requestOrigin). */
+export function requestHost(request: Request): string {
+  return new URL(requestOrigin(request)).host;
+}
+
+/**
+ * The address that made the request: the socket's (set by server.ts), or behind a proxy the
+ * operator vouches for (`SWITCHBOARD_TRUST_PROXY=1`) the address that proxy saw, which it
+ * appended last to `X-Forwarded-For` (the entries before it are the client's to invent).
+ */
+export function clientAddress(request: Request): string {
+  if (process.env.SWITCHBOARD_TRUST_PROXY === "1") {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").map((e) => e.trim()).filter(Boolean).at(-1);
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get(CLIENT_IP_HEADER) ?? "";
 }
 
 function asRole(role: string): Role {

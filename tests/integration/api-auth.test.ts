@@ -36,11 +36,11 @@ describe("authentication and workspace scoping", () => {
 
   it("runs set-up once, then refuses it", async () => {
     const anon = apiClient(sb.url);
-    expect((await anon("GET", "/api/v1/setup")).body).toEqual({ needed: true });
+    expect((await anon("GET", "/api/v1/setup")).body).toEqual({ needed: true, codeRequired: false });
     expect((await anon("POST", "/api/v1/setup", { name: "x" })).status).toBe(400);
     const owner = await setupOwner(sb.url);
     expect(owner.token).toMatch(/^sb_/);
-    expect((await anon("GET", "/api/v1/setup")).body).toEqual({ needed: false });
+    expect((await anon("GET", "/api/v1/setup")).body).toEqual({ needed: false, codeRequired: false });
     const again = await anon("POST", "/api/v1/setup", { name: "Eve", email: "eve@example.com", password: "password123" });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");

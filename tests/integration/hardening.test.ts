@@ -29,7 +29,7 @@ describe("hardening", () => {
       body: JSON.stringify({ name: "Eve", email: "eve@example.com", password: "password123", workspaceName: "Pwned" }),
     });
     expect(hostile.status).toBe(403);
-    expect((await apiClient(sb.url)("GET", "/api/v1/setup")).body).toEqual({ needed: true });
+    expect((await apiClient(sb.url)("GET", "/api/v1/setup")).body).toEqual({ needed: true, codeRequired: false });
     token = (await setupOwner(sb.url)).token;
     cookie = await signIn(sb.url);
   });

@@ -1,0 +1,21 @@
+import crypto from "node:crypto";
+
+// Loaded by server.ts (to print it) and by Next's bundles (to check it): one code per process, on
+// globalThis. No "server-only" here for that reason.
+
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const state = globalThis as { switchboardSetupCode?: string };
+
+/** The one-time set-up code: `SWITCHBOARD_SETUP_CODE` if the operator set one, else random per process. */
+export function setupCode(): string {
+  const configured = process.env.SWITCHBOARD_SETUP_CODE?.trim();
+  if (configured) return configured;
+  return (state.switchboardSetupCode ??= Array.from({ length: 8 }, (_, i) => (i === 4 ? "-" : "") + ALPHABET[crypto.randomInt(ALPHABET.length)]).join(""));
+}
+
+/** Constant-time comparison, ignoring case, spaces and dashes (people retype it from a log). */
+export function setupCodeMatches(given: string | undefined): boolean {
+  if (!given) return false;
+  const digest = (text: string) => crypto.createHash("sha256").update(text.toUpperCase().replace(/[\s-]/g, "")).digest();
+  return crypto.timingSafeEqual(digest(given), digest(setupCode()));
+}
