@@ -105,6 +105,7 @@ function statusCode(status: number): ErrorCode {
   if (status === 409) return "conflict";
   if (status === 410) return "gone";
   if (status === 422) return "unprocessable";
+  if (status === 429) return "too_many_requests";
   if (status === 502) return "upstream_error";
   if (status === 503) return "unavailable";
   if (status >= 500) return "internal";

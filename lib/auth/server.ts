@@ -5,6 +5,7 @@ import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
 import { requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
+import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 
 export { auth, createUserWithPassword } from "./better-auth";
 
@@ -119,4 +120,19 @@ function touchToken(id: string) {
   if ((lastUsedWrites.get(id) ?? 0) > now - 60_000) return;
   lastUsedWrites.set(id, now);
   void q.touchToken({ id }).catch(() => undefined);
+}
+
+/**
+ * better-auth's handler with the sign-in limits around `sign-in/email` (sign-in-limit.ts): a
+ * caller past a limit gets 429 before the password is even checked.
+ */
+export async function limitedSignIn(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
+  if (!new URL(request.url).pathname.endsWith("/sign-in/email")) return handle(request);
+  const body = (await request.clone().json().catch(() => null)) as { email?: unknown } | null;
+  const attempt = { email: typeof body?.email === "string" ? body.email.slice(0, 320) : "", address: clientAddress(request) };
+  await assertSignInAllowed(attempt);
+  const response = await handle(request);
+  if (response.ok) await recordSignInSuccess(attempt);
+  else if (response.status === 401 || response.status === 403) await recordSignInFailure(attempt);
+  return response;
 }

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   gone: 410,
   payload_too_large: 413,
   unprocessable: 422,
+  too_many_requests: 429,
   upstream_error: 502,
   unavailable: 503,
   insufficient_storage: 507,

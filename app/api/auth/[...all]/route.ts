@@ -1,5 +1,9 @@
 import { toNextJsHandler } from "better-auth/next-js";
-import { auth } from "@/lib/auth/server";
+import { errorResponse } from "@/lib/api/route";
+import { auth, limitedSignIn } from "@/lib/auth/server";
 
 export const runtime = "nodejs";
-export const { GET, POST } = toNextJsHandler(auth);
+
+const handlers = toNextJsHandler(auth);
+export const GET = handlers.GET;
+export const POST = (request: Request) => limitedSignIn(request, handlers.POST).catch(errorResponse);

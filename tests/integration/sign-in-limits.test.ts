@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+
+/** Issue 11, item 7: failed sign-ins limited per account and address, per address, with backoff; not bypassed by X-Forwarded-For. */
+describe("sign-in limits", () => {
+  let sb: ConsoleHandle;
+  let owner: Awaited<ReturnType<typeof setupOwner>>;
+  let grace: { email: string; password: string };
+
+  const signIn = async (email: string, password: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${sb.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: sb.url, ...headers },
+      body: JSON.stringify({ email, password }),
+    });
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json().catch(() => null) };
+  };
+
+  beforeAll(async () => {
+    sb = await startConsole({
+      env: { SWITCHBOARD_SIGNIN_MAX_FAILURES: "3", SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ADDRESS: "8", SWITCHBOARD_SIGNIN_BLOCK_SECONDS: "1" },
+    });
+    owner = await setupOwner(sb.url);
+    const invited = await owner.api("POST", "/api/v1/invitations", { email: "grace@example.com", role: "member" });
+    const token = new URL(invited.body.invitation.url).pathname.split("/").pop()!;
+    grace = { email: "grace@example.com", password: "password-grace" };
+    const accepted = await fetch(`${sb.url}/api/v1/invitations/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: sb.url },
+      body: JSON.stringify({ token, name: "Grace", password: grace.password }),
+    });
+    expect(accepted.status).toBe(200);
+  });
+  afterAll(async () => {
+    await sb?.stop();
+  });
+
+  it("locks one account from one address after a few failures, whatever X-Forwarded-For says, then lets the right password in after the backoff", async () => {
+    for (let i = 0; i < 3; i++) expect((await signIn(owner.email, "wrong password", { "x-forwarded-for": `198.51.100.${i}` })).status).toBe(401);
+    const locked = await signIn(owner.email, owner.password, { "x-forwarded-for": "198.51.100.77" });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error).toMatchObject({ code: "too_many_requests" });
+    expect(Number(locked.retryAfter)).toBeGreaterThanOrEqual(1);
+    // Another account from the same address is not locked out by it.
+    expect((await signIn(grace.email, grace.password)).status).toBe(200);
+    await waitFor(async () => (await signIn(owner.email, owner.password)).status === 200, 10_000);
+  });
+
+  it("doubles the lockout each time the same pair is locked again", async () => {
+    for (let i = 0; i < 3; i++) expect((await signIn(owner.email, "wrong again")).status).toBe(401);
+    const second = await signIn(owner.email, owner.password);
+    expect(second.status).toBe(429);
+    expect(Number(second.retryAfter)).toBe(2);
+  });
+
+  it("stops one address spraying many accounts", async () => {
+    const sprayed = [];
+    for (let i = 0; i < 8; i++) sprayed.push((await signIn(`nobody${i}@example.com`, "guess")).status);
+    expect(sprayed.every((s) => s === 401 || s === 429)).toBe(true);
+    expect((await signIn("nobody-else@example.com", "guess")).status).toBe(429);
+    expect((await signIn(grace.email, grace.password)).status).toBe(429);
+  });
+});
