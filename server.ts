@@ -34,6 +34,11 @@ async function main() {
       res.end(JSON.stringify({ error: { code: "unavailable", message: "The console is shutting down" } }));
       return;
     }
+    if (!decodablePath(req.url)) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "bad_request", message: "The request path is not valid percent-encoded UTF-8" } }));
+      return;
+    }
     // The audit log's "from where": the socket's address, never a value the client sent.
     req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -86,6 +91,16 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
+}
+
+// Next answers a path it cannot decode with a bare 500.
+function decodablePath(url: string | undefined): boolean {
+  try {
+    decodeURIComponent((url ?? "/").split("?")[0]!);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 main().catch((err) => {

@@ -153,7 +153,20 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
   } catch {
     throw new SwitchboardError("bad_request", "Request body is not valid JSON");
   }
+  if (LONE_SURROGATE_ESCAPE.test(text) && !wellFormed(raw)) {
+    throw new SwitchboardError("bad_request", "Request body holds a lone UTF-16 surrogate (\\ud800–\\udfff): not valid Unicode text");
+  }
   return schema.parse(raw);
+}
+
+// JSON may escape half of a surrogate pair; such a string cannot be stored or sent as UTF-8.
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+function wellFormed(value: unknown): boolean {
+  if (typeof value === "string") return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
+  return true;
 }
 
 // Past the cap a body is read on and discarded up to this size, so a client still sending gets
