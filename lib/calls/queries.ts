@@ -17,6 +17,11 @@ export function completeCall({ id, data }: { id: string; data: Prisma.CallUnchec
   return prisma.call.update({ where: { id }, data, include: withServerName });
 }
 
+/** The sealed original arguments of a call whose shown ones were masked (null when nothing was). */
+export async function findParamsSecret({ workspaceId, id }: { workspaceId: string; id: string }): Promise<string | null> {
+  return (await prisma.call.findFirst({ where: { workspaceId, id }, select: { paramsSecret: true } }))?.paramsSecret ?? null;
+}
+
 export function countCalls({ workspaceId }: { workspaceId: string }) {
   return prisma.call.count({ where: { workspaceId } });
 }

@@ -10,6 +10,8 @@ import { getConnection } from "@/lib/sessions/server";
 import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
 import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
+import { decryptJson, encryptJson } from "@/lib/crypto";
+import { redact } from "@/lib/redaction";
 import { instanceId } from "@/lib/instances";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
@@ -63,6 +65,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     throw new SwitchboardError("conflict", "A call with this requestId exists already; a re-run is a new request");
   }
   await takeCallRoom(principal.workspaceId);
+  // History shows the arguments with secrets masked; the original is kept, sealed, for Run again.
+  const shown = redact(req.params);
   const base = {
     id: crypto.randomUUID(),
     workspaceId: principal.workspaceId,
@@ -71,7 +75,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     userName: principal.userName,
     method: req.method,
     name: req.name,
-    params: JSON.stringify(req.params),
+    params: JSON.stringify(shown.value),
+    paramsSecret: shown.masked.length ? encryptJson(req.params) : null,
     requestId,
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: req.rerunOfId ?? null,
@@ -225,7 +230,7 @@ export async function listCalls(principal: Principal, query: ListCallsQuery): Pr
 
 /**
  * The calls matching the history filters as one NDJSON or CSV file, streamed page by page.
- * In-workspace exports are faithful (no redaction): members can read the history anyway.
+ * Arguments are as history shows them: secret-looking fields masked when the call was recorded.
  */
 export async function exportCalls(principal: Principal, query: ExportCallsQuery): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string }> {
   const { format, ...filters } = query;
@@ -236,11 +241,12 @@ export async function exportCalls(principal: Principal, query: ExportCallsQuery)
 /** Runs a stored call again as a new call linked to the original; never a replay. */
 export async function rerunCall(principal: Principal, id: string): Promise<CallDto> {
   const original = await getCall(principal, id);
+  const sealed = await q.findParamsSecret({ workspaceId: principal.workspaceId, id });
   return runCall(principal, {
     serverId: original.serverId,
     method: original.method,
     name: original.name,
-    params: original.params as Record<string, unknown>,
+    params: sealed ? decryptJson<Record<string, unknown>>(sealed) : (original.params as Record<string, unknown>),
     rerunOfId: original.id,
   });
 }

@@ -44,6 +44,7 @@ function createClient() {
     adapter,
     omit: {
       server: { headersSecret: true, oauthClientSecret: true },
+      call: { paramsSecret: true },
       oAuthClient: { infoSecret: true },
       oAuthCredential: { tokensSecret: true },
       oAuthFlow: { flowSecret: true },

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { DEFAULT_REDACTION_KEYS, REDACTED, redact } from "@/lib/redaction";
 import { TransportDecorator } from "./transport-decorator";
 import type { Transport } from "@modelcontextprotocol/client";
 
@@ -6,9 +7,7 @@ import type { Transport } from "@modelcontextprotocol/client";
 export const TRAFFIC_BODY_CAP = 256 * 1024;
 /** Requests waiting for their response; beyond this the oldest are forgotten (no duration then). */
 const MAX_PENDING = 10_000;
-const REDACTED = "[redacted]";
-/** Keys whose values are never recorded, wherever they appear in a message. */
-const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|bearer|client[-_]?secret|password|passwd|secret|token)$/i;
+const NEEDLES = DEFAULT_REDACTION_KEYS.map((k) => k.replace(/[-_]/g, ""));
 
 /** One JSON-RPC message as the recording transport saw it. */
 export interface TrafficRecord {
@@ -95,15 +94,16 @@ export class RecordingTransport extends TransportDecorator {
   }
 
   private scrub(raw: string): string {
-    let text = /"(authorization|cookie|token|secret|password|api[-_]?key)/i.test(raw) ? rescrub(raw) : raw;
+    let text = mentionsSecret(raw) ? JSON.stringify(redact(JSON.parse(raw)).value) : raw;
     for (const secret of this.secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
     return text;
   }
 }
 
-/** Re-serialises with secret-looking keys blanked (only when the text mentions one: most messages never do). */
-function rescrub(raw: string): string {
-  return JSON.stringify(JSON.parse(raw), (key, value) => (key && SECRET_KEYS.test(key) && value !== null && typeof value !== "object" ? REDACTED : value));
+/** Whether a field named like a secret may be in the text: most messages never mention one and are kept as they are. */
+function mentionsSecret(raw: string): boolean {
+  const text = raw.toLowerCase().replace(/[-_]/g, "");
+  return NEEDLES.some((needle) => text.includes(needle));
 }
 
 function remember(map: Map<string, { method: string; at: number }>, id: string, entry: { method: string; at: number }): void {

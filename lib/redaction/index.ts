@@ -6,8 +6,10 @@
  */
 export const DEFAULT_REDACTION_KEYS = [
   "password",
+  "passwd",
   "secret",
   "token",
+  "private_key",
   "api_key",
   "authorization",
   "cookie",
@@ -48,11 +50,15 @@ function normalise(name: string): string {
   return name.toLowerCase().replace(/[-_\s]/g, "");
 }
 
+/** Protocol fields that contain a listed name but never hold a secret (MCP progress and sampling, OAuth metadata). */
+const NOT_SECRETS = new Set(["progressToken", "maxTokens", "token_type", "token_endpoint", "token_endpoint_auth_method", "token_endpoint_auth_methods_supported", "nextCursor"].map(normalise));
+
 /** A predicate for field names, built once per list. */
 export function redactionMatcher(keys: readonly string[] = DEFAULT_REDACTION_KEYS, opts: RedactionOptions = {}): (field: string) => boolean {
   const needles = keys.map(normalise).filter(Boolean);
   return (field) => {
     const name = normalise(field);
+    if (NOT_SECRETS.has(name)) return false;
     return needles.some((needle) => (opts.exact ? name === needle : name.includes(needle)));
   };
 }

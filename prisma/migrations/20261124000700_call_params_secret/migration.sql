@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "call" ADD COLUMN "params_secret" TEXT;
+
