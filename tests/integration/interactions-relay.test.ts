@@ -101,9 +101,13 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
     const first = resultText((await call("get-roots-list")).body.call);
     expect(first).toContain(project);
     await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: uri(allowed), name: "all" }] });
-    const second = resultText((await call("get-roots-list")).body.call);
-    expect(second).toContain(`URI: ${uri(allowed)}`);
-    expect(second).not.toContain(project);
+    // server-everything re-reads its roots after list_changed, asynchronously: ask until it has.
+    let second = "";
+    await waitFor(async () => {
+      second = resultText((await call("get-roots-list")).body.call);
+      return !second.includes(project);
+    });
+    expect(second).toContain(`URI: ${uri(allowed)}\n`);
   });
 
   it("roots: the agent passes on only existing directories its config allows, and reports the rest", async () => {

@@ -91,16 +91,23 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
 /** A tiny API client for tests: JSON in, `{ status, body }` out. */
 export function apiClient(base: string, token?: string) {
   return async function api<T = any>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
-    const res = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        // Browsers send Origin on every non-GET request; the console refuses cookie writes without it.
-        origin: base,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const send = () =>
+      fetch(`${base}${route}`, {
+        method,
+        headers: {
+          // Browsers send Origin on every non-GET request; the console refuses cookie writes without it.
+          origin: base,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // A keep-alive socket the console closed while this process was busy fails once on reuse;
+    // a GET changes nothing, so it is simply sent again on a fresh socket.
+    const res = await send().catch((err: Error) => {
+      if (method !== "GET" || !/ECONNRESET|other side closed/.test(String((err.cause as Error | undefined)?.message ?? err))) throw err;
+      return send();
     });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
