@@ -56,6 +56,7 @@ export function CallMeta({ call }: { call: CallDto }) {
 
 /** Whose OAuth identity the server saw. */
 function credentialText(credential: CallCredential): string {
+  if (credential.mode === "machine") return `Machine credentials (client ${credential.userName ?? "?"})`;
   const who = credential.userName ?? "a former member";
   return credential.mode === "shared" ? `Workspace shared credential (signed in by ${who})` : `${who} (own sign-in)`;
 }

@@ -8,10 +8,21 @@ import type { ServerDto } from "@/lib/servers";
 
 /** The server page's sign-in state for OAuth servers: who is signed in, scope and expiry, sign in and out. */
 export function OAuthPanel({ server }: { server: ServerDto }) {
-  const enabled = server.authMode !== "none";
+  const enabled = server.authMode !== "none" && server.authMode !== "oauth-machine";
   const status = useOAuthStatus(server.id, enabled);
   const signIn = useSignInToServer(server.id);
   const signOut = useSignOutOfServer(server.id);
+  if (server.authMode === "oauth-machine") {
+    return (
+      <section aria-label="OAuth" className="flex flex-wrap items-center gap-3 border-b px-6 py-3 text-sm">
+        <span className="font-medium">OAuth</span>
+        <span className="text-xs text-muted">
+          Machine credentials: client <span className="font-mono">{server.oauthClientId}</span> ({server.oauthClientAuth ?? "client_secret_basic"}
+          {server.oauthScope ? `, scope ${server.oauthScope}` : ""}); the console obtains its own tokens, nobody signs in.
+        </span>
+      </section>
+    );
+  }
   if (!enabled) return null;
   const shared = server.authMode === "oauth-shared";
   const s = status.data;

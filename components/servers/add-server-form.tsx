@@ -6,7 +6,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CreateServerSchema } from "@/lib/servers";
 import { useCreateServer } from "@/lib/servers/hooks";
-import { OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
+import { EMPTY_OAUTH, OAuthFields, oauthPayload, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
 
@@ -16,7 +16,7 @@ export function AddServerForm() {
   const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000", maxTotalTimeoutMs: "" });
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [errors, setErrors] = useState<ServerFieldErrors>({});
-  const [oauth, setOAuth] = useState<OAuthFieldValues>({ authMode: "none", clientId: "", clientSecret: "" });
+  const [oauth, setOAuth] = useState<OAuthFieldValues>(EMPTY_OAUTH);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -26,7 +26,7 @@ export function AddServerForm() {
       maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? undefined : Number(values.maxTotalTimeoutMs),
       headers: headersFromRows(headers),
       authMode: oauth.authMode,
-      ...(oauth.authMode !== "none" && oauth.clientId ? { oauthClientId: oauth.clientId, ...(oauth.clientSecret ? { oauthClientSecret: oauth.clientSecret } : {}) } : {}),
+      ...oauthPayload(oauth),
     });
     if (!parsed.success) {
       setErrors(issuesToErrors(parsed.error.issues));

@@ -8,7 +8,7 @@ import { Input } from "@/components/ui/field";
 import { UpdateServerSchema, type ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
 import { UnattendedFields, type UnattendedValues } from "@/components/interactions/unattended-fields";
-import { OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
+import { EMPTY_OAUTH, OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
 
@@ -37,7 +37,14 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
   const [errors, setErrors] = useState<ServerFieldErrors>({});
   const [unattended, setUnattended] = useState<UnattendedValues>({ policy: server.unattendedPolicy, waitSeconds: String(server.unattendedWaitMs / 1000) });
   const isHttp = server.kind === "http";
-  const [oauth, setOAuth] = useState<OAuthFieldValues>({ authMode: server.authMode, clientId: server.oauthClientId ?? "", clientSecret: "" });
+  const [oauth, setOAuth] = useState<OAuthFieldValues>({
+    ...EMPTY_OAUTH,
+    authMode: server.authMode,
+    clientId: server.oauthClientId ?? "",
+    clientAuth: server.oauthClientAuth ?? "client_secret_basic",
+    keyAlg: server.oauthKeyAlg ?? "RS256",
+    scope: server.oauthScope ?? "",
+  });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -143,5 +150,12 @@ function oauthUpdate(server: ServerDto, oauth: OAuthFieldValues) {
     ...(oauth.authMode !== server.authMode ? { authMode: oauth.authMode } : {}),
     ...(clientId !== server.oauthClientId ? { oauthClientId: clientId } : {}),
     ...(clientId && oauth.clientSecret ? { oauthClientSecret: oauth.clientSecret } : {}),
+    ...(oauth.authMode === "oauth-machine"
+      ? {
+          ...(oauth.clientAuth !== server.oauthClientAuth ? { oauthClientAuth: oauth.clientAuth } : {}),
+          ...(oauth.clientAuth === "private_key_jwt" && oauth.keyAlg !== server.oauthKeyAlg ? { oauthKeyAlg: oauth.keyAlg } : {}),
+          ...((oauth.scope.trim() || null) !== server.oauthScope ? { oauthScope: oauth.scope.trim() || null } : {}),
+        }
+      : {}),
   };
 }

@@ -26,7 +26,7 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
     rerunOfId: row.rerunOfId,
     origin: row.origin as CallOrigin,
     parentCallId: row.parentCallId,
-    credential: row.credentialMode && row.credentialUserId
+    credential: row.credentialMode && (row.credentialUserId || row.credentialMode === "machine")
       ? { mode: row.credentialMode as CallCredential["mode"], userId: row.credentialUserId, userName: row.credentialUserName }
       : null,
     startedAt: row.startedAt.toISOString(),

@@ -155,10 +155,13 @@ export interface CallDto {
   noteCount: number;
 }
 
-/** "member": the caller's own sign-in to the server; "shared": the workspace's, signed in by `userName`. */
+/**
+ * "member": the caller's own sign-in to the server; "shared": the workspace's, signed in by
+ * `userName`; "machine": the console's client credentials (`userId` null, `userName` the client id).
+ */
 export interface CallCredential {
-  mode: "member" | "shared";
-  userId: string;
+  mode: "member" | "shared" | "machine";
+  userId: string | null;
   userName: string | null;
 }
 

@@ -3,6 +3,7 @@ import { McpError } from "./errors";
 import { explainError } from "./explain";
 import { createHttpRecorder, type HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
+import { machineProvider } from "./oauth-machine";
 import { ConsoleOAuthProvider } from "./oauth-provider";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
@@ -33,7 +34,7 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   const url = parseEndpoint(config.url);
   const open = (kind: "streamable-http" | "sse") => {
     const recorder = createHttpRecorder(config.oauth?.fetch ?? config.fetch);
-    const provider = config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
+    const provider = config.machine ? machineProvider(config.machine) : config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
     const make = () => createHttpTransport(kind, url, config.headers, recorder, provider);
     // HTTP+SSE exists only in the legacy era: no probe.
     return attempt(kind, make, recorder, config, hooks, kind === "sse" ? LEGACY : prior, deadline);

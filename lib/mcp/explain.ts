@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { InsufficientScopeError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
+import { InsufficientScopeError, OAuthError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { findAddressRefusal } from "@/lib/net";
 import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
@@ -68,6 +68,9 @@ function explainOne(err: unknown, context: ExplainContext): McpError | null {
     return explainHttpStatus(err.status, err.statusText, text, context, err);
   }
   if (SdkError.isInstance(err)) return explainSdkError(err, context);
+  if (OAuthError.isInstance(err)) {
+    return new McpError("unauthorized", `The authorization server refused the request (${err.code})${err.message ? `: ${err.message}` : ""}`, { cause: err });
+  }
   if (SseError.isInstance(err)) return explainSseError(err, context);
   if (!(err instanceof Error)) return null;
 

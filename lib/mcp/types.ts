@@ -1,3 +1,4 @@
+import type { MachineCredentials } from "./oauth-machine";
 import type { OAuthStore } from "./oauth-provider";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { TrafficRecord } from "./recording-transport";
@@ -32,6 +33,8 @@ export interface ConnectionConfig {
   discoverResult?: Record<string, unknown> | null;
   /** OAuth to the server (HTTP transports only): tokens ride on every request, refreshed by the SDK. */
   oauth?: OAuthStore;
+  /** OAuth client credentials (machine to machine); takes precedence over `oauth`. */
+  machine?: MachineCredentials;
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
   onListChanged?: (kind: ListChangedKind) => void;

@@ -1,9 +1,22 @@
 import { z } from "zod";
 import type { OAuthTrace } from "@/lib/mcp";
 
-/** Whose credential calls to a server use: none, each member's own, or one shared by the workspace. */
-export const AuthModeSchema = z.enum(["none", "oauth-per-member", "oauth-shared"]);
+/**
+ * Whose credential calls to a server use: none, each member's own, one shared by the workspace,
+ * or the console's own client credentials (machine to machine: no person signs in).
+ */
+export const AuthModeSchema = z.enum(["none", "oauth-per-member", "oauth-shared", "oauth-machine"]);
 export type AuthMode = z.infer<typeof AuthModeSchema>;
+
+/**
+ * How a machine client gets its tokens: client_credentials authenticated with a secret (RFC 6749
+ * §2.3) or a private key JWT (RFC 7523 §2.2), or a JWT bearer grant with a platform-issued
+ * assertion (RFC 7523 §2.1, workload identity).
+ */
+export const ClientAuthSchema = z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt", "jwt_bearer"]);
+export type ClientAuth = z.infer<typeof ClientAuthSchema>;
+/** Signing algorithms accepted for private_key_jwt. */
+export const KeyAlgSchema = z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]);
 
 /** The subject of the shared workspace credential (per-member credentials use the user id). */
 export const SHARED_SUBJECT = "workspace";

@@ -6,7 +6,7 @@ import { clientInfo, signedInUserId } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { outboundFetch } from "@/lib/net/server";
-import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
+import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type MachineCredentials, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
 import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
@@ -57,7 +57,8 @@ export function credentialSubject(server: Pick<ServerSecretRow, "authMode" | "ac
 }
 
 /** For a call's history row: whose credential calls to the server run with now; null for servers without OAuth. */
-export async function credentialUsed(server: ServerSecretRow): Promise<{ credentialMode: "member" | "shared"; credentialUserId: string; credentialUserName: string | null } | null> {
+export async function credentialUsed(server: ServerSecretRow): Promise<{ credentialMode: "member" | "shared" | "machine"; credentialUserId: string | null; credentialUserName: string | null } | null> {
+  if (server.authMode === "oauth-machine" && server.kind === "http") return { credentialMode: "machine", credentialUserId: null, credentialUserName: server.oauthClientId };
   const subject = server.kind === "http" ? credentialSubject(server) : null;
   const row = subject ? await q.findCredentialInfo({ serverId: server.id, subject }) : null;
   if (!row) return null;
@@ -82,7 +83,8 @@ export function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "au
 
 /** An McpError from a server with OAuth, turned into sign-in-required when it is about authorization. */
 export function oauthFailure(server: ServerSecretRow, err: unknown): SwitchboardError | null {
-  if (server.authMode === "none" || !(err instanceof McpError) || err.kind !== "unauthorized") return null;
+  // Machine credentials involve no person: a refusal is the server's answer, not a sign-in prompt.
+  if (server.authMode === "none" || server.authMode === "oauth-machine" || !(err instanceof McpError) || err.kind !== "unauthorized") return null;
   const data = err.data as { insufficientScope?: boolean; requiredScope?: string } | undefined;
   return signInRequired(server, data?.insufficientScope ? { scope: data.requiredScope } : undefined);
 }
@@ -92,12 +94,25 @@ export function oauthFailure(server: ServerSecretRow, err: unknown): Switchboard
  * sign-in-required when there is no credential at all, before anything is sent.
  */
 export async function connectionOAuth(server: ServerSecretRow): Promise<OAuthStore | undefined> {
-  if (server.authMode === "none" || server.kind !== "http") return undefined;
+  if (server.authMode === "none" || server.authMode === "oauth-machine" || server.kind !== "http") return undefined;
   const subject = credentialSubject(server);
   if (!subject || !(await q.findCredentialInfo({ serverId: server.id, subject }))) throw signInRequired(server);
   const fallbackRedirect = `${process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : "http://localhost"}${CALLBACK_PATH}`;
   // A refresh keeps who signed in (for the shared credential, not whoever made the call that refreshed it).
   return storeFor(server, subject, { userId: null, redirectUrl: fallbackRedirect, recordRefreshes: true });
+}
+
+/** The client credentials a connection to a machine-mode server uses (decrypted here, never sent to a browser). */
+export function connectionMachine(server: ServerSecretRow): MachineCredentials | undefined {
+  if (server.authMode !== "oauth-machine" || server.kind !== "http") return undefined;
+  if (!server.oauthClientId || !server.oauthClientSecret) throw new SwitchboardError("unprocessable", `"${server.name}" has no machine credentials; an admin can enter them in its settings`);
+  return {
+    method: (server.oauthClientAuth as MachineCredentials["method"] | null) ?? "client_secret_basic",
+    clientId: server.oauthClientId,
+    secret: decryptJson<string>(server.oauthClientSecret),
+    ...(server.oauthKeyAlg ? { algorithm: server.oauthKeyAlg } : {}),
+    ...(server.oauthScope ? { scope: server.oauthScope } : {}),
+  };
 }
 
 /** `POST /servers/:id/oauth/authorize`: discovery, registration and PKCE by the SDK; the URL for the browser. */

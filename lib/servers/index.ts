@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ServerStatus } from "@/lib/events";
 import { RootsSchema, type Root } from "@/lib/interactions";
-import { AuthModeSchema, type AuthMode } from "@/lib/oauth";
+import { AuthModeSchema, ClientAuthSchema, KeyAlgSchema, type AuthMode, type ClientAuth } from "@/lib/oauth";
 
 export const TransportModeSchema = z.enum(["auto", "streamable-http", "sse"]);
 export type TransportMode = z.infer<typeof TransportModeSchema>;
@@ -32,7 +32,12 @@ export const CreateServerSchema = z.object({
   authMode: AuthModeSchema.default("none"),
   /** A client registered with the server's authorization server by an admin (optional; else CIMD or DCR). */
   oauthClientId: z.string().trim().min(1).max(500).optional(),
-  oauthClientSecret: z.string().min(1).max(2000).optional(),
+  /** The client's secret, or for private_key_jwt its private key (PEM or JWK JSON). */
+  oauthClientSecret: z.string().min(1).max(20000).optional(),
+  /** Machine mode: how the client authenticates (default client_secret_basic), the key's algorithm, the scope to ask for. */
+  oauthClientAuth: ClientAuthSchema.optional(),
+  oauthKeyAlg: KeyAlgSchema.optional(),
+  oauthScope: z.string().trim().min(1).max(1000).optional(),
 });
 export type CreateServer = z.infer<typeof CreateServerSchema>;
 
@@ -54,7 +59,10 @@ export const UpdateServerSchema = z.object({
   /** null removes the pre-registered client (and its secret). */
   oauthClientId: z.string().trim().min(1).max(500).nullable().optional(),
   /** Write-only: a string sets it, null removes it, absent keeps it. */
-  oauthClientSecret: z.string().min(1).max(2000).nullable().optional(),
+  oauthClientSecret: z.string().min(1).max(20000).nullable().optional(),
+  oauthClientAuth: ClientAuthSchema.nullable().optional(),
+  oauthKeyAlg: KeyAlgSchema.nullable().optional(),
+  oauthScope: z.string().trim().min(1).max(1000).nullable().optional(),
 });
 export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 
@@ -109,6 +117,10 @@ export interface ServerDto {
   authMode: AuthMode;
   /** The pre-registered OAuth client id, if any (its secret is write-only). */
   oauthClientId: string | null;
+  /** Machine mode: the token endpoint authentication, key algorithm and scope (the secret or key is write-only). */
+  oauthClientAuth: ClientAuth | null;
+  oauthKeyAlg: string | null;
+  oauthScope: string | null;
   /** Set when the server was archived (deleted): its history stays readable, nothing talks to it. */
   archivedAt: string | null;
   /** Who archived it (user id), or null. */

@@ -2,6 +2,7 @@ import "server-only";
 import { audit } from "@/lib/audit/server";
 import { forgetServerCredentials, oauthFailure } from "@/lib/oauth/server";
 import type { Principal } from "@/lib/auth";
+import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { assertUrlAllowed } from "@/lib/net/server";
@@ -58,6 +59,7 @@ export function findServerForWork({ workspaceId, id }: { workspaceId: string; id
 }
 
 export async function createServer(principal: Principal, input: CreateServer): Promise<ServerDto> {
+  assertMachineCredentials(input);
   await assertNameFree(principal.workspaceId, input.name);
   await assertServerRoom(principal.workspaceId);
   await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
@@ -74,6 +76,9 @@ export async function createServer(principal: Principal, input: CreateServer): P
       authMode: input.authMode,
       oauthClientId: input.oauthClientId ?? null,
       oauthClientSecret: input.oauthClientId && input.oauthClientSecret ? encryptJson(input.oauthClientSecret) : null,
+      oauthClientAuth: input.oauthClientAuth ?? null,
+      oauthKeyAlg: input.oauthKeyAlg ?? null,
+      oauthScope: input.oauthScope ?? null,
     },
   });
   if (!row) throw nameTaken(input.name);
@@ -108,7 +113,14 @@ export async function updateServer(principal: Principal, id: string, input: Upda
     if (headersDropped.length || headers) headers = reentered;
     tokensDropped = await forgetServerCredentials(id);
   }
-  const oauthChanged = input.authMode !== undefined || input.oauthClientId !== undefined || input.oauthClientSecret !== undefined;
+  const oauthChanged = [input.authMode, input.oauthClientId, input.oauthClientSecret, input.oauthClientAuth, input.oauthKeyAlg, input.oauthScope].some((v) => v !== undefined);
+  assertMachineCredentials({
+    authMode: input.authMode ?? (current.authMode as AuthMode),
+    oauthClientId: input.oauthClientId === undefined ? current.oauthClientId : input.oauthClientId,
+    oauthClientSecret: input.oauthClientSecret === undefined ? (current.oauthClientSecret ? "kept" : null) : input.oauthClientSecret,
+    oauthClientAuth: input.oauthClientAuth === undefined ? (current.oauthClientAuth as ClientAuth | null) : input.oauthClientAuth,
+    oauthKeyAlg: input.oauthKeyAlg === undefined ? current.oauthKeyAlg : input.oauthKeyAlg,
+  });
   const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined || oauthChanged;
   const row = await q.updateServer({
     workspaceId: principal.workspaceId,
@@ -127,6 +139,9 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       oauthClientId: input.oauthClientId,
       ...(input.oauthClientId === null || input.oauthClientSecret === null ? { oauthClientSecret: null } : {}),
       ...(typeof input.oauthClientSecret === "string" ? { oauthClientSecret: encryptJson(input.oauthClientSecret) } : {}),
+      oauthClientAuth: input.oauthClientAuth,
+      oauthKeyAlg: input.oauthKeyAlg,
+      oauthScope: input.oauthScope,
       ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
@@ -242,4 +257,16 @@ function nameTaken(name: string): SwitchboardError {
 function headerColumns(headers: Record<string, string>) {
   const names = Object.keys(headers).sort();
   return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
+}
+
+/** Machine mode needs a client id and its secret (or, for private_key_jwt, a private key and its algorithm). */
+function assertMachineCredentials(input: { authMode?: AuthMode; oauthClientId?: string | null; oauthClientSecret?: string | null; oauthClientAuth?: ClientAuth | null; oauthKeyAlg?: string | null }): void {
+  if (input.authMode !== "oauth-machine") return;
+  const method = input.oauthClientAuth ?? "client_secret_basic";
+  const missing = [
+    !input.oauthClientId && "oauthClientId",
+    !input.oauthClientSecret && `oauthClientSecret${method === "private_key_jwt" ? " (the private key)" : method === "jwt_bearer" ? " (the assertion)" : ""}`,
+    method === "private_key_jwt" && !input.oauthKeyAlg && "oauthKeyAlg",
+  ].filter(Boolean);
+  if (missing.length) throw new SwitchboardError("unprocessable", `Machine credentials (${method}) need ${missing.join(", ")}`);
 }

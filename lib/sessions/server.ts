@@ -8,7 +8,7 @@ import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
-import { connectionOAuth, oauthFailure } from "@/lib/oauth/server";
+import { connectionMachine, connectionOAuth, oauthFailure } from "@/lib/oauth/server";
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
@@ -112,8 +112,10 @@ function open(server: ServerSecretRow): Live {
     entry.sessionId = row.id;
     try {
       const oauth = await connectionOAuth(server);
+      const machine = connectionMachine(server);
       const connection = await openConnection({
         ...(oauth ? { oauth } : {}),
+        ...(machine ? { machine } : {}),
         url: server.url ?? "",
         fetch: outboundFetch({ workspaceId: server.workspaceId }),
         transport: server.transport as "auto",

@@ -93,10 +93,23 @@ const answering = (async () => {
   }
 })();
 
-// An admin adds the server with OAuth, entering the client registered for it when the scenario hands one out.
-const oauth = scenario.startsWith("auth/")
+// An admin adds the server with OAuth, entering the client registered for it when the scenario hands
+// one out; the client_credentials scenarios get the console's machine credentials (no sign-in).
+const machine = scenario.startsWith("auth/client-credentials") || scenario === "auth/wif-jwt-bearer"
+  ? {
+      authMode: "oauth-machine",
+      oauthClientId: ctx?.client_id,
+      ...(ctx?.valid_jwt
+        ? { oauthClientAuth: "jwt_bearer", oauthClientSecret: ctx.valid_jwt }
+        : ctx?.private_key_pem
+        ? { oauthClientAuth: "private_key_jwt", oauthClientSecret: ctx.private_key_pem, oauthKeyAlg: ctx.signing_algorithm ?? "RS256" }
+        : { oauthClientAuth: "client_secret_basic", oauthClientSecret: ctx?.client_secret }),
+    }
+  : null;
+const perMember = scenario.startsWith("auth/")
   ? { authMode: "oauth-per-member", ...(ctx?.client_id ? { oauthClientId: ctx.client_id, ...(ctx.client_secret ? { oauthClientSecret: ctx.client_secret } : {}) } : {}) }
   : {};
+const oauth = machine ?? perMember;
 const { server } = await ok("POST", "/api/v1/servers", { name: `${scenario}-${randomUUID().slice(0, 8)}`, url: serverUrl, timeoutMs: 20_000, ...oauth });
 const id = server.id as string;
 try {

@@ -16,17 +16,19 @@ export interface AuthorizationServer {
  * whose audience is the MCP server. Its login and consent are automatic: our interaction route
  * signs in `account` and grants every scope asked for.
  */
-export async function startAuthorizationServer(opts: { resource: string; accessTokenTtl?: number; scopes: string[] }): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(opts: { resource: string; accessTokenTtl?: number; scopes: string[]; clients?: Record<string, unknown>[] }): Promise<AuthorizationServer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const state: AuthorizationServer = { issuer, account: "alice", requests: [], close: async () => undefined };
   const provider = new Provider(issuer, {
-    clients: [],
+    // Pre-registered clients (machine clients for the client_credentials grant among them).
+    clients: opts.clients ?? [],
     scopes: ["openid", "offline_access", ...opts.scopes],
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      clientCredentials: { enabled: true },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
