@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCOPE, startOAuthMcpServer, TOOLS_SCOPE, type OAuthMcpServer } from "../fixtures/oauth-mcp-server";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { throughAuthorizationServer } from "../support/oauth-browser";
 import { startAuthorizationServer, type AuthorizationServer } from "../support/oauth-server";
 
 type Api = ReturnType<typeof apiClient>;
@@ -30,25 +31,6 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     return apiClient(sb.url)("POST", `/api/v1/servers/${serverId}/oauth/authorize`, body, { cookie, origin: sb.url });
   }
 
-  /** Follows the authorization server's redirects (login and consent run by themselves) back to the console's callback URL. */
-  async function throughAuthorizationServer(authorizationUrl: string): Promise<URL> {
-    const jar = new Map<string, string>();
-    let url = new URL(authorizationUrl);
-    for (let hop = 0; hop < 12; hop++) {
-      if (url.origin === sb.url) return url;
-      const res = await fetch(url, { redirect: "manual", headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair] = c.split(";");
-        const at = pair!.indexOf("=");
-        jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-      }
-      const location = res.headers.get("location");
-      if (!location) throw new Error(`the authorization server stopped at ${url} with ${res.status}: ${await res.text()}`);
-      url = new URL(location, url);
-    }
-    throw new Error("too many redirects");
-  }
-
   async function callback(url: URL, cookie: string) {
     const res = await fetch(url, { redirect: "manual", headers: { cookie } });
     return { status: res.status, location: res.headers.get("location"), text: await res.text() };
@@ -57,7 +39,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
   async function signInToServer(cookie: string) {
     const started = await authorize(cookie);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const back = await throughAuthorizationServer(started.body.authorizationUrl);
+    const back = await throughAuthorizationServer(sb.url, started.body.authorizationUrl);
     return callback(back, cookie);
   }
 
@@ -108,7 +90,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(authorizationUrl.searchParams.get("resource")).toBe(mcp.url);
     expect(authorizationUrl.searchParams.get("redirect_uri")).toBe(`${sb.url}/api/v1/oauth/callback`);
     expect(as.requests).toContain("POST /reg");
-    const back = await throughAuthorizationServer(started.body.authorizationUrl);
+    const back = await throughAuthorizationServer(sb.url, started.body.authorizationUrl);
     const done = await callback(back, owner.cookie);
     expect(done.status, done.text).toBe(303);
     expect(done.location).toBe(`/servers/${serverId}?oauth=signed-in`);
@@ -203,7 +185,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(denied.body.call.error.oauth).toEqual({ oauth: "step_up_required", serverId, authorizeUrl: `/api/v1/servers/${serverId}/oauth/authorize`, scope: `${TOOLS_SCOPE} ${ADMIN_SCOPE}` });
     const started = await authorize(owner.cookie, { scope: denied.body.call.error.oauth.scope });
     expect(new URL(started.body.authorizationUrl).searchParams.get("scope")).toContain(ADMIN_SCOPE);
-    const done = await callback(await throughAuthorizationServer(started.body.authorizationUrl), owner.cookie);
+    const done = await callback(await throughAuthorizationServer(sb.url, started.body.authorizationUrl), owner.cookie);
     expect(done.status, done.text).toBe(303);
     const allowed = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "admin-only", arguments: {} });
     expect(allowed.body.call.status, JSON.stringify(allowed.body.call.error)).toBe("ok");
@@ -223,7 +205,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
 
   it("refuses a state started by another user, and a state that expired", async () => {
     const started = await authorize(owner.cookie);
-    const back = await throughAuthorizationServer(started.body.authorizationUrl);
+    const back = await throughAuthorizationServer(sb.url, started.body.authorizationUrl);
     const foreign = await callback(back, bob.cookie);
     expect(foreign.status).toBe(400);
     expect(foreign.text).toContain("not started by you");
@@ -287,7 +269,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
 
     const started = await apiClient(sb.url)("POST", `/api/v1/servers/${sharedId}/oauth/authorize`, {}, { cookie: owner.cookie, origin: sb.url });
     expect(new URL(started.body.authorizationUrl).searchParams.get("client_id")).toBe(client.client_id);
-    const done = await callback(await throughAuthorizationServer(started.body.authorizationUrl), owner.cookie);
+    const done = await callback(await throughAuthorizationServer(sb.url, started.body.authorizationUrl), owner.cookie);
     expect(done.status, done.text).toBe(303);
     expect(as.requests.filter((r) => r === "POST /reg").length).toBe(before);
 
