@@ -2,7 +2,7 @@
 const nextConfig = {
   // Lets several builds coexist on one machine (parallel test runs); `.next` by default.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "ws", "undici"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@prisma/client", "ws", "undici"],
   typedRoutes: false,
   poweredByHeader: false,
   // API answers are small and per-request gzip was the largest CPU cost in profiles; a reverse

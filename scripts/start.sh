@@ -10,9 +10,9 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # npm ci rejects this lock file: npm 11 leaves other platforms' optional packages out of it.
   npm install --no-audit --no-fund
 fi
-npx prisma generate >/dev/null
-echo "› Migrating the database (${DATABASE_URL:-file:./data/switchboard.db})"
-npx prisma migrate deploy
+bash scripts/db-generate.sh
+echo "› Migrating the database ($(printf %s "${DATABASE_URL:-file:./data/switchboard.db}" | sed -E 's#//[^@/]*@#//…@#'))"
+node node_modules/prisma/build/index.js migrate deploy
 bash scripts/build.sh
 echo "› Starting Switchboard on http://${HOST:-127.0.0.1}:${PORT:-3000}"
 NODE_ENV=production exec node --import tsx server.ts

@@ -8,7 +8,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # npm ci rejects this lock file: npm 11 leaves other platforms' optional packages out of it.
   npm install --no-audit --no-fund
 fi
-npx prisma generate >/dev/null
+bash scripts/db-generate.sh
 echo "› Type check"
 npx tsc --noEmit -p .
 echo "› Lint"

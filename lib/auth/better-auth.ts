@@ -1,7 +1,7 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { prisma } from "@/lib/db/client";
+import { databaseProvider, prisma } from "@/lib/db/client";
 import { derivedSecret } from "@/lib/crypto";
 import { requestOrigin } from "./index";
 import { authAuditHooks } from "./audit-hooks";
@@ -13,7 +13,7 @@ import { authAuditHooks } from "./audit-hooks";
 export const auth = betterAuth({
   appName: "Switchboard",
   secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
-  database: prismaAdapter(prisma, { provider: "sqlite" }),
+  database: prismaAdapter(prisma, { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
   session: { expiresIn: 60 * 60 * 24 * 30, cookieCache: { enabled: true, maxAge: 60 } },
   // Same-origin requests are trusted whatever host name the console is reached by.

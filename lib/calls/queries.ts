@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { containsText, prisma } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 import type { ListCallsQuery } from "./index";
 
@@ -49,7 +49,7 @@ export function callsWhere({ workspaceId, userId, query }: { workspaceId: string
     ...(query.from || query.to
       ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
       : {}),
-    ...(query.q ? { OR: [{ params: { contains: query.q } }, { result: { contains: query.q } }, { error: { contains: query.q } }] } : {}),
+    ...(query.q ? { OR: [{ params: containsText(query.q) }, { result: containsText(query.q) }, { error: containsText(query.q) }] } : {}),
     ...(query.tag ? { tags: { some: { tag: query.tag } } } : {}),
     ...(query.starred ? { stars: { some: { userId } } } : {}),
   };

@@ -1,60 +1,45 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseUrl } from "./url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { databaseUrl, isPostgresUrl } from "./url";
+import { releasingFailedCommits } from "./sqlite";
 
-type Query = { sql: string; args: unknown[]; argTypes: unknown[] };
-type Transaction = { executeRaw(query: Query): Promise<number>; rollback(): Promise<void> };
-type Adapter = { startTransaction(level?: string): Promise<Transaction> };
+/** Which database this process talks to, from DATABASE_URL (SQLite unless it is a postgres:// URL). */
+export const databaseProvider: "sqlite" | "postgresql" = isPostgresUrl(databaseUrl()) ? "postgresql" : "sqlite";
 
-/**
- * Prisma runs COMMIT as a query and releases the adapter's transaction lock only when it succeeds,
- * so a COMMIT that SQLite refuses (a full disk) would hold the lock and leave every later
- * transaction waiting forever. Roll such a transaction back and release the lock instead.
- */
-function releasingFailedCommits(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    const start = (adapter as unknown as Adapter).startTransaction.bind(adapter);
-    (adapter as unknown as Adapter).startTransaction = async (level) => {
-      const tx = await start(level);
-      const run = tx.executeRaw.bind(tx);
-      tx.executeRaw = async (query) => {
-        try {
-          return await run(query);
-        } catch (err) {
-          if (query.sql === "COMMIT") {
-            await run({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
-            await tx.rollback();
-          }
-          throw err;
-        }
-      };
-      return tx;
-    };
-    return adapter;
-  };
-  return factory;
+// Secret columns leave the database only through an explicit `select`.
+const omit = {
+  server: { headersSecret: true, oauthClientSecret: true },
+  call: { paramsSecret: true },
+  oAuthClient: { infoSecret: true },
+  oAuthCredential: { tokensSecret: true },
+  oAuthFlow: { flowSecret: true },
+  apiToken: { tokenHash: true },
+  agent: { tokenHash: true },
+  agentPairing: { codeHash: true },
+  share: { tokenHash: true, tokenSecret: true },
+  invitation: { tokenHash: true, tokenSecret: true },
+} as const;
+
+function createSqliteClient() {
+  return new PrismaClient({ adapter: releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() })), omit });
 }
 
-function createClient() {
-  const adapter = releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() }));
-  // Secret columns leave the database only through an explicit `select`.
-  return new PrismaClient({
-    adapter,
-    omit: {
-      server: { headersSecret: true, oauthClientSecret: true },
-      call: { paramsSecret: true },
-      oAuthClient: { infoSecret: true },
-      oAuthCredential: { tokensSecret: true },
-      oAuthFlow: { flowSecret: true },
-      apiToken: { tokenHash: true },
-      agent: { tokenHash: true },
-      agentPairing: { codeHash: true },
-      share: { tokenHash: true, tokenSecret: true },
-      invitation: { tokenHash: true, tokenSecret: true },
-    },
-  });
+type Client = ReturnType<typeof createSqliteClient>;
+
+/**
+ * The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma) next to
+ * the SQLite one (where `npm install` leaves it alone), loaded only when it is used. Its API is the
+ * SQLite client's, so it is typed as one.
+ */
+function createPostgresClient(): Client {
+  const load = createRequire(path.join(process.cwd(), "package.json"));
+  const generated = path.join(process.cwd(), "node_modules/.prisma/client-postgres");
+  const { PrismaClient: PostgresClient } = load(generated) as { PrismaClient: new (opts: object) => unknown };
+  const max = Number(process.env.SWITCHBOARD_DB_POOL ?? 10);
+  return new PostgresClient({ adapter: new PrismaPg({ connectionString: databaseUrl(), max }), omit }) as Client;
 }
 
 /**
@@ -63,18 +48,23 @@ function createClient() {
  * waits for a lock synchronously, blocking the event loop: wait no longer than a checkpoint takes,
  * then fail (503 with Retry-After, lib/db/faults.ts) and let the caller retry.
  */
-async function tuneSqlite(client: ReturnType<typeof createClient>) {
+async function tuneSqlite(client: Client) {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 50");
 }
 
-const globalForPrisma = globalThis as unknown as { switchboardPrisma?: ReturnType<typeof createClient> };
+const globalForPrisma = globalThis as unknown as { switchboardPrisma?: Client };
 
 /** The process-wide Prisma client (one per process, survives Next's module reloads). */
-export const prisma = globalForPrisma.switchboardPrisma ?? createClient();
+export const prisma = globalForPrisma.switchboardPrisma ?? (databaseProvider === "postgresql" ? createPostgresClient() : createSqliteClient());
 if (!globalForPrisma.switchboardPrisma) {
   globalForPrisma.switchboardPrisma = prisma;
-  void tuneSqlite(prisma).catch((err) => console.error("[db] could not tune SQLite", err));
+  if (databaseProvider === "sqlite") void tuneSqlite(prisma).catch((err) => console.error("[db] could not tune SQLite", err));
+}
+
+/** A case-insensitive substring filter with the same meaning on both databases (SQLite's LIKE already ignores ASCII case). */
+export function containsText(text: string): { contains: string } {
+  return (databaseProvider === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }) as { contains: string };
 }
 export { databaseFault } from "./faults";

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** The SQLite URL in use: DATABASE_URL, or ./data/switchboard.db (directory created on demand). */
+/** True for a PostgreSQL connection string (postgres:// or postgresql://). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** The database URL in use: DATABASE_URL, or the SQLite file ./data/switchboard.db (directory created on demand). */
 export function databaseUrl(): string {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return fromEnv;

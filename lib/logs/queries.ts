@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { containsText, prisma } from "@/lib/db/client";
 
 export function insertLog(data: { workspaceId: string; serverId: string; sessionId: string; level: string; severity: number; logger: string | null; data: string }) {
   return prisma.sessionLog.create({ data });
@@ -10,7 +10,7 @@ export function listLogs({ sessionId, minSeverity, q, cursor, limit }: { session
     where: {
       sessionId,
       ...(minSeverity !== undefined ? { severity: { gte: minSeverity } } : {}),
-      ...(q ? { OR: [{ data: { contains: q } }, { logger: { contains: q } }] } : {}),
+      ...(q ? { OR: [{ data: containsText(q) }, { logger: containsText(q) }] } : {}),
       ...(cursor ? { id: { lt: cursor } } : {}),
     },
     orderBy: { id: "desc" },

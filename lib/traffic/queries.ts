@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { containsText, prisma } from "@/lib/db/client";
 
 export interface TrafficRow {
   workspaceId: string;
@@ -26,7 +26,7 @@ export function listTraffic(input: { sessionId: string; direction?: string; meth
       sessionId,
       ...(direction ? { direction } : {}),
       ...(method ? (method.endsWith("/") ? { method: { startsWith: method } } : { method }) : {}),
-      ...(q ? { body: { contains: q } } : {}),
+      ...(q ? { body: containsText(q) } : {}),
       ...(cursor ? { id: { gt: cursor } } : {}),
     },
     orderBy: { id: "asc" },

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 
@@ -17,17 +16,12 @@ describe("server records", () => {
   it("encrypts header values at rest", async () => {
     const res = await api("POST", "/api/v1/servers", { name: "secretive", url: "http://127.0.0.1:2/mcp", headers: { Authorization: "Bearer sk-live-123456" } });
     expect(res.status).toBe(201);
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      const row = db.prepare("SELECT headers_secret, header_names FROM server WHERE id = ?").get(res.body.server.id) as { headers_secret: string; header_names: string };
-      expect(row.headers_secret).toMatch(/^v1\./);
-      expect(row.headers_secret).not.toContain("sk-live");
-      expect(JSON.parse(row.header_names)).toEqual(["Authorization"]);
-      const dump = JSON.stringify(db.prepare("SELECT * FROM server").all());
-      expect(dump).not.toContain("sk-live-123456");
-    } finally {
-      db.close();
-    }
+    const row = (await sb.db.get<{ headers_secret: string; header_names: string }>("SELECT headers_secret, header_names FROM server WHERE id = ?", res.body.server.id))!;
+    expect(row.headers_secret).toMatch(/^v1\./);
+    expect(row.headers_secret).not.toContain("sk-live");
+    expect(JSON.parse(row.header_names)).toEqual(["Authorization"]);
+    const dump = JSON.stringify(await sb.db.all("SELECT * FROM server"));
+    expect(dump).not.toContain("sk-live-123456");
   });
 
   it("explains a connection failure plainly", async () => {

@@ -1,14 +1,13 @@
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { insertMember } from "../support/database";
 import { startEverything, type RunningServer } from "../support/servers";
 import { EVERYTHING, callTool, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "./relay-support";
 
 type Api = Awaited<ReturnType<typeof setupOwner>>["api"];
 
 /** SQLite timestamps as Prisma writes them. */
-const sqlTime = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 describe("archive, restore, purge and retention", () => {
   let sb: ConsoleHandle;
@@ -28,14 +27,6 @@ describe("archive, restore, purge and retention", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.call.status).toBe("ok");
     return res.body.call.id as string;
-  };
-  const withDb = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(sb.dbFile);
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
   };
 
   beforeAll(async () => {
@@ -145,7 +136,7 @@ describe("archive, restore, purge and retention", () => {
     expect(purged.body).toEqual({ deletedCalls: 2 });
     for (const callId of calls) expect((await api("GET", `/api/v1/calls/${callId}`)).status).toBe(404);
     expect((await api("GET", `/api/v1/servers/${id}`)).status).toBe(404);
-    expect(withDb((db) => db.prepare("SELECT count(*) AS n FROM mcp_session WHERE server_id = ?").get(id))).toEqual({ n: 0 });
+    expect(Number((await sb.db.get<{ n: number }>("SELECT count(*) AS n FROM mcp_session WHERE server_id = ?", id))!.n)).toBe(0);
     const audit = (await api("GET", `/api/v1/audit?action=server.purged&targetId=${id}`)).body.items;
     expect(audit).toEqual([expect.objectContaining({ action: "server.purged", details: { calls: 2 } })]);
   });
@@ -159,7 +150,7 @@ describe("archive, restore, purge and retention", () => {
     const callId = (await callTool(api, id, "echo", { message: "over the relay" })).body.call.id as string;
 
     // A member may revoke only the agents they paired.
-    const member = addMember("mia@example.com");
+    const member = await addMember("mia@example.com");
     const memberApi = apiClient(sb.url, member.token);
     const refused = await memberApi("DELETE", `/api/v1/agents/${first.agentId}`);
     expect(refused.status).toBe(403);
@@ -194,13 +185,12 @@ describe("archive, restore, purge and retention", () => {
     const oldSession = (await api("GET", `/api/v1/calls/${old[0]}`)).body.call.sessionId as string;
     await api("POST", `/api/v1/servers/${id}/disconnect`);
     const recent = await echo(id, "recent");
-    const longAgo = sqlTime(new Date(Date.now() - 40 * 24 * 3600_000));
-    withDb((db) => {
-      const setStart = db.prepare("UPDATE call SET started_at = ? WHERE id = ?");
-      for (const callId of old) setStart.run(longAgo, callId);
-      db.prepare("UPDATE mcp_session SET closed_at = ? WHERE id = ?").run(longAgo, oldSession);
-      db.prepare("UPDATE workspace SET retention_days = 30 WHERE id = ?").run(workspaceId);
-    });
+    const longAgo = new Date(Date.now() - 40 * 24 * 3600_000);
+    await sb.db.batch([
+      ...old.map((callId): [string, ...unknown[]] => ['UPDATE "call" SET started_at = ? WHERE id = ?', longAgo, callId]),
+      ["UPDATE mcp_session SET closed_at = ? WHERE id = ?", longAgo, oldSession],
+      ["UPDATE workspace SET retention_days = 30 WHERE id = ?", workspaceId],
+    ]);
 
     let event: any;
     await waitFor(async () => {
@@ -216,7 +206,7 @@ describe("archive, restore, purge and retention", () => {
     expect((await api("GET", `/api/v1/sessions/${oldSession}/traffic`)).status).toBe(404);
     // Runs keep going every interval; only a run that deleted something leaves an event.
     const another = await echo(id, "another old one");
-    withDb((db) => db.prepare("UPDATE call SET started_at = ? WHERE id = ?").run(longAgo, another));
+    await sb.db.run('UPDATE "call" SET started_at = ? WHERE id = ?', longAgo, another);
     let events: any[] = [];
     await waitFor(async () => {
       events = (await api("GET", "/api/v1/audit?action=retention.purged")).body.items;
@@ -225,26 +215,13 @@ describe("archive, restore, purge and retention", () => {
     expect(events).toHaveLength(2);
     expect(events[0].details).toMatchObject({ calls: 1, sessions: 0 });
     expect((await api("GET", `/api/v1/calls/${another}`)).status).toBe(404);
-    withDb((db) => db.prepare("UPDATE workspace SET retention_days = NULL WHERE id = ?").run(workspaceId));
+    await sb.db.run("UPDATE workspace SET retention_days = NULL WHERE id = ?", workspaceId);
   });
 
   /** A member with an API token, written straight into the database (invitations are another part). */
-  function addMember(email: string) {
+  async function addMember(email: string) {
     const userId = crypto.randomUUID();
-    const token = `sb_${crypto.randomBytes(24).toString("base64url")}`;
-    const now = sqlTime(new Date());
-    withDb((db) => {
-      db.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)").run(userId, email.split("@")[0], email, now, now);
-      db.prepare("INSERT INTO member (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, 'member', ?)").run(crypto.randomUUID(), workspaceId, userId, now);
-      db.prepare("INSERT INTO api_token (id, workspace_id, user_id, name, prefix, token_hash, scope, created_at) VALUES (?, ?, ?, 'member', ?, ?, 'full', ?)").run(
-        crypto.randomUUID(),
-        workspaceId,
-        userId,
-        token.slice(0, 7),
-        crypto.createHash("sha256").update(token).digest("hex"),
-        now,
-      );
-    });
+    const token = await insertMember(sb.db, { workspaceId, userId, name: email.split("@")[0]!, email, role: "member" });
     return { userId, token };
   }
 });

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 
@@ -111,16 +110,11 @@ describe("audit log", () => {
     expect(JSON.stringify(await entries("?limit=200"))).not.toMatch(/wrong password|correct horse|nobody@example\.com/);
 
     // An unknown address belongs to no workspace: recorded with workspace null.
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      const row = db.prepare("SELECT workspace_id, details, ip FROM audit_event WHERE action = 'auth.sign_in_failed' AND details LIKE '%nobody@%'").get() as { workspace_id: string | null; details: string; ip: string };
-      expect(row.workspace_id).toBeNull();
-      expect(JSON.parse(row.details).email).toBe("nobody@example.com");
-      expect(row.details).not.toContain("whatever");
-      expect(row.ip).toMatch(/127\.0\.0\.1/);
-    } finally {
-      db.close();
-    }
+    const row = (await sb.db.get<{ workspace_id: string | null; details: string; ip: string }>("SELECT workspace_id, details, ip FROM audit_event WHERE action = 'auth.sign_in_failed' AND details LIKE '%nobody@%'"))!;
+    expect(row.workspace_id).toBeNull();
+    expect(JSON.parse(row.details).email).toBe("nobody@example.com");
+    expect(row.details).not.toContain("whatever");
+    expect(row.ip).toMatch(/127\.0\.0\.1/);
   });
 
   it("filters by action, actor, target and time, pages by cursor, newest first", async () => {

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
@@ -41,7 +40,7 @@ describe("several console instances on one database", () => {
   it("a second instance starting up leaves the first one's running call alone", async () => {
     const running = longCall(apiA, "while-b-starts", 10);
     await waitFor(async () => (await callByRequest(apiA, "while-b-starts"))?.status === "pending");
-    b = await startConsole({ dataDir, env, join: true });
+    b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
     apiB = apiClient(b.url, token);
     expect((await callByRequest(apiB, "while-b-starts"))?.status).toBe("pending");
     expect((await running).body.call.status).toBe("ok");
@@ -57,17 +56,14 @@ describe("several console instances on one database", () => {
 
   it("an instance elsewhere that stopped beating has its pending calls marked interrupted", async () => {
     // How a console on another machine looks once it is gone: a row with an old heartbeat.
-    const db = new Database(b!.dbFile);
-    try {
-      const old = new Date(Date.now() - 60_000).toISOString().replace("Z", "+00:00");
-      db.prepare("INSERT INTO instance (id, host, pid, started_at, heartbeat_at) VALUES ('elsewhere', 'another-host', 1, ?, ?)").run(old, old);
-      const call = db.prepare("SELECT * FROM call LIMIT 1").get() as Record<string, unknown>;
-      const columns = Object.keys(call);
-      const row = { ...call, id: "remote-call", request_id: "remote-instance-call", status: "pending", finished_at: null, instance_id: "elsewhere" };
-      db.prepare(`INSERT INTO call (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...columns.map((c) => row[c as keyof typeof row] as never));
-    } finally {
-      db.close();
-    }
+    const old = new Date(Date.now() - 60_000);
+    const call = (await b!.db.get('SELECT * FROM "call" LIMIT 1'))!;
+    const columns = Object.keys(call);
+    const row = { ...call, id: "remote-call", request_id: "remote-instance-call", status: "pending", finished_at: null, instance_id: "elsewhere" };
+    await b!.db.batch([
+      ["INSERT INTO instance (id, host, pid, started_at, heartbeat_at) VALUES ('elsewhere', 'another-host', 1, ?, ?)", old, old],
+      [`INSERT INTO "call" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...columns.map((c) => row[c as keyof typeof row])],
+    ]);
     await waitFor(async () => (await callByRequest(apiB, "remote-instance-call"))?.status === "interrupted", 10_000);
     expect((await apiB("GET", "/api/v1/calls?status=pending")).body.items).toHaveLength(0);
   });

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { linkIn, startSmtp } from "../support/smtp";
@@ -10,7 +9,6 @@ describe("members, invitations and workspace settings", () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let owner: Awaited<ReturnType<typeof setupOwner>>;
   let ownerCookie: string;
-  let db: Database.Database;
   const anon = () => apiClient(sb.url);
 
   async function signIn(email: string, password: string): Promise<string> {
@@ -48,7 +46,7 @@ describe("members, invitations and workspace settings", () => {
   }
 
   function auditRows(action: string) {
-    return db.prepare("SELECT * FROM audit_event WHERE action = ? ORDER BY id").all(action) as { workspace_id: string | null; actor_id: string; target_id: string; target_name: string; details: string }[];
+    return sb.db.all<{ workspace_id: string | null; actor_id: string; target_id: string; target_name: string; details: string }>("SELECT * FROM audit_event WHERE action = ? ORDER BY id", action);
   }
 
   beforeAll(async () => {
@@ -56,10 +54,8 @@ describe("members, invitations and workspace settings", () => {
     sb = await startConsole({ env: { SWITCHBOARD_SMTP_URL: smtp.url, SWITCHBOARD_MAIL_FROM: "Switchboard <sb@example.test>" } });
     owner = await setupOwner(sb.url);
     ownerCookie = await signIn("ada@example.com", "correct horse battery");
-    db = new Database(sb.dbFile, { readonly: true });
   });
   afterAll(async () => {
-    db?.close();
     await sb?.stop();
     await smtp?.close();
   });
@@ -82,7 +78,7 @@ describe("members, invitations and workspace settings", () => {
     const pending = await owner.api("GET", "/api/v1/invitations");
     expect(pending.body.items).toEqual([expect.objectContaining({ id: invitation.id, url: invitation.url, invitedBy: expect.objectContaining({ name: "Ada Owner" }) })]);
     // The token is kept hashed and encrypted, never in clear.
-    expect(JSON.stringify(db.prepare("SELECT * FROM invitation").all())).not.toContain(tokenOf(invitation.url));
+    expect(JSON.stringify(await sb.db.all("SELECT * FROM invitation"))).not.toContain(tokenOf(invitation.url));
 
     const token = tokenOf(linkIn(mail.raw)!);
     const preview = await anon()("POST", "/api/v1/invitations/preview", { token });
@@ -109,8 +105,8 @@ describe("members, invitations and workspace settings", () => {
     const again = await accept({ token, name: "Mallory", password: "mallory-password" });
     expect(again.status).toBe(410);
     expect(again.body.error.code).toBe("gone");
-    expect(auditRows("invitation.created").at(-1)).toMatchObject({ target_id: invitation.id, target_name: "grace@example.com" });
-    expect(auditRows("invitation.accepted").at(-1)).toMatchObject({ workspace_id: owner.workspace.id, actor_id: accepted.body.user.id });
+    expect((await auditRows("invitation.created")).at(-1)).toMatchObject({ target_id: invitation.id, target_name: "grace@example.com" });
+    expect((await auditRows("invitation.accepted")).at(-1)).toMatchObject({ workspace_id: owner.workspace.id, actor_id: accepted.body.user.id });
 
     // Inviting someone who is already a member is a clear conflict.
     const dup = await owner.api("POST", "/api/v1/invitations", { email: "grace@example.com", role: "viewer" });
@@ -155,14 +151,10 @@ describe("members, invitations and workspace settings", () => {
     const revokedAccept = await accept({ token: tokenOf(revoked.url), name: "Rev", password: "rev-password" });
     expect(revokedAccept.status).toBe(410);
     expect(revokedAccept.body.error).toMatchObject({ code: "gone", message: expect.stringMatching(/revoked/) });
-    expect(auditRows("invitation.revoked").at(-1)).toMatchObject({ target_id: revoked.id });
+    expect((await auditRows("invitation.revoked")).at(-1)).toMatchObject({ target_id: revoked.id });
 
     const expired = (await owner.api("POST", "/api/v1/invitations", { email: "old@example.com", role: "viewer" })).body.invitation;
-    const writable = new Database(sb.dbFile);
-    const stored = writable.prepare("SELECT expires_at FROM invitation WHERE id = ?").get(expired.id) as { expires_at: number | string };
-    const past = Date.now() - 60_000;
-    writable.prepare("UPDATE invitation SET expires_at = ? WHERE id = ?").run(typeof stored.expires_at === "number" ? past : new Date(past).toISOString(), expired.id);
-    writable.close();
+    await sb.db.run("UPDATE invitation SET expires_at = ? WHERE id = ?", new Date(Date.now() - 60_000), expired.id);
     expect((await anon()("POST", "/api/v1/invitations/preview", { token: tokenOf(expired.url) })).body.invitation.state).toBe("expired");
     const expiredAccept = await accept({ token: tokenOf(expired.url), name: "Old", password: "old-password" });
     expect(expiredAccept.status).toBe(410);
@@ -192,7 +184,7 @@ describe("members, invitations and workspace settings", () => {
     const demoted = await alan.api("PATCH", `/api/v1/members/${lin.userId}`, { role: "viewer" });
     expect(demoted.status).toBe(200);
     expect(demoted.body.member).toMatchObject({ id: lin.userId, role: "viewer" });
-    expect(auditRows("member.role_changed").at(-1)).toMatchObject({ target_id: lin.userId, details: JSON.stringify({ from: "member", to: "viewer" }) });
+    expect((await auditRows("member.role_changed")).at(-1)).toMatchObject({ target_id: lin.userId, details: JSON.stringify({ from: "member", to: "viewer" }) });
     // Lin's token acts as a viewer at once (no stale cached role).
     expectForbidden(await lin.api("POST", "/api/v1/servers/nope/ping"));
     expectForbidden(await lin.api("PATCH", `/api/v1/members/${alan.userId}`, { role: "viewer" }));
@@ -227,17 +219,17 @@ describe("members, invitations and workspace settings", () => {
     expect(bySession.body.error.code).toBe("forbidden");
     expect((await anon()("GET", "/api/v1/servers", undefined, { cookie: kim.cookie })).status).toBe(403);
 
-    const tokens = db.prepare("SELECT revoked_at FROM api_token WHERE user_id = ?").all(kim.userId) as { revoked_at: unknown }[];
+    const tokens = await sb.db.all<{ revoked_at: unknown }>("SELECT revoked_at FROM api_token WHERE user_id = ?", kim.userId);
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.every((t) => t.revoked_at !== null)).toBe(true);
     expect((await owner.api("GET", "/api/v1/members")).body.items.map((m: { id: string }) => m.id)).not.toContain(kim.userId);
-    expect(auditRows("member.removed").at(-1)).toMatchObject({ target_id: kim.userId, target_name: "kim@example.com" });
+    expect((await auditRows("member.removed")).at(-1)).toMatchObject({ target_id: kim.userId, target_name: "kim@example.com" });
 
     // Leaving works the same way for the one who leaves.
     const lee = await join(owner.api, "lee@example.com", "viewer", "Lee");
     expect((await lee.api("POST", "/api/v1/members/leave")).status).toBe(204);
     expect((await lee.api("GET", "/api/v1/servers")).status).toBe(401);
-    expect(auditRows("member.left").at(-1)).toMatchObject({ target_id: lee.userId });
+    expect((await auditRows("member.left")).at(-1)).toMatchObject({ target_id: lee.userId });
   });
 
   it("transfers ownership: the target becomes owner, the caller an admin", async () => {
@@ -252,7 +244,7 @@ describe("members, invitations and workspace settings", () => {
     const notOwner = await owner.api("POST", "/api/v1/members/transfer", { userId: joan.userId });
     expect(notOwner.status).toBe(403);
     expect(notOwner.body.error.code).toBe("forbidden");
-    expect(auditRows("member.ownership_transferred").at(-1)).toMatchObject({ actor_id: ownerId, target_id: joan.userId });
+    expect((await auditRows("member.ownership_transferred")).at(-1)).toMatchObject({ actor_id: ownerId, target_id: joan.userId });
 
     // And back, so the owner's token stays an owner's for the tests below.
     expect((await joan.api("POST", "/api/v1/members/transfer", { userId: ownerId })).status).toBe(200);
@@ -267,7 +259,7 @@ describe("members, invitations and workspace settings", () => {
     const changed = await owner.api("PATCH", "/api/v1/workspace", { name: "Team", retentionDays: 30, publicSharesEnabled: false, redactionKeys: ["password", "X-Session", "x-session"] });
     expect(changed.status).toBe(200);
     expect(changed.body.workspace).toMatchObject({ name: "Team", retentionDays: 30, publicSharesEnabled: false, redactionKeys: ["password", "X-Session"], redactionKeysDefault: false });
-    const audited = JSON.parse(auditRows("workspace.settings_changed").at(-1)!.details);
+    const audited = JSON.parse((await auditRows("workspace.settings_changed")).at(-1)!.details);
     expect(audited.changes).toMatchObject({ name: { from: "Default", to: "Team" }, retentionDays: { from: null, to: 30 }, publicSharesEnabled: { from: true, to: false } });
     for (const bad of [{ retentionDays: 0 }, { retentionDays: 3651 }, { name: "" }]) {
       const res = await owner.api("PATCH", "/api/v1/workspace", bad);
@@ -292,8 +284,8 @@ describe("members, invitations and workspace settings", () => {
     expect((await veraSolo("POST", "/api/v1/workspaces", { name: "Solo 2" })).status).toBe(201);
     expect((await veraSolo("DELETE", "/api/v1/workspace", { confirm: "Solo" })).status).toBe(204);
     expect((await veraSolo("GET", "/api/v1/workspace")).status).toBe(401);
-    expect(db.prepare("SELECT count(*) AS n FROM workspace WHERE id = ?").get(solo.id)).toEqual({ n: 0 });
-    expect(auditRows("workspace.deleted").at(-1)).toMatchObject({ workspace_id: null, target_id: solo.id, target_name: "Solo" });
+    expect(Number((await sb.db.get<{ n: number }>("SELECT count(*) AS n FROM workspace WHERE id = ?", solo.id))!.n)).toBe(0);
+    expect((await auditRows("workspace.deleted")).at(-1)).toMatchObject({ workspace_id: null, target_id: solo.id, target_name: "Solo" });
   });
 
   it("still creates the invitation when mail cannot be sent, and says why", async () => {

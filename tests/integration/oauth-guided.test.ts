@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOAuthMcpServer, TOOLS_SCOPE, type OAuthMcpServer } from "../fixtures/oauth-mcp-server";
 import { startOddServer, type OddMode, type OddServer } from "../fixtures/oauth-odd-server";
@@ -117,14 +116,9 @@ describe("guided OAuth view", () => {
     expect(everything).not.toContain(code);
     expect(everything).not.toMatch(/eyJ[\w-]{4,}\./);
     for (const token of mcp.accepted) expect(everything).not.toContain(token);
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      const stored = JSON.stringify(db.prepare("SELECT steps FROM oauth_trace").all());
-      expect(stored).not.toContain(code);
-      for (const token of mcp.accepted) expect(stored).not.toContain(token);
-    } finally {
-      db.close();
-    }
+    const stored = JSON.stringify(await sb.db.all("SELECT steps FROM oauth_trace"));
+    expect(stored).not.toContain(code);
+    for (const token of mcp.accepted) expect(stored).not.toContain(token);
   });
 
   it("a refresh on a live session's 401 is recorded too, and the server's configured headers never reach the authorization server", async () => {

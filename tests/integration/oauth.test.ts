@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCOPE, startOAuthMcpServer, TOOLS_SCOPE, type OAuthMcpServer } from "../fixtures/oauth-mcp-server";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
@@ -108,15 +107,10 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(call.body.call.result.content[0].text).toBe("You are alice");
 
     // Registered once per (workspace, issuer) and stored encrypted; tokens never in clear text.
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      expect(db.prepare("SELECT method FROM oauth_client").all()).toEqual([{ method: "dcr" }]);
-      const dump = JSON.stringify([db.prepare("SELECT * FROM oauth_credential").all(), db.prepare("SELECT * FROM oauth_client").all()]);
-      expect(dump).not.toMatch(/eyJ|client_secret/);
-      for (const token of mcp.accepted) expect(dump).not.toContain(token);
-    } finally {
-      db.close();
-    }
+    expect(await sb.db.all("SELECT method FROM oauth_client")).toEqual([{ method: "dcr" }]);
+    const dump = JSON.stringify([await sb.db.all("SELECT * FROM oauth_credential"), await sb.db.all("SELECT * FROM oauth_client")]);
+    expect(dump).not.toMatch(/eyJ|client_secret/);
+    for (const token of mcp.accepted) expect(dump).not.toContain(token);
   });
 
   it("refreshes a token about to expire before using it (the MCP server sees a new token)", async () => {
@@ -210,12 +204,7 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(foreign.status).toBe(400);
     expect(foreign.text).toContain("not started by you");
 
-    const db = new Database(sb.dbFile);
-    try {
-      db.prepare("UPDATE oauth_flow SET expires_at = ? WHERE used_at IS NULL").run(Date.now() - 1000);
-    } finally {
-      db.close();
-    }
+    await sb.db.run("UPDATE oauth_flow SET expires_at = ? WHERE used_at IS NULL", new Date(Date.now() - 1000));
     const expired = await callback(back, owner.cookie);
     expect(expired.status).toBe(400);
     expect(expired.text).toContain("Sign-in expired");
@@ -280,13 +269,8 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(call.body.call.result.content[0].text).toBe("You are alice");
     expect(call.body.call.userName).toBe("Bob");
     expect((await bob.api("GET", `/api/v1/calls/${call.body.call.id}`)).body.call.credential).toMatchObject({ mode: "shared", userName: "Ada Owner" });
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      const row = db.prepare("SELECT oauth_client_secret FROM server WHERE id = ?").get(sharedId) as { oauth_client_secret: string };
-      expect(row.oauth_client_secret).toMatch(/^v1\./);
-      expect(JSON.stringify(db.prepare("SELECT * FROM server").all())).not.toContain(client.client_secret);
-    } finally {
-      db.close();
-    }
+    const row = (await sb.db.get<{ oauth_client_secret: string }>("SELECT oauth_client_secret FROM server WHERE id = ?", sharedId))!;
+    expect(row.oauth_client_secret).toMatch(/^v1\./);
+    expect(JSON.stringify(await sb.db.all("SELECT * FROM server"))).not.toContain(client.client_secret);
   });
 });

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
@@ -47,9 +46,7 @@ describe("secrets in call arguments", () => {
     });
     expect(traffic).toContain("hello");
     expect(traffic).not.toContain(SECRET);
-    const db = new Database(sb.dbFile, { readonly: true });
-    const row = db.prepare("SELECT params, params_secret FROM call WHERE id = ?").get(call.id) as { params: string; params_secret: string };
-    db.close();
+    const row = (await sb.db.get<{ params: string; params_secret: string }>('SELECT params, params_secret FROM "call" WHERE id = ?', call.id))!;
     expect(row.params).not.toContain(SECRET);
     expect(row.params_secret).toBeTruthy();
     expect(row.params_secret).not.toContain(SECRET);

