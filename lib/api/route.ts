@@ -39,8 +39,7 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       if (access === "public" || !roleAtLeast(principal.role, access)) {
         throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
       }
-      const params = (await context?.params) ?? ({} as P);
-      return toResponse(await handler({ request, principal, params }));
+      return toResponse(await handler({ request, principal, params: await pathParams(context) }));
     } catch (err) {
       return errorResponse(err);
     }
@@ -56,11 +55,20 @@ export function withPublic<P extends Params = Params>(handler: (ctx: { request: 
     try {
       if (routeAccess(request) !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
-      return toResponse(await handler({ request, params: (await context?.params) ?? ({} as P) }));
+      return toResponse(await handler({ request, params: await pathParams(context) }));
     } catch (err) {
       return errorResponse(err);
     }
   };
+}
+
+// No id holds a NUL character, and PostgreSQL cannot even compare text with one.
+async function pathParams<P extends Params>(context: RouteContext<P> | undefined): Promise<P> {
+  const params = (await context?.params) ?? ({} as P);
+  for (const value of Object.values(params)) {
+    if (typeof value === "string" && value.includes("\0")) throw new SwitchboardError("bad_request", "A path segment holds a NUL character");
+  }
+  return params;
 }
 
 // Fail closed: a route missing from the matrix answers 403 to everyone (and a test names it).

@@ -1,4 +1,4 @@
-import { containsText, prisma } from "@/lib/db/client";
+import { containsText, prisma, sql } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 import type { ListCallsQuery } from "./index";
 
@@ -85,7 +85,7 @@ async function previewsFor(ids: string[]) {
   const map = new Map<string, { paramsPreview: string; resultPreview: string | null }>();
   if (!ids.length) return map;
   const rows = await prisma.$queryRaw<{ id: string; p: string; r: string | null }[]>`
-    SELECT id, substr(params, 1, 200) AS p, substr(result, 1, 200) AS r FROM "call" WHERE id IN (${Prisma.join(ids)})`;
+    SELECT id, substr(params, 1, 200) AS p, substr(result, 1, 200) AS r FROM "call" WHERE id IN (${sql.join(ids)})`;
   for (const row of rows) map.set(row.id, { paramsPreview: row.p, resultPreview: row.r });
   return map;
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { Prisma, PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseUrl, isPostgresUrl } from "./url";
@@ -32,14 +32,22 @@ type Client = ReturnType<typeof createSqliteClient>;
 /**
  * The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma) next to
  * the SQLite one (where `npm install` leaves it alone), loaded only when it is used. Its API is the
- * SQLite client's, so it is typed as one.
+ * SQLite client's, so it is typed as one; it carries its own copy of Prisma's runtime, so raw SQL
+ * fragments must come from its `Prisma` namespace (`sql` below) and errors are recognised by shape.
  */
-function createPostgresClient(): Client {
+type PostgresModule = { PrismaClient: new (opts: object) => unknown; Prisma: typeof Prisma };
+function loadPostgresModule(): PostgresModule {
   const load = createRequire(path.join(process.cwd(), "package.json"));
-  const generated = path.join(process.cwd(), "node_modules/.prisma/client-postgres");
-  const { PrismaClient: PostgresClient } = load(generated) as { PrismaClient: new (opts: object) => unknown };
+  return load(path.join(process.cwd(), "node_modules/.prisma/client-postgres")) as PostgresModule;
+}
+
+// A statement waiting on a lock fails after this long (55P03 → 503 with Retry-After, lib/db/faults.ts)
+// rather than holding its request, and a pool connection, indefinitely.
+function createPostgresClient(): Client {
   const max = Number(process.env.SWITCHBOARD_DB_POOL ?? 10);
-  return new PostgresClient({ adapter: new PrismaPg({ connectionString: databaseUrl(), max }), omit }) as Client;
+  const lockTimeout = Number(process.env.SWITCHBOARD_DB_LOCK_TIMEOUT_MS ?? 5000);
+  const adapter = new PrismaPg({ connectionString: databaseUrl(), max, options: `-c lock_timeout=${lockTimeout}` });
+  return new (loadPostgresModule().PrismaClient)({ adapter, omit }) as Client;
 }
 
 /**
@@ -63,8 +71,11 @@ if (!globalForPrisma.switchboardPrisma) {
   if (databaseProvider === "sqlite") void tuneSqlite(prisma).catch((err) => console.error("[db] could not tune SQLite", err));
 }
 
+/** Raw SQL fragment builders of the client in use, for `prisma.$queryRaw` templates. */
+export const sql: Pick<typeof Prisma, "join" | "raw" | "sql" | "empty"> = databaseProvider === "postgresql" ? loadPostgresModule().Prisma : Prisma;
+
 /** A case-insensitive substring filter with the same meaning on both databases (SQLite's LIKE already ignores ASCII case). */
 export function containsText(text: string): { contains: string } {
   return (databaseProvider === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }) as { contains: string };
 }
-export { databaseFault } from "./faults";
+export { databaseFault, isUniqueViolation } from "./faults";

@@ -1,17 +1,34 @@
 import { SwitchboardError } from "@/lib/errors";
 
-/** The driver's code under a Prisma error (driver adapters put it in meta.driverAdapterError), e.g. SQLITE_BUSY. */
+type AdapterCause = { originalCode?: unknown; kind?: unknown };
+
+/**
+ * What the driver adapter said under a Prisma error: in `meta.driverAdapterError.cause` when the
+ * query engine wrapped it, in `cause` when the adapter's error surfaced as is (DriverAdapterError).
+ */
+function adapterCause(err: unknown): AdapterCause {
+  const e = err as { meta?: { driverAdapterError?: { cause?: AdapterCause } }; name?: unknown; cause?: AdapterCause } | null;
+  return e?.meta?.driverAdapterError?.cause ?? (e?.name === "DriverAdapterError" ? e.cause : undefined) ?? {};
+}
+
+/** The driver's code, e.g. SQLITE_BUSY or a PostgreSQL SQLSTATE. */
 function driverCode(err: unknown): string {
-  const meta = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta;
-  const code = meta?.driverAdapterError?.cause?.originalCode ?? (err as { code?: unknown } | null)?.code;
+  const code = adapterCause(err).originalCode ?? (err as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : "";
 }
 
 /** The adapter's kind for PostgreSQL faults it names itself (DatabaseNotReachable, TooManyConnections…). */
 function driverKind(err: unknown): string {
-  const meta = (err as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } } | null)?.meta;
-  const kind = meta?.driverAdapterError?.cause?.kind;
+  const kind = adapterCause(err).kind;
   return typeof kind === "string" ? kind : "";
+}
+
+/**
+ * A unique constraint refused the write (Prisma's P2002). Checked by shape, not `instanceof`: the
+ * PostgreSQL client is generated with its own copy of Prisma's runtime, hence its own error classes.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { name?: unknown; code?: unknown } | null)?.name === "PrismaClientKnownRequestError" && (err as { code?: unknown }).code === "P2002";
 }
 
 // PostgreSQL SQLSTATEs that mean "not now" rather than "wrong": lock and serialization conflicts,
@@ -35,6 +52,9 @@ export function databaseFault(err: unknown): SwitchboardError | null {
   }
   if (is("SQLITE_IOERR") || is("SQLITE_READONLY") || is("SQLITE_CANTOPEN")) {
     return new SwitchboardError("unavailable", `The database cannot be written (${code}); try again shortly`, { retryAfter: 5 });
+  }
+  if (code === "22021" || code === "22P05") {
+    return new SwitchboardError("bad_request", "The request holds a character the database cannot store (such as NUL); nothing was changed");
   }
   if (code === "53100") {
     return new SwitchboardError("insufficient_storage", "The database server's disk is full; nothing was recorded. Free some space and try again", { retryAfter: 30 });

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import { prisma } from "@/lib/db/client";
+import { prisma, isUniqueViolation } from "@/lib/db/client";
 
 /** The call, if it is in the workspace (notes, tags and stars hang off it). */
 export function findCallRef({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -93,7 +93,7 @@ export async function insertView({ data }: { data: { workspaceId: string; name: 
   try {
     return await prisma.savedView.create({ data });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return null;
+    if (isUniqueViolation(err)) return null;
     throw err;
   }
 }

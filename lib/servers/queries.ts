@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { prisma, isUniqueViolation } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 
 const withLatestSession = { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } satisfies Prisma.ServerInclude;
@@ -40,7 +40,7 @@ export async function createServer({ data }: { data: Prisma.ServerUncheckedCreat
   try {
     return await prisma.server.create({ data, include: withLatestSession });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return null;
+    if (isUniqueViolation(err)) return null;
     throw err;
   }
 }
@@ -62,7 +62,7 @@ export async function restoreServer({ workspaceId, id }: { workspaceId: string; 
   try {
     return await prisma.server.update({ where: { id, workspaceId }, data: { archivedAt: null, archivedBy: null }, include: withLatestSession });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return null;
+    if (isUniqueViolation(err)) return null;
     throw err;
   }
 }

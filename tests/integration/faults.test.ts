@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { onPostgres, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
@@ -105,6 +106,34 @@ describe("faults", () => {
     // Never left pending: the background retry records it once the lock is gone.
     await waitFor(async () => (await api("GET", `/api/v1/calls?status=ok`)).body.items.some((c: { requestId: string }) => c.requestId === requestId), 20_000);
     expect((await api("GET", "/api/v1/calls?status=pending")).body.items).toHaveLength(0);
+  }, 120_000);
+
+  it.runIf(onPostgres)("PostgreSQL: a table locked by another session answers 503 after the lock timeout; dropped connections are replaced", async () => {
+    const sb = await startConsole({ env: { SWITCHBOARD_DB_LOCK_TIMEOUT_MS: "300" } });
+    cleanup.push(() => sb.stop());
+    const { api } = await setupOwner(sb.url);
+    const locker = new pg.Client({ connectionString: sb.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN; LOCK TABLE "api_token" IN ACCESS EXCLUSIVE MODE');
+      const write = await api("POST", "/api/v1/tokens", { name: "while locked" });
+      expect(write.status).toBe(503);
+      expect(write.body.error).toMatchObject({ code: "unavailable" });
+      expect(write.body.error.message).toMatch(/not available right now/);
+      await locker.query("ROLLBACK");
+      expect((await api("POST", "/api/v1/tokens", { name: "after the lock" })).status).toBe(201);
+
+      // A failover or restart drops every connection of the pool: requests never answer 500, and
+      // the console carries on with new connections without a restart.
+      const { rows } = await locker.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+      expect(rows.length).toBeGreaterThan(0);
+      const during = await api("GET", "/api/v1/tokens");
+      expect([200, 503]).toContain(during.status);
+      await waitFor(async () => (await api("GET", "/api/v1/tokens")).status === 200);
+      expect((await api("GET", "/api/v1/tokens")).body.items.map((t: { name: string }) => t.name)).toContain("after the lock");
+    } finally {
+      await locker.end();
+    }
   }, 120_000);
 
   describe.each(["streamableHttp", "sse"] as const)("an upstream (%s) that dies mid-call", (mode) => {

@@ -21,8 +21,10 @@ const BODIES: { label: string; type: string; text: string }[] = [
   { label: "text/plain", type: "text/plain", text: "name=a&b=c" },
   { label: "form", type: "application/x-www-form-urlencoded", text: "name=a&email=b" },
   { label: "binary", type: "application/octet-stream", text: "\u0000\u0001\u00ff\ufffe" },
+  // PostgreSQL's text cannot hold NUL (SQLite's can).
+  { label: "NUL in strings", type: "application/json", text: '{"name":"a\\u0000b","url":"http://127.0.0.1:9/\\u0000","email":"a\\u0000@x.y","message":"\\u0000","body":"\\u0000","tags":["\\u0000"],"workspaceName":"\\u0000","requestId":"req-\\u0000-1234"}' },
 ];
-const ODD_QUERY = "?limit=abc&cursor=%00&from=yesterday&to=%ED%A0%80&q=%ED%A0%80&status=%00&serverId=..&level=x&format=zip&after=-1";
+const ODD_QUERY = "?limit=abc&cursor=%00&from=yesterday&to=%ED%A0%80&q=%ED%A0%80&status=%00&serverId=..&level=x&format=zip&after=-1&name=%00&tag=%00&method=%00";
 
 async function inBatches(jobs: (() => Promise<void>)[], size = 8): Promise<void> {
   for (let i = 0; i < jobs.length; i += size) await Promise.all(jobs.slice(i, i + size).map((job) => job()));
