@@ -60,7 +60,8 @@ export async function benchHistory(): Promise<void> {
     const t0 = performance.now();
     const { rare } = seed(sb.dbFile, { workspaceId: workspace.id, userId, serverIds });
     const seedMs = performance.now() - t0;
-    const db = new Database(sb.dbFile, { readonly: true });
+    // Not readonly: the checkpoint writes the seeded WAL into the database file.
+    const db = new Database(sb.dbFile);
     db.pragma("wal_checkpoint(PASSIVE)");
     const deep = db.prepare("SELECT id FROM call WHERE workspace_id = ? ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET 10000").get(workspace.id) as { id: string };
     db.close();
