@@ -1,5 +1,6 @@
 import "server-only";
-import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterPrisma, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
+import { prisma } from "@/lib/db/client";
 import { SwitchboardError } from "@/lib/errors";
 
 const setting = (name: string, fallback: number) => {
@@ -11,12 +12,15 @@ const setting = (name: string, fallback: number) => {
  * Failed sign-ins, counted three ways. One account from one address is stopped first, with a
  * backoff that doubles at each lockout (so guessing one password stays slow); one address is
  * stopped across all accounts (a spray); one account across all addresses much later, so that an
- * attacker cannot lock its owner out cheaply from a single address.
+ * attacker cannot lock its owner out cheaply from a single address. The counters live in the
+ * database (table rate_limit), so every instance behind one URL counts the same failures.
  */
-const pair = new RateLimiterMemory({ keyPrefix: "pair", points: setting("SWITCHBOARD_SIGNIN_MAX_FAILURES", 5), duration: 15 * 60 });
-const address = new RateLimiterMemory({ keyPrefix: "address", points: setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ADDRESS", 30), duration: 15 * 60 });
-const account = new RateLimiterMemory({ keyPrefix: "account", points: setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ACCOUNT", 100), duration: 60 * 60 });
-const lockouts = new RateLimiterMemory({ keyPrefix: "lockouts", points: 1_000_000, duration: 24 * 60 * 60 });
+const limiter = (keyPrefix: string, points: number, duration: number) =>
+  new RateLimiterPrisma({ storeClient: prisma, tableName: "rateLimit", keyPrefix, points, duration });
+const pair = limiter("pair", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES", 5), 15 * 60);
+const address = limiter("address", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ADDRESS", 30), 15 * 60);
+const account = limiter("account", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ACCOUNT", 100), 60 * 60);
+const lockouts = limiter("lockouts", 1_000_000, 24 * 60 * 60);
 const BASE_BLOCK_S = setting("SWITCHBOARD_SIGNIN_BLOCK_SECONDS", 60);
 const MAX_BLOCK_S = 60 * 60;
 
@@ -30,7 +34,7 @@ const keys = ({ email, address: from }: Attempt) => ({ pair: `${email.toLowerCas
 /** 429 with Retry-After when any of the three limits is spent; nothing is checked against the password then. */
 export async function assertSignInAllowed(attempt: Attempt): Promise<void> {
   const k = keys(attempt);
-  const checks: [RateLimiterMemory, string][] = [
+  const checks: [RateLimiterAbstract, string][] = [
     [pair, k.pair],
     [address, k.address],
     [account, k.account],

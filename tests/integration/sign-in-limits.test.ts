@@ -61,3 +61,37 @@ describe("sign-in limits", () => {
     expect((await signIn(grace.email, grace.password)).status).toBe(429);
   });
 });
+
+/** Issue 12: the counters live in the database, so a lockout earned on one instance holds on every other. */
+describe("sign-in limits across instances", () => {
+  let a: ConsoleHandle;
+  let b: ConsoleHandle | undefined;
+  const signInAt = async (base: string, email: string, password: string) =>
+    (
+      await fetch(`${base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({ email, password }),
+      })
+    ).status;
+
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it("an account locked through one instance is locked through another sharing the database", async () => {
+    const env = { SWITCHBOARD_SIGNIN_MAX_FAILURES: "3", SWITCHBOARD_SIGNIN_BLOCK_SECONDS: "600" };
+    a = await startConsole({ env });
+    const owner = await setupOwner(a.url);
+    b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
+    expect(await signInAt(b.url, owner.email, owner.password)).toBe(200);
+    for (let i = 0; i < 3; i++) expect(await signInAt(a.url, owner.email, "wrong password")).toBe(401);
+    expect(await signInAt(a.url, owner.email, owner.password)).toBe(429);
+    expect(await signInAt(b.url, owner.email, owner.password)).toBe(429);
+    // A restart does not forget it either.
+    await b.stop();
+    b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
+    expect(await signInAt(b.url, owner.email, owner.password)).toBe(429);
+  });
+});

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import { COPY_ORDER } from "@/scripts/db-copy";
+import { COPY_ORDER, NOT_COPIED } from "@/scripts/db-copy";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "@/scripts/db-schema";
 
 describe("the two databases", () => {
@@ -9,8 +9,8 @@ describe("the two databases", () => {
     expect(fs.readFileSync(POSTGRES_SCHEMA, "utf8")).toBe(postgresSchema(fs.readFileSync(SQLITE_SCHEMA, "utf8")));
   });
 
-  it("db:copy copies every model, each once", () => {
+  it("db:copy copies every model but the short-lived counters, each once", () => {
     const models = Prisma.dmmf.datamodel.models.map((m) => m.name.charAt(0).toLowerCase() + m.name.slice(1));
-    expect([...COPY_ORDER].sort()).toEqual([...models].sort());
+    expect([...COPY_ORDER, ...NOT_COPIED].sort()).toEqual([...models].sort());
   });
 });
