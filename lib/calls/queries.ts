@@ -1,4 +1,4 @@
-import { containsText, prisma, sql } from "@/lib/db/client";
+import { containsText, databaseProvider, prisma, sql } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 import type { ListCallsQuery } from "./index";
 
@@ -34,13 +34,36 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
   return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
 }
 
+// Past this many FTS hits the word is common: scanning newest-first with LIKE finds a page sooner.
+const FTS_CAP = 2000;
+
+/**
+ * SQLite: the ids of the workspace's calls whose text holds `q`, from the FTS5 trigram index
+ * (migration history_search_fts5), or null when it cannot narrow the search (fewer than three
+ * characters, a common word, PostgreSQL). The LIKE filter still applies to what it returns.
+ */
+async function searchCandidates(workspaceId: string, q: string): Promise<string[] | null> {
+  if (databaseProvider !== "sqlite" || [...q].length < 3) return null;
+  const phrase = `"${q.replace(/"/g, '""')}"`;
+  const [{ hits }] = await prisma.$queryRaw<{ hits: number | bigint }[]>`
+    SELECT count(*) AS hits FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})`;
+  if (Number(hits) > FTS_CAP) return null;
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT id FROM "call" WHERE workspace_id = ${workspaceId} AND rowid IN (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase})`;
+  return rows.map((r) => r.id);
+}
+
 /**
  * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
- * so the (workspaceId, startedAt, id) index still drives the newest-first order.
+ * so the (workspaceId, startedAt, id) index still drives the newest-first order. `q` is a
+ * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
+ * indexes serve the ILIKE itself, SQLite's FTS5 index narrows it first (searchCandidates).
  */
-export function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Prisma.CallWhereInput {
+export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {
+  const candidates = query.q ? await searchCandidates(workspaceId, query.q) : null;
   return {
     workspaceId,
+    ...(candidates ? { id: { in: candidates } } : {}),
     ...(query.serverId ? { serverId: query.serverId } : {}),
     ...(query.method ? { method: query.method } : {}),
     ...(query.name ? { name: query.name } : {}),
@@ -57,7 +80,7 @@ export function callsWhere({ workspaceId, userId, query }: { workspaceId: string
 
 /** Newest first, keyset pagination on (startedAt, id). `userId` is the caller (for `starred`). */
 export async function listCalls({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: ListCallsQuery }) {
-  const where = callsWhere({ workspaceId, userId, query });
+  const where = await callsWhere({ workspaceId, userId, query });
   const after = query.cursor ? await prisma.call.findFirst({ where: { id: query.cursor, workspaceId }, select: { startedAt: true, id: true } }) : null;
   if (query.cursor && !after) return { items: [], nextCursor: null };
   const rows = await prisma.call.findMany({
@@ -94,9 +117,10 @@ async function previewsFor(ids: string[]) {
  * One page of an export, newest first, strictly after `after` in (startedAt, id) order: a keyset
  * that survives rows being deleted meanwhile. Bodies are left out (see callBodies) with their sizes.
  */
-export function listCallsAfter({ workspaceId, userId, query, after, limit }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
+export async function listCallsAfter({ workspaceId, userId, query, after, limit }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
+  const where = await callsWhere({ workspaceId, userId, query });
   return prisma.call.findMany({
-    where: after ? { AND: [callsWhere({ workspaceId, userId, query }), keysetBefore(after)] } : callsWhere({ workspaceId, userId, query }),
+    where: after ? { AND: [where, keysetBefore(after)] } : where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: limit,
     omit: { params: true, result: true },

@@ -185,6 +185,8 @@ describe("archive, restore, purge and retention", () => {
     const oldSession = (await api("GET", `/api/v1/calls/${old[0]}`)).body.call.sessionId as string;
     await api("POST", `/api/v1/servers/${id}/disconnect`);
     const recent = await echo(id, "recent");
+    // The traffic recorder writes in the background: wait for the old session's messages.
+    await waitFor(async () => (await api("GET", `/api/v1/sessions/${oldSession}/traffic?method=tools/call`)).body.items?.length >= 2);
     const longAgo = new Date(Date.now() - 40 * 24 * 3600_000);
     await sb.db.batch([
       ...old.map((callId): [string, ...unknown[]] => ['UPDATE "call" SET started_at = ? WHERE id = ?', longAgo, callId]),
