@@ -48,8 +48,9 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
   const [{ hits }] = await prisma.$queryRaw<{ hits: number | bigint }[]>`
     SELECT count(*) AS hits FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})`;
   if (Number(hits) > FTS_CAP) return null;
+  // CROSS JOIN keeps the index first: as `rowid IN (subquery)` SQLite walks the workspace's calls.
   const rows = await prisma.$queryRaw<{ id: string }[]>`
-    SELECT id FROM "call" WHERE workspace_id = ${workspaceId} AND rowid IN (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase})`;
+    SELECT c.id FROM call_search s CROSS JOIN "call" c ON c.rowid = s.rowid WHERE call_search MATCH ${phrase} AND c.workspace_id = ${workspaceId}`;
   return rows.map((r) => r.id);
 }
 
@@ -62,8 +63,9 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
 export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {
   const candidates = query.q ? await searchCandidates(workspaceId, query.q) : null;
   return {
-    workspaceId,
-    ...(candidates ? { id: { in: candidates } } : {}),
+    // Candidates are this workspace's calls already; without the workspace condition SQLite looks
+    // them up by id instead of walking the workspace's newest-first index past every other call.
+    ...(candidates ? { id: { in: candidates } } : { workspaceId }),
     ...(query.serverId ? { serverId: query.serverId } : {}),
     ...(query.method ? { method: query.method } : {}),
     ...(query.name ? { name: query.name } : {}),
