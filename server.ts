@@ -64,6 +64,12 @@ async function main() {
   const { countUsers } = await import("./lib/workspaces/queries");
   const { setupCode } = await import("./lib/workspaces/setup-code");
   const needsSetup = (await countUsers()) === 0;
+  // Without this a port already in use is an uncaught exception that Next swallows: the process
+  // would live on serving nothing.
+  server.once("error", (err) => {
+    console.error(`Cannot listen on ${hostname}:${port}: ${err.message}`);
+    process.exit(1);
+  });
   server.listen(port, hostname, () => {
     console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
     // Anyone who can reach the console could otherwise claim it first.

@@ -61,8 +61,8 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
   });
   if (migrate.status !== 0) throw new Error(`migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  let port = await freePort();
+  let url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let output = "";
   const env: NodeJS.ProcessEnv = {
@@ -81,10 +81,13 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
     // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
     const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
+    const from = output.length;
     proc.stdout.on("data", (d) => (output += d));
     proc.stderr.on("data", (d) => (output += d));
     await waitFor(async () => {
       if (child!.exitCode !== null) throw new Error(`console exited early:\n${output}`);
+      // Our own log line first: another process answering on this port must not pass for us.
+      if (!output.slice(from).includes("Switchboard listening on")) return false;
       const res = await fetch(`${url}/api/v1/setup`).catch(() => undefined);
       return res?.ok === true;
     }, 60_000, () => output);
@@ -98,7 +101,19 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
     await exited;
   };
 
-  await start();
+  // Another process may still take the port between freePort() and the console binding it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (err) {
+      if (attempt === 3 || !/Cannot listen on .*EADDRINUSE/.test(output)) throw err;
+      output = "";
+      port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      env.PORT = String(port);
+    }
+  }
   return { url, dbFile, databaseUrl, db: testDatabase(databaseUrl), stop, restart: start, logs: () => output, pid: () => child!.pid! };
 }
 

@@ -47,16 +47,21 @@ process.once("exit", () => {
   for (const child of live) child.kill("SIGKILL");
 });
 
-/** A port that was free a moment ago on 127.0.0.1. */
+/**
+ * A port that was free a moment ago on 127.0.0.1, picked below the kernel's ephemeral range
+ * (32768+ here): a port from `listen(0)` can be taken by any outgoing connection between this
+ * check and the child process binding it, which happened in CI.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** The only environment test servers get: server-everything's get-env tool prints all of it. */
