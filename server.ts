@@ -8,21 +8,39 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 
 async function main() {
-  const { secureDataFiles } = await import("./lib/db/url");
+  const { databaseUrl, isPostgresUrl, secureDataFiles } = await import("./lib/db/url");
   secureDataFiles();
+  const { instanceId } = await import("./lib/instances");
+  const me = instanceId();
   const app = next({ dev, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
   const upgrade = app.getUpgradeHandler();
   const { attachRelay } = await import("./lib/relay/socket-server");
-  const { publish } = await import("./lib/events/bus");
   const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
   const { insertAuditEvents } = await import("./lib/audit/queries");
 
+  // On PostgreSQL other instances may share the database: join them (events, agents, forwarding).
+  const { startCluster } = await import("./lib/cluster/start");
+  const events = await import("./lib/events/bus");
+  const hub = await import("./lib/relay/hub");
+  const cluster = isPostgresUrl(databaseUrl())
+    ? startCluster({
+        databaseUrl: databaseUrl(),
+        instanceId: me,
+        events,
+        relay: {
+          ...hub,
+          revokeHere: (agentId) => hub.isAgentHere(agentId) && (hub.revokeLink(agentId), true),
+          onLinkChanged: (listener) => (hub.relayHub().linkChanged = listener),
+          onRevokeElsewhere: (listener) => (hub.relayHub().revokeElsewhere = listener),
+        },
+      })
+    : null;
   // A call still pending from a stopped instance never gets its answer: say so, never lose it.
-  const instance = await startInstance();
+  const instance = await startInstance({ onGone: (ids) => cluster?.forget(ids) });
 
   // Writes in flight (calls among them) are what a graceful stop waits for; event streams are GETs.
   const writes = new Set<ServerResponse>();
@@ -50,7 +68,7 @@ async function main() {
     }
     void handle(req, res);
   });
-  const relay = attachRelay({ publish });
+  const relay = attachRelay({ publish: events.publish });
   server.on("upgrade", (req, socket, head) => {
     if (relay.handles(req)) relay.upgrade(req, socket, head);
     else void upgrade(req, socket, head);
@@ -92,6 +110,7 @@ async function main() {
     relay.close();
     sandbox?.close();
     const cut = await instance.stop().catch(() => 0);
+    await cluster?.close();
     if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
     process.exit(0);
   };

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { accessFor, roleAtLeast, type Access } from "@/lib/access";
 import { databaseFault } from "@/lib/db/client";
-import { SwitchboardError } from "@/lib/errors";
+import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
+import { forwardRequest } from "@/lib/cluster/server";
 import { authenticate } from "@/lib/auth/server";
 import { requestOrigin } from "@/lib/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
@@ -41,10 +42,14 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       }
       return toResponse(await handler({ request, principal, params: await pathParams(context) }));
     } catch (err) {
+      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).catch(errorResponse);
       return errorResponse(err);
     }
   };
 }
+
+// The body each request was parsed from, kept to forward the request to another instance.
+const bodies = new WeakMap<Request, string>();
 
 /**
  * Like withWorkspace, for the few routes the matrix marks "public": they run before anyone can
@@ -155,6 +160,7 @@ export function callBodyLimit(): number {
  */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
   const text = await readCapped(request, maxBytes);
+  bodies.set(request, text);
   let raw: unknown;
   try {
     raw = text ? JSON.parse(text) : {};

@@ -31,7 +31,7 @@ export function findCall({ workspaceId, id }: { workspaceId: string; id: string 
 }
 
 export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: string; requestId: string }) {
-  return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true } });
+  return prisma.call.findFirst({ where: { workspaceId, requestId }, select: { id: true, instanceId: true } });
 }
 
 // Past this many FTS hits the word is common: scanning newest-first with LIKE finds a page sooner.

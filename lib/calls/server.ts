@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { Principal } from "@/lib/auth";
-import { notFound, SwitchboardError } from "@/lib/errors";
+import { notFound, ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { reviewsFor } from "@/lib/reviews/server";
@@ -13,6 +13,7 @@ import { audit } from "@/lib/audit/server";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { redact } from "@/lib/redaction";
 import { instanceId } from "@/lib/instances";
+import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
 import { toCallDto, toCallSummary } from "./dto";
@@ -92,6 +93,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   } catch (err) {
     // Not a failed call: nothing was sent; the person must sign in to the server first.
     if (err instanceof SwitchboardError && isSignInRequired(err.details)) throw err;
+    // The agent is connected to another instance: the whole request is forwarded there.
+    if (err instanceof ServedElsewhere) throw err;
     const error: CallError = { kind: server.kind === "agent" ? "offline" : "connection", message: (err as Error).message };
     const row = await q.insertCall({ data: { ...base, status: "error", finishedAt: new Date(), durationMs: 0, error: JSON.stringify(error) } });
     return toCallDto(row);
@@ -175,6 +178,9 @@ export async function cancelCall(principal: Principal, requestId: string): Promi
     controller.abort(new Error("Cancelled by the user"));
     return true;
   }
+  const owner = (await q.findCallByRequestId({ workspaceId: principal.workspaceId, requestId }))?.instanceId;
+  // Running on another live instance (its agent is connected there, or a balancer sent it there).
+  if (owner && owner !== instanceId() && instanceUrl(owner)) throw new ServedElsewhere(owner, "The call");
   const task = await q.findPendingTaskCallByRequestId({ workspaceId: principal.workspaceId, requestId });
   if (!task) return false;
   await cancelTaskCall(principal, task.id);

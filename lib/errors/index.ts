@@ -44,3 +44,17 @@ export class SwitchboardError extends Error {
 export function notFound(what: string): SwitchboardError {
   return new SwitchboardError("not_found", `${what} not found`);
 }
+
+/**
+ * Not an API error: what a request needs lives on another console instance (an agent connected
+ * there, a call running there). The route wrapper forwards the request to it (lib/cluster).
+ */
+export class ServedElsewhere extends Error {
+  constructor(
+    readonly instanceId: string,
+    what: string,
+  ) {
+    super(`${what} is served by console instance ${instanceId}`);
+    this.name = "ServedElsewhere";
+  }
+}

@@ -30,3 +30,16 @@ export interface LogLineEvent {
   data: unknown;
   at: string;
 }
+
+/**
+ * Where events go besides this process: with several instances (lib/cluster) every event is
+ * sent through the shared channel and delivered here when it comes back, so that all instances
+ * hold the same events in the same order. `send` answers false when the channel is down.
+ */
+export interface EventFanOut {
+  send(workspaceId: string, id: string, event: WorkspaceEvent): boolean;
+  /** Watchers of the workspace connected to other instances. */
+  remoteWatchers(workspaceId: string): number;
+  /** The number of this instance's watchers of a workspace changed. */
+  watchersChanged(workspaceId: string, count: number): void;
+}

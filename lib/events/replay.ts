@@ -1,8 +1,12 @@
+import crypto from "node:crypto";
+
 /**
  * The replay buffer behind the live channel: every published event gets an id
- * `<epoch>-<seq>` (seq grows by one per event in the process; the epoch changes with each
- * console start, so an id from before a restart is recognised as unknown), and the last
- * events of each workspace are kept so a reconnecting browser can be sent what it missed.
+ * `<epoch>-<n>` from the instance that published it (the epoch changes with each console
+ * start, so an id from before a restart is unknown), and the last events of each workspace
+ * are kept, in the order this instance received them, so a reconnecting browser can be sent
+ * what it missed. With several instances every one of them holds the same events in the same
+ * order (lib/cluster), so an id from one instance is found on another.
  */
 
 /** How many events a workspace keeps for replay, and for how long. */
@@ -22,41 +26,44 @@ export type Replay<E> = { kind: "events"; events: Stamped<E>[] } | { kind: "rese
 
 interface WorkspaceBuffer<E> {
   events: Stamped<E>[];
-  /** The seq of the newest event trimmed away (0: nothing lost yet). */
-  droppedUpTo: number;
 }
 
 export class ReplayLog<E> {
-  readonly epoch = Date.now().toString(36);
+  readonly epoch = `${Date.now().toString(36)}${crypto.randomBytes(3).toString("hex")}`;
   private seq = 0;
+  private issued = 0;
   private readonly buffers = new Map<string, WorkspaceBuffer<E>>();
 
-  /** Stamps an event and remembers it for the workspace. */
-  append(workspaceId: string, event: E): Stamped<E> {
+  /** A new id for an event this instance publishes. */
+  nextId(): string {
+    return `${this.epoch}-${++this.issued}`;
+  }
+
+  /** Remembers an event for the workspace, under its publisher's id (a new one of ours by default). */
+  append(workspaceId: string, event: E, id: string = this.nextId()): Stamped<E> {
     const seq = ++this.seq;
-    const stamped = { id: `${this.epoch}-${seq}`, seq, at: Date.now(), event };
+    const stamped = { id, seq, at: Date.now(), event };
     let buffer = this.buffers.get(workspaceId);
-    if (!buffer) this.buffers.set(workspaceId, (buffer = { events: [], droppedUpTo: 0 }));
+    if (!buffer) this.buffers.set(workspaceId, (buffer = { events: [] }));
     buffer.events.push(stamped);
     trim(buffer, stamped.at);
     return stamped;
   }
 
   /**
-   * The events of a workspace after `lastEventId`. An id of another epoch (the console restarted)
-   * or one whose successors were trimmed answers `reset`: the client must refetch what it shows.
-   * Sequence numbers are process-wide, so gaps within one workspace are normal, not losses.
+   * The events of a workspace after `lastEventId`. An id this instance does not hold (another
+   * epoch: a restart; trimmed away; never seen) answers `reset`: the client must refetch what it
+   * shows.
    */
   since(workspaceId: string, lastEventId: string): Replay<E> {
-    const match = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId.trim());
-    if (!match || match[1] !== this.epoch) return { kind: "reset" };
-    const after = Number(match[2]);
-    if (after > this.seq) return { kind: "reset" };
+    const id = lastEventId.trim();
     const buffer = this.buffers.get(workspaceId);
-    if (!buffer) return { kind: "events", events: [] };
-    trim(buffer, Date.now());
-    if (after < buffer.droppedUpTo) return { kind: "reset" };
-    return { kind: "events", events: buffer.events.filter((e) => e.seq > after) };
+    if (buffer) trim(buffer, Date.now());
+    const events = buffer?.events ?? [];
+    for (let i = events.length - 1; i >= 0; i--) {
+      if (events[i]!.id === id) return { kind: "events", events: events.slice(i + 1) };
+    }
+    return { kind: "reset" };
   }
 }
 
@@ -64,5 +71,5 @@ function trim<E>(buffer: WorkspaceBuffer<E>, now: number): void {
   const { events } = buffer;
   let cut = 0;
   while (cut < events.length && (events.length - cut > REPLAY_MAX_EVENTS || now - events[cut]!.at > REPLAY_MAX_AGE_MS)) cut++;
-  if (cut > 0) buffer.droppedUpTo = events.splice(0, cut)[cut - 1]!.seq;
+  if (cut > 0) events.splice(0, cut);
 }

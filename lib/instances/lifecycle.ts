@@ -27,7 +27,7 @@ export interface RunningInstance {
  * that stopped beating (or by a console from before instances existed) are marked interrupted,
  * by whichever instance notices first. Never another live instance's calls.
  */
-export async function startInstance(log: (line: string) => void = console.log): Promise<RunningInstance> {
+export async function startInstance({ log = console.log, onGone = () => undefined }: { log?: (line: string) => void; onGone?: (ids: string[]) => void } = {}): Promise<RunningInstance> {
   const id = instanceId();
   const interval = heartbeatMs();
   await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
@@ -37,7 +37,10 @@ export async function startInstance(log: (line: string) => void = console.log): 
     const gone = all.filter((i) => i.id !== id && (i.heartbeatAt.getTime() < staleBefore || exitedHere(i))).map((i) => i.id);
     const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
     const { count } = await q.interruptOrphans({ alive: alive.includes(id) ? alive : [...alive, id] });
-    if (gone.length) await q.deleteInstances({ ids: gone });
+    if (gone.length) {
+      await q.deleteInstances({ ids: gone });
+      onGone(gone);
+    }
     if (count) log(`${count} call(s) left pending by a stopped console instance marked interrupted`);
   };
   await reap();

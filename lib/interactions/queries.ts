@@ -1,10 +1,12 @@
+import { instanceId } from "@/lib/instances";
 import { prisma } from "@/lib/db/client";
 import type { Prisma } from "@prisma/client";
 
 const withServerName = { server: { select: { name: true } } } satisfies Prisma.InteractionInclude;
 
+/** Records a server request; the row names this instance, whose connection waits for the answer. */
 export function createInteraction({ data }: { data: Prisma.InteractionUncheckedCreateInput }) {
-  return prisma.interaction.create({ data, include: withServerName });
+  return prisma.interaction.create({ data: { ...data, instanceId: instanceId() }, include: withServerName });
 }
 
 export function findInteraction({ workspaceId, id }: { workspaceId: string; id: string }) {

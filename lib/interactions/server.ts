@@ -1,7 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/auth";
-import { SwitchboardError } from "@/lib/errors";
+import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
+import { instanceUrl } from "@/lib/cluster";
+import { instanceId } from "@/lib/instances";
 import { publish } from "@/lib/events/server";
 import type { InteractionDto, InteractionKind, InteractionStatus, ListInteractions, RespondInteraction } from "./index";
 import { declined, isWaiting, settleWaiting, type Settlement } from "./broker";
@@ -43,6 +45,8 @@ export async function respondInteraction(principal: Principal, id: string, input
   if (row.fromError) {
     // Nothing waits on the server side: record the person's choice.
     await q.settleInteraction({ id, data: rowUpdate(settlement) });
+  } else if (waitingElsewhere(row)) {
+    throw new ServedElsewhere(row.instanceId!, "The server request");
   } else if (!settleWaiting(id, settlement)) {
     await expireIfOrphaned(row);
     throw new SwitchboardError("conflict", "The server is no longer waiting for this answer");
@@ -105,8 +109,13 @@ async function waitSettled(workspaceId: string, id: string): Promise<void> {
   }
 }
 
+/** Pending on another live instance: that instance's connection waits for the answer. */
+function waitingElsewhere(row: q.InteractionRow): boolean {
+  return !isWaiting(row.id) && !!row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId) !== null;
+}
+
 async function expireIfOrphaned(row: q.InteractionRow): Promise<q.InteractionRow> {
-  if (row.status !== "pending" || row.fromError || isWaiting(row.id)) return row;
+  if (row.status !== "pending" || row.fromError || isWaiting(row.id) || waitingElsewhere(row)) return row;
   // Give a request that is settling right now a moment to write its row.
   const again = await q.findInteraction({ workspaceId: row.workspaceId, id: row.id });
   if (!again || again.status !== "pending" || isWaiting(row.id)) return again ?? row;

@@ -58,6 +58,12 @@ interface HubState {
   maxMessageBytes: number;
   /** The workspace event bus (lib/events), given by server.ts: the relay imports no domain. */
   publish: (workspaceId: string, event: RelayEvent) => void;
+  /** Agents connected to other console instances, with the server names they announced (lib/cluster). */
+  remote: Map<string, { instanceId: string; servers: Set<string> }>;
+  /** Told when an agent's link here comes up (with its server names) or goes (null): lib/cluster tells the other instances. */
+  linkChanged: (agentId: string, servers: string[] | null) => void;
+  /** Asks the instance an agent is connected to to drop it (the agent was revoked through this one). */
+  revokeElsewhere: (agentId: string) => void;
 }
 
 /** What the relay tells browsers: an agent's server became reachable or not. */
@@ -77,19 +83,58 @@ export function relayHub(): HubState {
     rootsRefused: new Map(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
     publish: () => undefined,
+    remote: new Map(),
+    linkChanged: () => undefined,
+    revokeElsewhere: () => undefined,
   });
 }
 
 const key = (agentId: string, name: string) => `${agentId}\u0000${name}`;
 
-/** Whether the agent has a live, greeted connection. */
-export function isAgentOnline(agentId: string): boolean {
+/** Whether the agent has a live, greeted connection to this instance. */
+export function isAgentHere(agentId: string): boolean {
   return relayHub().links.has(agentId);
 }
 
-/** Whether the agent is online and announced this server name in its current connection. */
-export function isAgentServerOnline(agentId: string, serverName: string): boolean {
+/** Whether the agent has a live, greeted connection to any console instance. */
+export function isAgentOnline(agentId: string): boolean {
+  return relayHub().links.has(agentId) || relayHub().remote.has(agentId);
+}
+
+/** Whether the agent is connected to this instance and announced this server name in its current connection. */
+export function isAgentServerHere(agentId: string, serverName: string): boolean {
   return relayHub().links.get(agentId)?.servers.has(serverName) ?? false;
+}
+
+/** Whether the agent serves this server name through any console instance. */
+export function isAgentServerOnline(agentId: string, serverName: string): boolean {
+  return isAgentServerHere(agentId, serverName) || (relayHub().remote.get(agentId)?.servers.has(serverName) ?? false);
+}
+
+/** The other instance the agent is connected to (and serves this name through), when it is not connected here. */
+export function agentInstance(agentId: string, serverName: string): string | null {
+  const hub = relayHub();
+  if (hub.links.has(agentId)) return null;
+  const remote = hub.remote.get(agentId);
+  return remote?.servers.has(serverName) ? remote.instanceId : null;
+}
+
+/** Another instance says an agent is connected to it (`servers`) or no longer is (null). */
+export function setRemoteLink(agentId: string, instanceId: string, servers: string[] | null): void {
+  const { remote } = relayHub();
+  if (servers) remote.set(agentId, { instanceId, servers: new Set(servers) });
+  else if (remote.get(agentId)?.instanceId === instanceId) remote.delete(agentId);
+}
+
+/** An instance stopped: its agents will reconnect somewhere. */
+export function forgetInstanceLinks(instanceId: string): void {
+  const { remote } = relayHub();
+  for (const [agentId, link] of remote) if (link.instanceId === instanceId) remote.delete(agentId);
+}
+
+/** The agents connected here, for an instance that just joined. */
+export function localLinks(): { agentId: string; servers: string[] }[] {
+  return [...relayHub().links.values()].map((l) => ({ agentId: l.agentId, servers: [...l.servers.keys()] }));
 }
 
 export function endpointsOf(agentId: string): [string, SessionEndpoint][] {
@@ -104,6 +149,8 @@ export function registerLink(link: LinkHandle, kept: string[]): void {
   if (previous && previous !== link) previous.close(4005, "replaced by a newer connection");
   clearTimeout(hub.grace.get(link.agentId));
   hub.grace.delete(link.agentId);
+  hub.remote.delete(link.agentId);
+  hub.linkChanged(link.agentId, [...link.servers.keys()]);
   const keep = new Set(kept);
   for (const [id, endpoint] of endpointsOf(link.agentId)) {
     if (keep.has(id)) endpoint.linkUp();
@@ -119,6 +166,7 @@ export function linkClosed(link: LinkHandle, graceMs: number, reason: string): v
   const hub = relayHub();
   if (hub.links.get(link.agentId) !== link) return;
   hub.links.delete(link.agentId);
+  hub.linkChanged(link.agentId, null);
   const endpoints = endpointsOf(link.agentId);
   for (const [, endpoint] of endpoints) endpoint.linkDown(reason);
   if (endpoints.length === 0) return;
@@ -142,9 +190,11 @@ export function endSessions(agentId: string, reason: string): void {
 /** Closes a revoked agent's socket at once and ends its sessions. */
 export function revokeLink(agentId: string): void {
   const link = relayHub().links.get(agentId);
+  if (!link && relayHub().remote.has(agentId)) relayHub().revokeElsewhere(agentId);
   endSessions(agentId, "agent revoked");
   if (link) {
     relayHub().links.delete(agentId);
+    relayHub().linkChanged(agentId, null);
     link.close(4001, "agent revoked");
   }
 }

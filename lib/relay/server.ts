@@ -1,9 +1,9 @@
 import "server-only";
 import type { Transport } from "@modelcontextprotocol/client";
 import { RelayTransport } from "./transport";
-import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "./hub";
+import { agentInstance, isAgentHere, isAgentOnline, isAgentServerHere, isAgentServerOnline, revokeLink, serverOutput } from "./hub";
 
-export { isAgentOnline, isAgentServerOnline, serverOutput, revokeLink };
+export { agentInstance, isAgentHere, isAgentOnline, isAgentServerHere, isAgentServerOnline, serverOutput, revokeLink };
 export { AgentOfflineError, RELAY_ERROR_CODE } from "./transport";
 
 /** An SDK transport factory for a server an agent announced (one relay session per call). */

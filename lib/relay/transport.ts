@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { byteLength, type ConsoleFrame } from "./protocol";
-import { isAgentServerOnline, relayHub, type SessionEndpoint, type SessionFrame } from "./hub";
+import { isAgentServerHere, relayHub, type SessionEndpoint, type SessionFrame } from "./hub";
 
 const HIGH_WATER = 8 * 1024 * 1024;
 const OPEN_TIMEOUT_MS = 30_000;
@@ -98,7 +98,7 @@ export class RelayTransport implements Transport {
 
   private open(): Promise<void> {
     const { agentId, serverName } = this.opts;
-    if (!isAgentServerOnline(agentId, serverName)) {
+    if (!isAgentServerHere(agentId, serverName)) {
       return Promise.reject(new AgentOfflineError(relayHub().links.has(agentId) ? `the agent does not list "${serverName}" right now` : "the agent is not connected"));
     }
     if (this.session) relayHub().sessions.delete(this.session);

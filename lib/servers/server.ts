@@ -6,7 +6,7 @@ import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { assertUrlAllowed } from "@/lib/net/server";
-import { connectServer, disconnectServer, getConnection, notifyRootsChanged } from "@/lib/sessions/server";
+import { connectServer, disconnectServer, getConnection, notifyRootsChanged, refuseElsewhere } from "@/lib/sessions/server";
 import { archivedError } from "./archive";
 import { describeServerChanges } from "./changes";
 import { toDto } from "./dto";
@@ -210,7 +210,7 @@ export async function connect(principal: Principal, id: string): Promise<Session
 }
 
 export async function disconnect(principal: Principal, id: string): Promise<void> {
-  await requireServer(principal, id);
+  refuseElsewhere(await requireServer(principal, id));
   await disconnectServer(id, principal.workspaceId);
 }
 

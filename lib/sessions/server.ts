@@ -12,7 +12,9 @@ import { connectionMachine, connectionOAuth, oauthFailure } from "@/lib/oauth/se
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
-import { connectionTransportFor } from "./transport";
+import { connectionTransportFor, refuseElsewhere } from "./transport";
+
+export { refuseElsewhere };
 
 export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";
@@ -39,6 +41,7 @@ function entriesOf(serverId: string): [string, Live][] {
 
 /** Opens a new session for the server (for a per-member server: the caller's), replacing any current one. */
 export async function connectServer(server: ServerSecretRow): Promise<SessionInfo> {
+  refuseElsewhere(server);
   if (server.authMode === "oauth-per-member") await closeLive(liveKey(server));
   else await disconnectServer(server.id, server.workspaceId);
   const entry = open(server);
@@ -50,6 +53,7 @@ export async function connectServer(server: ServerSecretRow): Promise<SessionInf
 
 /** The live connection for a server, opening a session when there is none. */
 export async function getConnection(server: ServerSecretRow): Promise<{ sessionId: string; connection: McpConnection }> {
+  refuseElsewhere(server);
   const entry = live.get(liveKey(server)) ?? open(server);
   const connection = await entry.ready;
   return { sessionId: entry.sessionId, connection };

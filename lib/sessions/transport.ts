@@ -1,7 +1,7 @@
 import "server-only";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { SwitchboardError } from "@/lib/errors";
-import { isAgentOnline, isAgentServerOnline, relayTransportFactory } from "@/lib/relay/server";
+import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
+import { agentInstance, isAgentHere, isAgentServerHere, relayTransportFactory } from "@/lib/relay/server";
 
 /** HTTP servers use the SDK's own transports; agent servers get a relay transport. */
 export function connectionTransportFor(server: ServerSecretRow) {
@@ -10,9 +10,16 @@ export function connectionTransportFor(server: ServerSecretRow) {
     throw new SwitchboardError("unavailable", `"${server.name}" is a stdio server: pair an agent that lists it to reach it`);
   }
   if (!server.agentId) throw new SwitchboardError("unavailable", `"${server.name}" has no agent`);
-  if (!isAgentOnline(server.agentId)) throw new SwitchboardError("unavailable", `agent offline: the agent serving "${server.name}" is not connected`);
-  if (!isAgentServerOnline(server.agentId, server.name)) {
+  if (!isAgentHere(server.agentId)) throw new SwitchboardError("unavailable", `agent offline: the agent serving "${server.name}" is not connected`);
+  if (!isAgentServerHere(server.agentId, server.name)) {
     throw new SwitchboardError("unavailable", `agent offline: the agent no longer lists "${server.name}" in its config`);
   }
   return relayTransportFactory({ agentId: server.agentId, serverName: server.name });
+}
+
+/** An agent server whose agent is connected to another console instance: the request goes there. */
+export function refuseElsewhere(server: Pick<ServerSecretRow, "kind" | "agentId" | "name">): void {
+  if (server.kind !== "agent" || !server.agentId) return;
+  const there = agentInstance(server.agentId, server.name);
+  if (there) throw new ServedElsewhere(there, `The agent serving "${server.name}"`);
 }

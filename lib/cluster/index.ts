@@ -1,0 +1,34 @@
+// Shared by server.ts's module graph (the channel) and Next's bundles (forwarding): on globalThis.
+// Nothing here may import "server-only".
+
+/** What this instance knows of the other console instances sharing its PostgreSQL database. */
+export interface ClusterRegistry {
+  /** Set once the channel is started: there may be other instances. */
+  enabled: boolean;
+  /** Other instances' URLs (SWITCHBOARD_INSTANCE_URL), as they announced them. */
+  urls: Map<string, string>;
+  /** Other instances' event-stream watchers, per workspace. */
+  watchers: Map<string, Map<string, number>>;
+}
+
+export function clusterRegistry(): ClusterRegistry {
+  const g = globalThis as { switchboardCluster?: ClusterRegistry };
+  return (g.switchboardCluster ??= { enabled: false, urls: new Map(), watchers: new Map() });
+}
+
+/** Where another instance answers, or null when it has not announced itself (or is gone). */
+export function instanceUrl(instanceId: string): string | null {
+  return clusterRegistry().urls.get(instanceId) ?? null;
+}
+
+/**
+ * The URL other instances reach this one at: SWITCHBOARD_INSTANCE_URL, or this process's own
+ * listening address (enough for instances on one host, and for containers that set HOST to
+ * their own name).
+ */
+export function ownInstanceUrl(): string {
+  if (process.env.SWITCHBOARD_INSTANCE_URL) return process.env.SWITCHBOARD_INSTANCE_URL.replace(/\/$/, "");
+  const host = process.env.HOST ?? "127.0.0.1";
+  const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `http://${reachable}:${process.env.PORT ?? 3000}`;
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "interaction" ADD COLUMN "instance_id" TEXT;
+

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, onPostgres, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { startBalancer, type Balancer } from "../support/balancer";
+import { openEvents, type EventStream } from "../support/events";
+import { EVERYTHING, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "./relay-support";
+
+type Api = ReturnType<typeof apiClient>;
+const LONG = "trigger-long-running-operation";
+
+/**
+ * Issue 12 §2, "done when": two consoles on one PostgreSQL database behind a balancer. An agent
+ * connected to A serves calls made through B; B's browsers see A's events; killing A mid-call
+ * leaves the call interrupted (seen through B) and the agent comes back through B; a third
+ * instance starting interrupts nothing.
+ */
+describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
+  const env = { SWITCHBOARD_HEARTBEAT_MS: "300" };
+  let a: ConsoleHandle;
+  let b: ConsoleHandle;
+  let c: ConsoleHandle | undefined;
+  let balancer: Balancer;
+  let agent: RunningAgent;
+  let token: string;
+  let apiA: Api;
+  let apiB: Api;
+  let eventsB: EventStream;
+  let id: string;
+  let agentId: string;
+
+  const instanceOf = async (requestId: string) => (await b.db.get('SELECT instance_id FROM "call" WHERE request_id = ?', requestId))?.instance_id;
+  const callByRequest = async (api: Api, requestId: string) =>
+    ((await api("GET", "/api/v1/calls?limit=50")).body.items as { id: string; requestId: string; status: string }[]).find((x) => x.requestId === requestId);
+  const instanceIds = async () => ((await b.db.all("SELECT id FROM instance ORDER BY started_at")) as { id: string }[]).map((r) => r.id);
+
+  beforeAll(async () => {
+    a = await startConsole({ env });
+    b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
+    balancer = await startBalancer([a.url, b.url]);
+    const owner = await setupOwner(a.url);
+    token = owner.token;
+    apiA = owner.api;
+    apiB = apiClient(b.url, token);
+    eventsB = await openEvents(b.url, token);
+    // The agent dials the balancer, which sends it to A while A is up.
+    const paired = await pairNewAgent(apiA, balancer.url, "cluster-agent");
+    agentId = paired.agentId;
+    agent = startAgent(paired.home, { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }, { grace: 0 });
+    await waitForAgent(apiA, agentId, "online", 20_000, () => agent.output());
+    id = await serverId(apiA, "everything");
+  });
+  afterAll(async () => {
+    eventsB?.close();
+    await agent?.stop("SIGKILL");
+    await Promise.all([a?.stop({ crash: true }).catch(() => undefined), b?.stop(), c?.stop()]);
+    await balancer?.close();
+  });
+
+  it("knows on B that the agent is connected to A, and B's calls to it run on A", async () => {
+    await waitForAgent(apiB, agentId, "online", 10_000);
+    const [idA, idB] = await instanceIds();
+    const res = await apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: "echo", arguments: { message: "through B" }, requestId: "via-b-call" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.call.status).toBe("ok");
+    expect(JSON.stringify(res.body.call.result)).toContain("through B");
+    expect(await instanceOf("via-b-call")).toBe(idA);
+    expect(idB).not.toBe(idA);
+    // One call recorded, not one per instance.
+    expect((await b.db.all('SELECT id FROM "call" WHERE request_id = ?', "via-b-call")).length).toBe(1);
+  });
+
+  it("streams the progress of a call running on A to a browser watching B, with ids that resume on A", async () => {
+    const from = eventsB.events.length;
+    const res = await apiA("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 1, steps: 3 }, requestId: "progress-on-a" });
+    expect(res.body.call.status).toBe("ok");
+    await eventsB.next((e) => e.type === "progress" && e.requestId === "progress-on-a" && e.progress === 3, { from });
+    const seen = eventsB.events.slice(from).filter((e) => e.type === "progress" && e.requestId === "progress-on-a");
+    expect(seen.map((e) => e.progress)).toEqual([1, 2, 3]);
+    // An id handed out by B resumes on A: both hold the same events in the same order.
+    const first = eventsB.events.findIndex((e, i) => i >= from && e.type === "progress" && e.requestId === "progress-on-a");
+    const resumed = await openEvents(a.url, token, { lastEventId: eventsB.ids[first]! });
+    try {
+      await resumed.next((e) => e.type === "progress" && e.requestId === "progress-on-a" && e.progress === 3);
+      expect(resumed.events[0]).not.toEqual({ type: "reset" });
+      expect(resumed.events.filter((e) => e.type === "progress" && e.requestId === "progress-on-a").map((e) => e.progress)).toEqual([2, 3]);
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it("cancels through B a call running on A", async () => {
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 30, steps: 30 }, requestId: "cancel-via-b" });
+    await waitFor(async () => (await callByRequest(apiB, "cancel-via-b"))?.status === "pending");
+    const cancel = await apiB("POST", "/api/v1/calls/cancel", { requestId: "cancel-via-b" });
+    expect(cancel.status).toBe(200);
+    expect((await running).body.call.status).toBe("cancelled");
+  });
+
+  it("when A dies mid-call, B marks the call interrupted and the agent reconnects to B", async () => {
+    const [idA, idB] = await instanceIds();
+    const from = eventsB.events.length;
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 30, steps: 30 }, requestId: "a-dies-mid-call" });
+    await eventsB.next((e) => e.type === "progress" && e.requestId === "a-dies-mid-call", { from });
+    await a.stop({ crash: true });
+    // B forwarded the request: its caller gets a clear 503, not a hang.
+    const answer = await running;
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe("unavailable");
+    await waitFor(async () => (await callByRequest(apiB, "a-dies-mid-call"))?.status === "interrupted", 10_000);
+    expect(await instanceOf("a-dies-mid-call")).toBe(idA);
+    // The agent dials the balancer again and lands on B.
+    await waitFor(async () => {
+      const res = await apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: "echo", arguments: { message: "after A" }, requestId: `after-a-${Date.now()}` });
+      return res.body.call?.status === "ok";
+    }, 30_000, () => agent.output());
+    const last = (await b.db.get('SELECT instance_id FROM "call" WHERE request_id LIKE ? ORDER BY started_at DESC LIMIT 1', "after-a-%"))!;
+    expect(last.instance_id).toBe(idB);
+  });
+
+  it("a third instance starting leaves B's running call alone", async () => {
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 3, steps: 3 }, requestId: "while-c-starts" });
+    await waitFor(async () => (await callByRequest(apiB, "while-c-starts"))?.status === "pending");
+    c = await startConsole({ databaseUrl: b.databaseUrl, env, join: true });
+    expect((await callByRequest(apiClient(c.url, token), "while-c-starts"))?.status).toBe("pending");
+    expect((await running).body.call.status).toBe("ok");
+  });
+});
