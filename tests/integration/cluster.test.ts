@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, onPostgres, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startBalancer, type Balancer } from "../support/balancer";
 import { openEvents, type EventStream } from "../support/events";
+import { nextPending, resultText } from "./interactions-support";
 import { EVERYTHING, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "./relay-support";
 
 type Api = ReturnType<typeof apiClient>;
@@ -95,6 +96,19 @@ describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
     expect((await running).body.call.status).toBe("cancelled");
   });
 
+  it("a person watching B answers a server request that waits on A", async () => {
+    const from = eventsB.events.length;
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: "trigger-elicitation-request", arguments: {} });
+    const pending = await nextPending(apiB, eventsB, from);
+    // Watched through B, so A treats it as attended and waits for the person.
+    expect(pending).toMatchObject({ kind: "elicitation-form", status: "pending", attended: true });
+    const listed = await apiB("GET", "/api/v1/interactions?status=pending");
+    expect(listed.body.items.map((i: { id: string }) => i.id)).toContain(pending.id);
+    const ok = await apiB("POST", `/api/v1/interactions/${pending.id}/respond`, { action: "accept", content: { name: "Cluster Carla", integer: 4 } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(resultText((await running).body.call)).toContain("Name: Cluster Carla");
+  });
+
   it("when A dies mid-call, B marks the call interrupted and the agent reconnects to B", async () => {
     const [idA, idB] = await instanceIds();
     const from = eventsB.events.length;
@@ -117,10 +131,30 @@ describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
   });
 
   it("a third instance starting leaves B's running call alone", async () => {
-    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 3, steps: 3 }, requestId: "while-c-starts" });
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 8, steps: 8 }, requestId: "while-c-starts" });
     await waitFor(async () => (await callByRequest(apiB, "while-c-starts"))?.status === "pending");
     c = await startConsole({ databaseUrl: b.databaseUrl, env, join: true });
     expect((await callByRequest(apiClient(c.url, token), "while-c-starts"))?.status).toBe("pending");
     expect((await running).body.call.status).toBe("ok");
+  });
+
+  it("when the channel between instances drops, browsers are told to refetch and events flow again once it is back", async () => {
+    const eventsC = await openEvents(c!.url, token);
+    try {
+      const fromB = eventsB.events.length;
+      const killed = await b.db.all("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'switchboard-channel' AND datname = current_database()");
+      expect(killed.length).toBe(2);
+      await eventsB.next((e) => e.type === "reset", { from: fromB });
+      await waitFor(() => b.logs().includes("instance channel back up") && c!.logs().includes("instance channel back up"), 15_000);
+      // C forwards to B, where the agent is now; C's watcher sees the call's progress.
+      const fromC = eventsC.events.length;
+      const apiC = apiClient(c!.url, token);
+      await waitFor(async () => (await apiC("GET", `/api/v1/agents/${agentId}`)).body.agent?.status === "online", 10_000);
+      const res = await apiC("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 1, steps: 2 }, requestId: "after-the-drop" });
+      expect(res.body.call.status).toBe("ok");
+      await eventsC.next((e) => e.type === "progress" && e.requestId === "after-the-drop" && e.progress === 2, { from: fromC });
+    } finally {
+      eventsC.close();
+    }
   });
 });
