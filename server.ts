@@ -68,7 +68,15 @@ async function main() {
     }
     void handle(req, res);
   });
-  const relay = attachRelay({ publish: events.publish });
+  const agentQueries = await import("./lib/agents/queries");
+  const relay = attachRelay({
+    publish: events.publish,
+    agents: {
+      findByTokenHash: (tokenHash) => agentQueries.findAgentByTokenHash({ tokenHash }),
+      announceServers: agentQueries.announceServers,
+      touch: agentQueries.touchAgent,
+    },
+  });
   server.on("upgrade", (req, socket, head) => {
     if (relay.handles(req)) relay.upgrade(req, socket, head);
     else void upgrade(req, socket, head);

@@ -43,7 +43,11 @@ export async function benchRelay(): Promise<void> {
     const { attachRelay } = await import("../lib/relay/socket-server");
     const { RelayTransport } = await import("../lib/relay/transport");
     const { isAgentServerOnline } = await import("../lib/relay/hub");
-    const relay = attachRelay({ publish: () => undefined });
+    const q = await import("../lib/agents/queries");
+    const relay = attachRelay({
+      publish: () => undefined,
+      agents: { findByTokenHash: (tokenHash) => q.findAgentByTokenHash({ tokenHash }), announceServers: q.announceServers, touch: q.touchAgent },
+    });
     inproc = http.createServer((_req, res) => res.writeHead(404).end());
     inproc.on("upgrade", (req, socket, head) => (relay.handles(req) ? relay.upgrade(req, socket, head) : socket.destroy()));
     await new Promise<void>((resolve) => inproc!.listen(0, "127.0.0.1", resolve));

@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { safeNextPath } from "@/lib/auth";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
 
 /** `next`: a same-origin path (already checked with safeNextPath) to return to after signing in. */

@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Skeleton } from "@/components/ui/spinner";
 import { NotesPanel } from "@/components/reviews/notes-panel";

@@ -5,7 +5,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
-import { curlSnippet, mcpServersConfig, typescriptSnippet, type CallDto } from "@/lib/calls";
+import { curlSnippet, typescriptSnippet, type CallDto } from "@/lib/calls";
+import { mcpServersConfig } from "@/lib/servers";
 import { useServer } from "@/lib/servers/hooks";
 import { CodeView } from "./code-view";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
 import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";

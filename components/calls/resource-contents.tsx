@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { JsonTree } from "@/components/ui/json-tree";
 import { formatBytes } from "./format";
 import { RawPreview } from "./media-blocks";
-import { asRecord, asString, base64Bytes, downloadBase64, fileNameFromUri, imageSource, isBase64, sniffBase64Image } from "./safe-content";
+import { asString, base64Bytes, downloadBase64, fileNameFromUri, imageSource, isBase64, sniffBase64Image } from "./safe-content";
 import { TextBlock } from "./text-block";
 
 /**

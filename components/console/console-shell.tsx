@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
 import { useMe } from "@/lib/auth/hooks";
-import { useServerEvents } from "@/lib/servers/hooks";
+import { useServerEvents } from "./use-server-events";
 import { InteractionHost } from "@/components/interactions/interaction-host";
 import { ConsoleHeader } from "./console-header";
 import { Sidebar } from "./sidebar";

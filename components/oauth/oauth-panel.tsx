@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { useOAuthStatus, useSignInToServer, useSignOutOfServer } from "@/lib/oauth/hooks";
+import { useOAuthStatus, useSignInToServer } from "@/lib/oauth/hooks";
+import { useSignOutOfServer } from "@/lib/servers/hooks";
 import type { ServerDto } from "@/lib/servers";
 
 /** The server page's sign-in state for OAuth servers: who is signed in, scope and expiry, sign in and out. */

@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { SessionInfo } from "@/lib/servers";
-import { usePingServer } from "@/lib/sessions/hooks";
+import { usePingServer } from "@/lib/servers/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
 
 /** The session's health from its last ping, with a Ping button showing the measured latency. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, type FormEvent, type ReactNode } from "react";
+import { useRef, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
 import type { AuditFilters } from "@/lib/audit";

@@ -178,17 +178,13 @@ export const callKeys = {
   detail: (id: string) => ["calls", "detail", id] as const,
   tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
 };
-export { validateArguments, type FieldError } from "./validate";
+export { validateArguments, type FieldError } from "@/lib/json-schema";
 export { csvField, csvRow } from "./csv";
-export {
-  apiBodyFor,
-  curlSnippet,
-  envNameFor,
-  mcpServersConfig,
-  mcpServersEntry,
-  shellQuote,
-  typescriptSnippet,
-  type McpServersEntry,
-  type SnippetCall,
-  type SnippetServer,
-} from "./snippets";
+export { apiBodyFor, curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "./snippets";
+
+/** What the call DTO carries about its review: tags, the caller's star, how many notes. */
+export interface CallReview {
+  tags: string[];
+  starred: boolean;
+  noteCount: number;
+}

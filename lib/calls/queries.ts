@@ -175,3 +175,17 @@ export function listTaskCalls({ workspaceId, serverId, sessionId, limit }: { wor
 
 export type CallRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
 export type CallSummaryRow = Awaited<ReturnType<typeof listCalls>>["items"][number];
+
+// The review columns of a page of calls: one query each, never one per row.
+
+export function tagsOf({ callIds }: { callIds: string[] }) {
+  return prisma.callTag.findMany({ where: { callId: { in: callIds } }, select: { callId: true, tag: true }, orderBy: [{ callId: "asc" }, { tag: "asc" }] });
+}
+
+export function starsOf({ userId, callIds }: { userId: string; callIds: string[] }) {
+  return prisma.callStar.findMany({ where: { userId, callId: { in: callIds } }, select: { callId: true } });
+}
+
+export function noteCountsOf({ callIds }: { callIds: string[] }) {
+  return prisma.callNote.groupBy({ by: ["callId"], where: { callId: { in: callIds } }, _count: { _all: true } });
+}

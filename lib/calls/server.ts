@@ -4,9 +4,9 @@ import type { Principal } from "@/lib/auth";
 import { notFound, ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
-import { reviewsFor } from "@/lib/reviews/server";
+import { reviewsFor } from "./review-columns";
 import { getServer, getServerForCall } from "@/lib/servers/server";
-import { getConnection } from "@/lib/sessions/server";
+import { getConnection, upstream } from "@/lib/sessions/server";
 import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
 import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
@@ -23,7 +23,7 @@ import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { resumeTasks } from "./tasks";
-import { validateArguments } from "./validate";
+import { validateArguments } from "@/lib/json-schema";
 
 export interface CallRequest {
   serverId: string;
@@ -194,11 +194,7 @@ export async function cancelTaskCall(principal: Principal, id: string): Promise<
   if (call.status !== "pending") throw new SwitchboardError("conflict", `The task has ended (${call.task.status})`);
   const server = await getServerForCall(principal, call.serverId);
   const { connection } = await getConnection(server);
-  try {
-    await connection.cancelTask(call.task.id, { timeoutMs: server.timeoutMs });
-  } catch (err) {
-    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
-  }
+  await upstream(server, () => connection.cancelTask(call.task!.id, { timeoutMs: server.timeoutMs }));
   pollTaskNow(id);
   return getCall(principal, id);
 }

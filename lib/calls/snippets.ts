@@ -1,4 +1,4 @@
-import type { ServerDto, SessionInfo } from "@/lib/servers";
+import { headerEnvNames, UNKNOWN_COMMAND, type SnippetServer } from "@/lib/servers";
 import type { CallMethod } from "./index";
 
 /** What a snippet needs of a call: where it went and what it sent. */
@@ -8,40 +8,11 @@ export interface SnippetCall {
   params: unknown;
 }
 
-/** What a snippet needs of a server; never header values, only their names. */
-export type SnippetServer = Pick<ServerDto, "name" | "kind" | "url" | "transport" | "headerNames" | "stdio"> & {
-  session?: Pick<SessionInfo, "transport"> | null;
-};
-
-/** The entry of an `mcpServers` file: a remote server (url, headers) or a local one (command, args). */
-export type McpServersEntry =
-  | { type?: "http" | "sse"; url: string; headers?: Record<string, string> }
-  | { command: string; args: string[]; cwd?: string; env?: Record<string, string> };
-
 const AGENT_CONFIG = "~/.config/switchboard/servers.json";
-const UNKNOWN_COMMAND = "<command from the agent's config>";
 
 /** Quotes a string for POSIX shells: single quotes, an embedded `'` written as `'\''`. */
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The environment variable a header's value is read from: "X-Api-Key" → "X_API_KEY". */
-export function envNameFor(headerName: string): string {
-  const name = headerName.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
-  return !name || /^\d/.test(name) ? `HEADER_${name}` : name;
-}
-
-/** Header name → environment variable, distinct even when two names map to the same variable. */
-function headerEnvNames(headerNames: string[]): [string, string][] {
-  const used = new Set<string>();
-  return headerNames.map((header) => {
-    const base = envNameFor(header);
-    let name = base;
-    for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
-    used.add(name);
-    return [header, name];
-  });
 }
 
 /** The body our API takes for the call's method (`POST /api/v1/servers/:id/<method>`). */
@@ -149,29 +120,4 @@ export function typescriptSnippet(call: SnippetCall, server: SnippetServer): str
     "}",
     "",
   ].join("\n");
-}
-
-/** The server as an `mcpServers` entry; header values and env values become `${VAR}` placeholders. */
-export function mcpServersEntry(server: SnippetServer): McpServersEntry {
-  if (server.kind === "http") {
-    const headers = Object.fromEntries(headerEnvNames(server.headerNames).map(([h, env]) => [h, `\${${env}}`]));
-    const explicit = server.transport === "auto" ? server.session?.transport : server.transport;
-    const type = explicit === "sse" ? "sse" : explicit === "streamable-http" ? "http" : undefined;
-    return { ...(type ? { type } : {}), url: server.url ?? "", ...(server.headerNames.length ? { headers } : {}) };
-  }
-  const stdio = server.stdio;
-  const env = Object.fromEntries((stdio?.envNames ?? []).map((n) => [n, `\${${n}}`]));
-  return {
-    command: stdio?.command ?? UNKNOWN_COMMAND,
-    args: stdio?.args ?? [],
-    ...(stdio?.cwd ? { cwd: stdio.cwd } : {}),
-    ...(Object.keys(env).length ? { env } : {}),
-  };
-}
-
-/** `{ "mcpServers": { name: entry } }` for these servers, as Claude Desktop, Cursor and our import read it. */
-export function mcpServersConfig(servers: SnippetServer[]): { mcpServers: Record<string, McpServersEntry> } {
-  const mcpServers: Record<string, McpServersEntry> = {};
-  for (const server of servers) Object.defineProperty(mcpServers, server.name, { value: mcpServersEntry(server), enumerable: true, writable: true, configurable: true });
-  return { mcpServers };
 }

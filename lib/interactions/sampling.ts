@@ -3,7 +3,7 @@
  * what a person may reply given the tools and `toolChoice` offered. Isomorphic (the dialog shows
  * the same errors the API returns); JSON Schema checks use ajv through lib/calls.
  */
-import { validateArguments } from "@/lib/calls";
+import { validateArguments } from "@/lib/json-schema";
 
 /** A tool as offered in a sampling request. */
 export interface SamplingTool {

@@ -1,8 +1,7 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import { serverKeys } from "@/lib/servers";
 import { logKeys, type LogLevel, type LogPage } from "./index";
 
 const PAGE_SIZE = 100;
@@ -18,15 +17,5 @@ export function useSessionLogs(sessionId: string | null, filter: { level?: LogLe
     placeholderData: keepPreviousData,
     enabled: !!sessionId,
     staleTime: 0,
-  });
-}
-
-/** Asks the server's live session for log lines at `level` and above. */
-export function useSetLogLevel(serverId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (level: LogLevel) =>
-      api<{ sessionId: string; level: LogLevel }>(`/servers/${encodeURIComponent(serverId)}/log-level`, { method: "POST", body: { level } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: serverKeys.detail(serverId), exact: true }),
   });
 }

@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import { serverKeys } from "@/lib/servers";
 import { oauthKeys, oauthTraceKeys, type OAuthStatus, type OAuthTrace, type OAuthTraces } from "./index";
 
 export function useOAuthStatus(serverId: string, enabled = true) {
@@ -24,16 +23,6 @@ export function useSignInToServer(serverId: string) {
   });
 }
 
-export function useSignOutOfServer(serverId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => api<{ revoked: boolean; revocationError: string | null }>(`/servers/${encodeURIComponent(serverId)}/oauth`, { method: "DELETE" }),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: oauthKeys.status(serverId) });
-      void queryClient.invalidateQueries({ queryKey: serverKeys.detail(serverId) });
-    },
-  });
-}
 
 /** The server's last OAuth checks and the caller's last sign-in and refresh (secrets redacted). */
 export function useOAuthTraces(serverId: string) {

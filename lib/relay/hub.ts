@@ -58,12 +58,24 @@ interface HubState {
   maxMessageBytes: number;
   /** The workspace event bus (lib/events), given by server.ts: the relay imports no domain. */
   publish: (workspaceId: string, event: RelayEvent) => void;
+  /** Agent lookups, given by server.ts. */
+  agents: AgentDirectory;
   /** Agents connected to other console instances, with the server names they announced (lib/cluster). */
   remote: Map<string, { instanceId: string; servers: Set<string> }>;
   /** Told when an agent's link here comes up (with its server names) or goes (null): lib/cluster tells the other instances. */
   linkChanged: (agentId: string, servers: string[] | null) => void;
   /** Asks the instance an agent is connected to to drop it (the agent was revoked through this one). */
   revokeElsewhere: (agentId: string) => void;
+}
+
+/** What the relay needs to know of agents, handed in by server.ts (the relay imports no domain). */
+export interface AgentDirectory {
+  /** The agent a token belongs to (unrevoked), or null. */
+  findByTokenHash(tokenHash: string): Promise<{ id: string; workspaceId: string; name: string } | null>;
+  /** Matches announced names to the workspace's servers: each gets a server id or why it was refused. */
+  announceServers(input: { workspaceId: string; agentId: string; names: string[] }): Promise<({ name: string; serverId: string } | { name: string; refused: string })[]>;
+  /** Records that the agent was seen (and its host name and version, on hello). */
+  touch(input: { id: string; hostname?: string; version?: string }): Promise<unknown>;
 }
 
 /** What the relay tells browsers: an agent's server became reachable or not. */
@@ -83,6 +95,11 @@ export function relayHub(): HubState {
     rootsRefused: new Map(),
     maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
     publish: () => undefined,
+    agents: {
+      findByTokenHash: () => Promise.reject(new Error("the relay was not attached")),
+      announceServers: () => Promise.reject(new Error("the relay was not attached")),
+      touch: () => Promise.resolve(),
+    },
     remote: new Map(),
     linkChanged: () => undefined,
     revokeElsewhere: () => undefined,

@@ -1,5 +1,4 @@
 import type { WebSocket } from "ws";
-import { announceServers, touchAgent } from "@/lib/agents/queries";
 import { CloseCode, decodeAgentFrame, HEARTBEAT_MS, DEAD_AFTER_MS, RELAY_PROTOCOL_VERSION, type AgentFrame, type ConsoleFrame, type HelloFrame } from "./protocol";
 import { linkClosed, notify, recordExit, recordRootsRefused, recordStderr, registerLink, relayHub, type LinkHandle } from "./hub";
 
@@ -68,8 +67,8 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
       const listed = over.slice(0, 5).map((n) => `"${n}"`).join(", ");
       send({ type: "error", code: "unknown_server", message: `${over.length} server(s) refused (${listed}${over.length > 5 ? ", …" : ""}): an agent may serve at most ${max} (SWITCHBOARD_MAX_AGENT_SERVERS)` });
     }
-    const outcomes = await announceServers({ workspaceId: agent.workspaceId, agentId: agent.id, names });
-    await touchAgent({ id: agent.id, hostname: frame.agent.hostname, version: frame.agent.version });
+    const outcomes = await hub.agents.announceServers({ workspaceId: agent.workspaceId, agentId: agent.id, names });
+    await hub.agents.touch({ id: agent.id, hostname: frame.agent.hostname, version: frame.agent.version });
     if (ws.readyState !== ws.OPEN) return;
     const servers = new Map<string, string>();
     for (const o of outcomes) {
@@ -140,7 +139,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     const wasCurrent = hub.links.get(agent.id) === greeted;
     linkClosed(greeted, graceMs, why);
     if (!wasCurrent) return;
-    void touchAgent({ id: agent.id }).catch(() => undefined);
+    void hub.agents.touch({ id: agent.id }).catch(() => undefined);
     for (const serverId of greeted.servers.values()) notify(agent.workspaceId, { type: "server", serverId, status: "offline" });
     console.log(`[relay] agent ${agent.name} (${agent.id}) offline: ${why}`);
   });

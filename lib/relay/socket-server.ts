@@ -2,9 +2,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { hashToken } from "@/lib/crypto";
-import { findAgentByTokenHash } from "@/lib/agents/queries";
 import { ENVELOPE_ALLOWANCE_BYTES, RELAY_PATH } from "./protocol";
-import { relayHub, type RelayEvent } from "./hub";
+import { relayHub, type AgentDirectory, type RelayEvent } from "./hub";
 import { serveLink } from "./link";
 
 /**
@@ -12,9 +11,10 @@ import { serveLink } from "./link";
  * upgrades). An agent authenticates the upgrade with its token (`Authorization: Bearer …`);
  * an unknown or revoked token gets HTTP 401 and no socket.
  */
-export function attachRelay({ publish }: { publish: (workspaceId: string, event: RelayEvent) => void }) {
+export function attachRelay({ publish, agents }: { publish: (workspaceId: string, event: RelayEvent) => void; agents: AgentDirectory }) {
   const hub = relayHub();
   hub.publish = publish;
+  hub.agents = agents;
   const wss = new WebSocketServer({ noServer: true, maxPayload: hub.maxMessageBytes + ENVELOPE_ALLOWANCE_BYTES, perMessageDeflate: false });
 
   const reject = (socket: Duplex, status: number, message: string) => {
@@ -29,7 +29,7 @@ export function attachRelay({ publish }: { publish: (workspaceId: string, event:
       const header = req.headers.authorization ?? "";
       const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : "";
       if (!token) return reject(socket, 401, "Send the agent token (Authorization: Bearer …)");
-      findAgentByTokenHash({ tokenHash: hashToken(token) }).then(
+      agents.findByTokenHash(hashToken(token)).then(
         (agent) => {
           if (!agent) return reject(socket, 401, "Unknown or revoked agent token");
           wss.handleUpgrade(req, socket, head, (ws) => serveLink(ws, { id: agent.id, workspaceId: agent.workspaceId, name: agent.name }));

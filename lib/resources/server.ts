@@ -2,9 +2,8 @@ import "server-only";
 import type { Principal } from "@/lib/auth";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
-import { McpError } from "@/lib/mcp/server";
 import { getServer, getServerForCall } from "@/lib/servers/server";
-import { getConnection, getLiveConnection } from "@/lib/sessions/server";
+import { getConnection, getLiveConnection, refuseElsewhere, upstream } from "@/lib/sessions/server";
 import type { ResourceSubscriptionsDto } from "./index";
 
 /**
@@ -18,22 +17,23 @@ export async function subscribeResource(principal: Principal, serverId: string, 
   if (!caps?.resources?.subscribe) {
     throw new SwitchboardError("bad_request", `"${server.name}" does not support resource subscriptions (resources.subscribe)`);
   }
-  await upstream(() => connection.subscribeResource(uri));
+  await upstream(server, () => connection.subscribeResource(uri));
   return changed(principal.workspaceId, serverId, { sessionId, uris: connection.resourceSubscriptions });
 }
 
 /** Unsubscribes; without a live session there is nothing to unsubscribe and no session is opened. */
 export async function unsubscribeResource(principal: Principal, serverId: string, uri: string): Promise<ResourceSubscriptionsDto> {
-  await getServerForCall(principal, serverId);
+  const server = await getServerForCall(principal, serverId);
+  refuseElsewhere(server);
   const live = await getLiveConnection(serverId, principal.userId);
   if (!live) return { sessionId: null, uris: [] };
-  await upstream(() => live.connection.unsubscribeResource(uri));
+  await upstream(server, () => live.connection.unsubscribeResource(uri));
   return changed(principal.workspaceId, serverId, { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions });
 }
 
 /** The live session's subscriptions (never opens a session). */
 export async function listResourceSubscriptions(principal: Principal, serverId: string): Promise<ResourceSubscriptionsDto> {
-  await getServer(principal, serverId);
+  refuseElsewhere(await getServer(principal, serverId));
   const live = await getLiveConnection(serverId, principal.userId);
   return live ? { sessionId: live.sessionId, uris: live.connection.resourceSubscriptions } : { sessionId: null, uris: [] };
 }
@@ -41,13 +41,4 @@ export async function listResourceSubscriptions(principal: Principal, serverId: 
 function changed(workspaceId: string, serverId: string, dto: ResourceSubscriptionsDto): ResourceSubscriptionsDto {
   publish(workspaceId, { type: "resource_subscriptions", serverId, ...dto });
   return dto;
-}
-
-async function upstream<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof McpError) throw new SwitchboardError("upstream_error", err.message, { kind: err.kind, code: err.code });
-    throw err;
-  }
 }

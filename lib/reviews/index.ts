@@ -82,12 +82,7 @@ export interface SavedViewDto {
   createdAt: string;
 }
 
-/** What the call DTO carries about its review: tags, the caller's star, how many notes. */
-export interface CallReview {
-  tags: string[];
-  starred: boolean;
-  noteCount: number;
-}
+export type { CallReview } from "@/lib/calls";
 
 export const reviewKeys = {
   notes: (callId: string) => ["notes", callId] as const,

@@ -1,4 +1,3 @@
-import { Prisma } from "@prisma/client";
 import { prisma, isUniqueViolation } from "@/lib/db/client";
 
 /** The call, if it is in the workspace (notes, tags and stars hang off it). */
@@ -66,20 +65,6 @@ export function star({ workspaceId, userId, callId }: { workspaceId: string; use
 
 export function unstar({ userId, callId }: { userId: string; callId: string }) {
   return prisma.callStar.deleteMany({ where: { userId, callId } });
-}
-
-// The review columns of a page of calls: one query each, never one per row.
-
-export function tagsOf({ callIds }: { callIds: string[] }) {
-  return prisma.callTag.findMany({ where: { callId: { in: callIds } }, select: { callId: true, tag: true }, orderBy: [{ callId: "asc" }, { tag: "asc" }] });
-}
-
-export function starsOf({ userId, callIds }: { userId: string; callIds: string[] }) {
-  return prisma.callStar.findMany({ where: { userId, callId: { in: callIds } }, select: { callId: true } });
-}
-
-export function noteCountsOf({ callIds }: { callIds: string[] }) {
-  return prisma.callNote.groupBy({ by: ["callId"], where: { callId: { in: callIds } }, _count: { _all: true } });
 }
 
 // Saved views

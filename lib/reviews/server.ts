@@ -3,7 +3,7 @@ import { roleAtLeast } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import type { Principal } from "@/lib/auth";
 import { notFound, SwitchboardError } from "@/lib/errors";
-import type { CallReview, CreateView, NoteDto, SavedViewDto, TagCount, ViewFilters } from "./index";
+import type { CreateView, NoteDto, SavedViewDto, TagCount, ViewFilters } from "./index";
 import * as q from "./queries";
 
 async function requireCall(principal: Principal, callId: string): Promise<void> {
@@ -80,29 +80,6 @@ export async function setStar(principal: Principal, callId: string, starred: boo
   if (starred) await q.star({ workspaceId: principal.workspaceId, userId: principal.userId, callId });
   else await q.unstar({ userId: principal.userId, callId });
   return { starred };
-}
-
-/**
- * The review columns of a set of calls (one history page or one call): three queries whatever
- * the page size. Calls missing from the map have no tags, no notes and no star.
- */
-export async function reviewsFor(principal: Principal, callIds: string[]): Promise<Map<string, CallReview>> {
-  const map = new Map<string, CallReview>();
-  if (!callIds.length) return map;
-  const [tags, stars, counts] = await Promise.all([
-    q.tagsOf({ callIds }),
-    q.starsOf({ userId: principal.userId, callIds }),
-    q.noteCountsOf({ callIds }),
-  ]);
-  const entry = (id: string) => {
-    let review = map.get(id);
-    if (!review) map.set(id, (review = { tags: [], starred: false, noteCount: 0 }));
-    return review;
-  };
-  for (const row of tags) entry(row.callId).tags.push(row.tag);
-  for (const row of stars) entry(row.callId).starred = true;
-  for (const row of counts) entry(row.callId).noteCount = row._count._all;
-  return map;
 }
 
 function toViewDto(row: q.ViewRow): SavedViewDto {

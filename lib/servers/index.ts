@@ -175,3 +175,4 @@ export const serverKeys = {
   capability: (id: string, kind: CapabilityKind) => ["servers", id, kind] as const,
   completion: (id: string, input: Complete) => ["servers", id, "complete", input] as const,
 };
+export { envNameFor, headerEnvNames, mcpServersConfig, mcpServersEntry, UNKNOWN_COMMAND, type McpServersEntry, type SnippetServer } from "./config-file";

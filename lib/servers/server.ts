@@ -1,16 +1,16 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
-import { forgetServerCredentials, oauthFailure } from "@/lib/oauth/server";
+import { forgetServerCredentials } from "@/lib/oauth/server";
 import type { Principal } from "@/lib/auth";
 import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { assertUrlAllowed } from "@/lib/net/server";
-import { connectServer, disconnectServer, getConnection, notifyRootsChanged, refuseElsewhere } from "@/lib/sessions/server";
+import { connectServer, disconnectServer, getConnection, notifyRootsChanged, refuseElsewhere, upstream } from "@/lib/sessions/server";
 import { archivedError } from "./archive";
 import { describeServerChanges } from "./changes";
 import { toDto } from "./dto";
-import { mcpServersConfig, type McpServersEntry } from "@/lib/calls";
+import { mcpServersConfig, type McpServersEntry } from "./index";
 import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, SessionInfo, UpdateServer } from "./index";
 import { parseMcpServersConfig } from "./import";
 import * as q from "./queries";
@@ -218,11 +218,7 @@ export async function disconnect(principal: Principal, id: string): Promise<void
 export async function listCapability(principal: Principal, id: string, kind: CapabilityKind): Promise<unknown[]> {
   const server = await getServerForCall(principal, id);
   const { connection } = await getConnection(server);
-  try {
-    return await connection.list(kind);
-  } catch (err) {
-    throw oauthFailure(server, err) ?? new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
-  }
+  return upstream(server, () => connection.list(kind));
 }
 
 /** `completion/complete` on the live session. 400 if the server does not declare `completions`. */
@@ -232,11 +228,7 @@ export async function completeArgument(principal: Principal, id: string, input: 
   if (!connection.info.capabilities?.completions) {
     throw new SwitchboardError("bad_request", `"${server.name}" does not offer argument completions (completions)`);
   }
-  try {
-    return await connection.complete(input);
-  } catch (err) {
-    throw oauthFailure(server, err) ?? new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
-  }
+  return upstream(server, () => connection.complete(input));
 }
 
 async function requireServer(principal: Principal, id: string): Promise<ServerRow> {

@@ -10,6 +10,7 @@ import { toSessionInfo } from "./dto";
 import { pingSession } from "./health";
 import type { PingOutcome } from "./index";
 import * as q from "./queries";
+import { upstreamFailure } from "./errors";
 import { getConnection } from "./server";
 
 /** Pings the server's live session (opening one if there is none) and records the outcome. */
@@ -30,7 +31,7 @@ export async function setServerLogLevel(server: ServerSecretRow, level: LogLevel
     if (err instanceof McpError && err.kind === "protocol" && /capability/.test(err.message)) {
       throw new SwitchboardError("unprocessable", err.message);
     }
-    throw new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err));
+    throw upstreamFailure(server, err);
   }
   await rememberLogLevel(sessionId, level);
   return { sessionId, level };

@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, McpError, type McpConnection } from "@/lib/mcp/server";
+import { openConnection, type McpConnection } from "@/lib/mcp/server";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
@@ -8,13 +8,14 @@ import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
-import { connectionMachine, connectionOAuth, oauthFailure } from "@/lib/oauth/server";
+import { connectionMachine, connectionOAuth } from "@/lib/oauth/server";
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor, refuseElsewhere } from "./transport";
+import { upstream, upstreamFailure } from "./errors";
 
-export { refuseElsewhere };
+export { refuseElsewhere, upstream, upstreamFailure };
 
 export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";
@@ -146,13 +147,7 @@ function open(server: ServerSecretRow): Live {
       return connection;
     } catch (err) {
       if (live.get(key) === entry) live.delete(key);
-      const failure =
-        err instanceof SwitchboardError
-          ? err
-          : (oauthFailure(server, err) ??
-            (err instanceof McpError
-              ? new SwitchboardError(err.kind === "blocked" ? "forbidden" : "upstream_error", err.message, { kind: err.kind, status: err.status })
-              : new SwitchboardError("upstream_error", err instanceof Error ? err.message : String(err))));
+      const failure = upstreamFailure(server, err);
       await q.markEnded({ id: row.id, status: "failed", error: failure.message });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
       throw failure;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateArguments } from "@/lib/calls/validate";
+import { validateArguments } from "@/lib/json-schema";
 import { checkFormContent, withFormDefaults } from "@/lib/interactions/validate";
 
 // The conformance suite's http-custom-headers tool (0.2.0-alpha.12), trimmed.

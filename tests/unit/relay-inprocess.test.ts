@@ -5,17 +5,17 @@
  */
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { hashToken } from "@/lib/crypto";
 
 const TOKEN = "sba_in-process-test-token-0123456789";
-vi.mock("@/lib/agents/queries", () => ({
+// The relay's view of agents, handed in as server.ts hands in the real queries.
+const agents = {
   announceServers: async ({ names }: { names: string[] }) => names.map((name) => ({ name, serverId: `srv-${name}` })),
-  touchAgent: async () => ({}),
-  findAgentByTokenHash: async ({ tokenHash }: { tokenHash: string }) =>
-    tokenHash === hashToken(TOKEN) ? { id: "agent-1", workspaceId: "ws-1", name: "laptop", workspace: { id: "ws-1", name: "Default" } } : null,
-}));
+  touch: async () => ({}),
+  findByTokenHash: async (tokenHash: string) => (tokenHash === hashToken(TOKEN) ? { id: "agent-1", workspaceId: "ws-1", name: "laptop" } : null),
+};
 process.env.SWITCHBOARD_RELAY_HEARTBEAT_MS = "200";
 
 const { attachRelay } = await import("@/lib/relay/socket-server");
@@ -72,7 +72,7 @@ describe("relay in process", () => {
 
   beforeAll(async () => {
     setLogLevel("error");
-    relay = attachRelay({ publish: (workspaceId, event) => published.push({ workspaceId, ...event }) });
+    relay = attachRelay({ publish: (workspaceId, event) => published.push({ workspaceId, ...event }), agents });
     server = http.createServer((_req, res) => res.writeHead(404).end());
     server.on("upgrade", (req, socket, head) => (relay.handles(req) ? relay.upgrade(req, socket, head) : socket.destroy()));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

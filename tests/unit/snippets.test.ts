@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { curlSnippet, envNameFor, mcpServersConfig, mcpServersEntry, shellQuote, typescriptSnippet, type SnippetCall, type SnippetServer } from "@/lib/calls";
+import { curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "@/lib/calls";
+import { envNameFor, mcpServersConfig, mcpServersEntry, type SnippetServer } from "@/lib/servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

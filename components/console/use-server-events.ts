@@ -1,0 +1,59 @@
+"use client";
+
+import { useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { eventsUrl } from "@/lib/api-client";
+import type { WorkspaceEvent } from "@/lib/events";
+import { interactionKeys } from "@/lib/interactions";
+import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
+import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/servers";
+
+// Every domain's caches, fed by the one event stream of the tab: it lives with the console shell
+// that opens it, so that no domain's hooks have to know all the others.
+
+/**
+ * Subscribes to GET /api/v1/events and keeps server statuses, capability lists, logs, health and
+ * pending server requests fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
+ * and the console replays what was missed (or sends `reset`, and everything is refetched).
+ */
+export function useServerEvents() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource(eventsUrl());
+    source.onmessage = (message: MessageEvent<string>) => {
+      let event: WorkspaceEvent;
+      try {
+        event = JSON.parse(message.data) as WorkspaceEvent;
+      } catch {
+        return;
+      }
+      if (event.type === "reset") {
+        void queryClient.invalidateQueries();
+      } else if (event.type === "log" && typeof event.sessionId === "string") {
+        void queryClient.invalidateQueries({ queryKey: ["logs", event.sessionId] });
+      } else if (event.type === "interaction") {
+        void queryClient.invalidateQueries({ queryKey: interactionKeys.all() });
+      } else if (event.type === "task" && typeof event.serverId === "string") {
+        void queryClient.invalidateQueries({ queryKey: ["calls", "tasks", event.serverId] });
+        void queryClient.invalidateQueries({ queryKey: ["calls", "detail", event.callId], exact: true });
+      } else if (event.type === "health" && typeof event.serverId === "string") {
+        void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
+      } else if (event.type === "server" && typeof event.serverId === "string") {
+        queryClient.setQueryData<ServerDto[]>(serverKeys.all(), (old) =>
+          old?.map((s) => (s.id === event.serverId ? { ...s, status: event.status } : s)),
+        );
+        void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
+        void queryClient.invalidateQueries({ queryKey: serverKeys.all(), exact: true });
+      } else if (event.type === "list_changed" && typeof event.serverId === "string") {
+        const kinds: CapabilityKind[] = event.kind === "resources" ? ["resources", "resource-templates"] : [event.kind];
+        for (const kind of kinds) void queryClient.invalidateQueries({ queryKey: serverKeys.capability(event.serverId, kind) });
+      } else if (event.type === "resource_updated" && typeof event.serverId === "string" && typeof event.uri === "string") {
+        queryClient.setQueryData(resourceKeys.updated(event.serverId, event.uri), event.at);
+      } else if (event.type === "resource_subscriptions" && typeof event.serverId === "string" && Array.isArray(event.uris)) {
+        queryClient.setQueryData<ResourceSubscriptionsDto>(resourceKeys.subscriptions(event.serverId), { sessionId: event.sessionId, uris: event.uris });
+      }
+    };
+    return () => source.close();
+  }, [queryClient]);
+}

@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const LIB = path.join(ROOT, "lib");
+
+/** Every value import (not `import type`) from one lib/<domain> to another, with the file that makes it. */
+function domainImports(): { from: string; to: string; file: string }[] {
+  const edges: { from: string; to: string; file: string }[] = [];
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  for (const file of walk(LIB)) {
+    const relative = path.relative(LIB, file);
+    if (!relative.includes(path.sep)) continue; // lib/api-client.ts and the like are not domains
+    const from = relative.split(path.sep)[0]!;
+    const source = fs.readFileSync(file, "utf8");
+    for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+["']([^"']+)["']/gm)) {
+      if (m[1]) continue;
+      const spec = m[2]!;
+      let target: string | undefined;
+      if (spec.startsWith("@/lib/")) target = spec.split("/")[2];
+      else if (spec.startsWith(".")) {
+        const resolved = path.relative(LIB, path.resolve(path.dirname(file), spec));
+        if (!resolved.startsWith("..") && resolved.includes(path.sep)) target = resolved.split(path.sep)[0];
+      }
+      if (target && target !== from && fs.existsSync(path.join(LIB, target)) && fs.statSync(path.join(LIB, target)).isDirectory()) {
+        edges.push({ from, to: target, file: path.relative(ROOT, file) });
+      }
+    }
+  }
+  return edges;
+}
+
+/** Groups of domains that import each other, directly or around a loop (Tarjan's strongly connected components). */
+function cycles(edges: { from: string; to: string }[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    if (!graph.has(from)) graph.set(from, new Set());
+    if (!graph.has(to)) graph.set(to, new Set());
+    graph.get(from)!.add(to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe("architecture", () => {
+  it("has no import cycles between lib domains (type-only imports aside)", () => {
+    const edges = domainImports();
+    const loops = cycles(edges);
+    const explain = loops.map((group) => {
+      const inside = edges.filter((e) => group.includes(e.from) && group.includes(e.to));
+      return `${group.join(" ↔ ")}:\n${inside.map((e) => `  ${e.file} → lib/${e.to}`).join("\n")}`;
+    });
+    expect(explain).toEqual([]);
+  });
+
+  it("finds a cycle when there is one (the check itself works)", () => {
+    expect(cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }, { from: "c", to: "a" }, { from: "c", to: "d" }])).toEqual([["a", "b", "c"]]);
+  });
+
+  it("keeps the relay free of domain imports: server.ts hands it what it needs", () => {
+    const relay = domainImports().filter((e) => e.from === "relay");
+    expect(relay.map((e) => `${e.file} → ${e.to}`)).toEqual(relay.filter((e) => ["crypto", "errors"].includes(e.to)).map((e) => `${e.file} → ${e.to}`));
+  });
+});
