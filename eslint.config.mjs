@@ -29,4 +29,9 @@ export default tseslint.config(
     files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**"],
     rules: { "no-restricted-imports": "off" },
   },
+  {
+    // The runtime names every domain's in-memory state type (type-only imports, erased at run time).
+    files: ["lib/runtime/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^@modelcontextprotocol/", message: "The runtime holds state, not the SDK." }] }] },
+  },
 );

@@ -10,8 +10,9 @@ const hostname = process.env.HOST ?? "127.0.0.1";
 async function main() {
   const { databaseUrl, isPostgresUrl, secureDataFiles } = await import("./lib/db/url");
   secureDataFiles();
-  const { instanceId } = await import("./lib/instances");
-  const me = instanceId();
+  // The process's in-memory state, shared by this module graph and Next's bundles (lib/runtime).
+  const { startRuntime } = await import("./lib/runtime");
+  const me = startRuntime().instanceId;
   const app = next({ dev, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -6,6 +6,7 @@ import { auth } from "./better-auth";
 import { requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
+import { piece } from "@/lib/runtime";
 
 export { auth, createUserWithPassword } from "./better-auth";
 
@@ -16,7 +17,7 @@ const lastActiveWrites = new Map<string, number>();
 /** Set by server.ts from the socket, replacing anything a client sent under that name. */
 export const CLIENT_IP_HEADER = "x-switchboard-client-ip";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
-const tokenCache = ((globalThis as { switchboardTokens?: Map<string, { principal: Principal; until: number }> }).switchboardTokens ??= new Map());
+const tokenCache = piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
 
 /** Forget every cached token verdict (after a revocation or a membership change). */
 export function clearTokenCache(): void {

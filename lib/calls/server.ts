@@ -24,6 +24,7 @@ import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { resumeTasks } from "./tasks";
 import { validateArguments } from "@/lib/json-schema";
+import { piece } from "@/lib/runtime";
 
 export interface CallRequest {
   serverId: string;
@@ -41,7 +42,7 @@ export interface CallRequest {
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
-const running = ((globalThis as { switchboardRunning?: Map<string, AbortController> }).switchboardRunning ??= new Map());
+const running = piece("runningCalls", () => new Map<string, AbortController>());
 
 /**
  * Sends one request on the user's behalf and records it: the row is written as `pending` before

@@ -5,6 +5,7 @@ import { findServerForWork } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import type { CallError, CallStatus } from "./index";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 const DEFAULT_POLL_MS = 1000;
 const MIN_POLL_MS = 100;
@@ -13,15 +14,15 @@ const MAX_POLL_MS = 30_000;
 const MAX_FAILURES = 8;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-interface Follower {
+export interface TaskFollower {
   timer: NodeJS.Timeout | null;
   failures: number;
   busy: boolean;
 }
 
-// Task calls being followed, by call id. On globalThis so that every module graph in the process
-// shares one poller and a call is never followed twice.
-const followers = ((globalThis as { switchboardTasks?: Map<string, Follower> }).switchboardTasks ??= new Map());
+// Task calls being followed, by call id: in the process runtime so that every module graph shares
+// one poller and a call is never followed twice.
+const followers = piece("taskFollowers", () => new Map<string, TaskFollower>());
 
 /**
  * Follows a task-augmented call in the console process until its task ends, then stores the
@@ -29,7 +30,7 @@ const followers = ((globalThis as { switchboardTasks?: Map<string, Follower> }).
  */
 export function followTask(callId: string, pollIntervalMs: number | null): void {
   if (followers.has(callId)) return;
-  const follower: Follower = { timer: null, failures: 0, busy: false };
+  const follower: TaskFollower = { timer: null, failures: 0, busy: false };
   followers.set(callId, follower);
   schedule(callId, follower, pollIntervalMs);
 }
@@ -49,13 +50,13 @@ export async function resumeTasks(): Promise<number> {
   return open.length;
 }
 
-function schedule(callId: string, follower: Follower, delayMs: number | null): void {
+function schedule(callId: string, follower: TaskFollower, delayMs: number | null): void {
   const delay = delayMs === 0 ? 0 : Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, delayMs ?? DEFAULT_POLL_MS));
   follower.timer = setTimeout(() => void tick(callId, follower), delay);
   follower.timer.unref?.();
 }
 
-async function tick(callId: string, follower: Follower): Promise<void> {
+async function tick(callId: string, follower: TaskFollower): Promise<void> {
   if (follower.busy) return;
   follower.busy = true;
   let next: number | null | "stop" = "stop";

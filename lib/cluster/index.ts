@@ -1,5 +1,7 @@
-// Shared by server.ts's module graph (the channel) and Next's bundles (forwarding): on globalThis.
-// Nothing here may import "server-only".
+// Shared by server.ts's module graph (the channel) and Next's bundles (forwarding), in the process
+// runtime. Nothing here may import "server-only".
+
+import { piece } from "@/lib/runtime";
 
 /** What this instance knows of the other console instances sharing its PostgreSQL database. */
 export interface ClusterRegistry {
@@ -12,8 +14,7 @@ export interface ClusterRegistry {
 }
 
 export function clusterRegistry(): ClusterRegistry {
-  const g = globalThis as { switchboardCluster?: ClusterRegistry };
-  return (g.switchboardCluster ??= { enabled: false, urls: new Map(), watchers: new Map() });
+  return piece("cluster", () => ({ enabled: false, urls: new Map(), watchers: new Map() }));
 }
 
 /** Where another instance answers, or null when it has not announced itself (or is gone). */

@@ -5,6 +5,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseUrl, isPostgresUrl } from "./url";
 import { releasingFailedCommits } from "./sqlite";
+import { piece } from "@/lib/runtime";
 
 /** Which database this process talks to, from DATABASE_URL (SQLite unless it is a postgres:// URL). */
 export const databaseProvider: "sqlite" | "postgresql" = isPostgresUrl(databaseUrl()) ? "postgresql" : "sqlite";
@@ -62,14 +63,15 @@ async function tuneSqlite(client: Client) {
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 50");
 }
 
-const globalForPrisma = globalThis as unknown as { switchboardPrisma?: Client };
+export type DbClient = Client;
 
-/** The process-wide Prisma client (one per process, survives Next's module reloads). */
-export const prisma = globalForPrisma.switchboardPrisma ?? (databaseProvider === "postgresql" ? createPostgresClient() : createSqliteClient());
-if (!globalForPrisma.switchboardPrisma) {
-  globalForPrisma.switchboardPrisma = prisma;
-  if (databaseProvider === "sqlite") void tuneSqlite(prisma).catch((err) => console.error("[db] could not tune SQLite", err));
-}
+/** The process-wide Prisma client (one per process, in the runtime: it survives Next's module reloads). */
+export const prisma = piece("db", () => {
+  if (databaseProvider === "postgresql") return createPostgresClient();
+  const client = createSqliteClient();
+  void tuneSqlite(client).catch((err) => console.error("[db] could not tune SQLite", err));
+  return client;
+});
 
 /** Raw SQL fragment builders of the client in use, for `prisma.$queryRaw` templates. */
 export const sql: Pick<typeof Prisma, "join" | "raw" | "sql" | "empty"> = databaseProvider === "postgresql" ? loadPostgresModule().Prisma : Prisma;

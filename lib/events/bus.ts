@@ -1,5 +1,6 @@
 import type { EventFanOut, WorkspaceEvent } from "./index";
 import { ReplayLog, type Replay } from "./replay";
+import { piece } from "@/lib/runtime";
 
 // Loaded by server.ts (the relay, the cluster channel) as well as by Next's bundles: nothing
 // here may import "server-only".
@@ -7,18 +8,14 @@ import { ReplayLog, type Replay } from "./replay";
 /** Gets each event with its replay id (`<epoch>-<n>`, the SSE `id:`). */
 type Listener = (event: WorkspaceEvent, id: string) => void;
 
-interface BusState {
+export interface BusState {
   listeners: Map<string, Set<Listener>>;
   replay: ReplayLog<WorkspaceEvent>;
   fanOut: EventFanOut | null;
 }
 
-// On globalThis so that every module graph in the process (Next bundles, server.ts) shares one bus.
-const state = ((globalThis as { switchboardEvents?: BusState }).switchboardEvents ??= {
-  listeners: new Map(),
-  replay: new ReplayLog(),
-  fanOut: null,
-});
+// In the process runtime, so that every module graph (Next bundles, server.ts) shares one bus.
+const state = piece("events", () => ({ listeners: new Map(), replay: new ReplayLog<WorkspaceEvent>(), fanOut: null }));
 
 /** Gives every event an id and hands it to the workspace's listeners, on every instance. */
 export function publish(workspaceId: string, event: WorkspaceEvent): void {

@@ -1,11 +1,8 @@
-import crypto from "node:crypto";
+import { runtime } from "@/lib/runtime";
 
-/**
- * Which console process this is. server.ts and Next's route bundles load separate copies of lib/,
- * so the id travels in the environment, set once before Next starts.
- */
+/** Which console instance this process is (fixed when server.ts creates the runtime). */
 export function instanceId(): string {
-  return (process.env.SWITCHBOARD_INSTANCE_ID ??= crypto.randomUUID());
+  return runtime().instanceId;
 }
 
 /** How often an instance beats (SWITCHBOARD_HEARTBEAT_MS, default 5 s); three missed beats mean it is gone. */

@@ -4,6 +4,7 @@ import type { ServerRequest, ServerRequestOutcome } from "@/lib/mcp/server";
 import type { InteractionKind, InteractionStatus, Root } from "./index";
 import * as q from "./queries";
 import { checkSamplingSequence } from "./sampling";
+import { piece } from "@/lib/runtime";
 
 /** How long a request waits for a person while someone watches the workspace. */
 export const ATTENDED_WAIT_MS = 10 * 60_000;
@@ -17,9 +18,9 @@ export interface Settlement {
   answeredBy?: string;
 }
 
-// Waiting requests by interaction id. On globalThis: route handlers (Next bundles) settle what the
-// connection (server.ts's module graph, for relayed sessions) is waiting on.
-const waiters = ((globalThis as { switchboardInteractions?: Map<string, (s: Settlement) => void> }).switchboardInteractions ??= new Map());
+// Waiting requests by interaction id, in the process runtime: route handlers (Next bundles) settle
+// what the connection (server.ts's module graph, for relayed sessions) is waiting on.
+const waiters = piece("interactionWaiters", () => new Map<string, (s: Settlement) => void>());
 
 /** Whether an interaction still has a server request waiting in this process. */
 export function isWaiting(id: string): boolean {

@@ -3,6 +3,7 @@ import { SwitchboardError } from "@/lib/errors";
 import { createOutboundFetch, pickAddress, type OutboundFetch } from "./dispatcher";
 import { parseAllowEntry, parseAllowList, type NetworkMode, type NetworkPolicy } from "./index";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 export type { OutboundFetch } from "./dispatcher";
 
@@ -32,9 +33,9 @@ export function envAllowedNetworks(): string[] {
   return entries.filter((e) => !bad.includes(e));
 }
 
-// On globalThis: Next gives each route its own module instances, and a settings change made in
-// one route must reach connections opened by another at once.
-const cache = ((globalThis as { switchboardAllowedNetworks?: Map<string, { at: number; allowed: Promise<string[]> }> }).switchboardAllowedNetworks ??= new Map());
+// In the process runtime: Next gives each route its own module instances, and a settings change
+// made in one route must reach connections opened by another at once.
+const cache = piece("allowedNetworks", () => new Map<string, { at: number; allowed: Promise<string[]> }>());
 
 function workspaceAllowed(workspaceId: string): Promise<string[]> {
   const hit = cache.get(workspaceId);

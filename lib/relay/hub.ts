@@ -1,8 +1,9 @@
 import type { ConsoleFrame } from "./protocol";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol";
+import { piece } from "@/lib/runtime";
 
-// The relay's state lives on globalThis: server.ts (run by tsx) owns the sockets, while Next's
-// route handlers (another module graph in the same process) open sessions over them.
+// The relay's state lives in the process runtime: server.ts (run by tsx) owns the sockets, while
+// Next's route handlers (another module graph in the same process) open sessions over them.
 
 /** A connected agent, as the rest of the console sees it. */
 export interface LinkHandle {
@@ -47,7 +48,7 @@ export interface ServerExitRecord {
   at: string;
 }
 
-interface HubState {
+export interface HubState {
   links: Map<string, LinkHandle>;
   sessions: Map<string, SessionEndpoint>;
   grace: Map<string, ReturnType<typeof setTimeout>>;
@@ -85,8 +86,7 @@ const STDERR_LINES = 200;
 
 /** The process-wide relay state. */
 export function relayHub(): HubState {
-  const g = globalThis as { switchboardRelay?: HubState };
-  return (g.switchboardRelay ??= {
+  return piece("relay", () => ({
     links: new Map(),
     sessions: new Map(),
     grace: new Map(),
@@ -103,7 +103,7 @@ export function relayHub(): HubState {
     remote: new Map(),
     linkChanged: () => undefined,
     revokeElsewhere: () => undefined,
-  });
+  }));
 }
 
 const key = (agentId: string, name: string) => `${agentId}\u0000${name}`;

@@ -1,5 +1,6 @@
 import type { RetentionOutcome } from "./index";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only".
 
@@ -28,7 +29,7 @@ type RecordAudit = (input: {
   }[];
 }) => Promise<unknown>;
 
-interface Scheduler {
+export interface RetentionScheduler {
   timer: NodeJS.Timeout | null;
   running: Promise<RetentionRun[]> | null;
   recordAudit: RecordAudit | null;
@@ -36,7 +37,7 @@ interface Scheduler {
 
 export type RetentionRun = RetentionOutcome & { workspaceId: string };
 
-const scheduler = ((globalThis as { switchboardRetention?: Scheduler }).switchboardRetention ??= { timer: null, running: null, recordAudit: null });
+const scheduler = piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null }));
 
 /**
  * Starts (once per process) the retention purge: one run now, then one every interval. Runs

@@ -3,6 +3,7 @@ import { publish } from "@/lib/events/server";
 import type { McpConnection } from "@/lib/mcp/server";
 import type { PingOutcome } from "./index";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 /** How often live sessions are pinged (SWITCHBOARD_HEALTH_INTERVAL_MS overrides; 0 turns it off). */
 const INTERVAL_MS = Number(process.env.SWITCHBOARD_HEALTH_INTERVAL_MS ?? 30_000);
@@ -36,13 +37,13 @@ export async function pingSession(target: PingTarget, timeoutMs = PING_TIMEOUT_M
   return outcome;
 }
 
-interface Monitor {
+export interface HealthMonitor {
   timer: NodeJS.Timeout | null;
   targets: () => Promise<PingTarget[]>;
   running: boolean;
 }
 
-const monitor = ((globalThis as { switchboardHealth?: Monitor }).switchboardHealth ??= { timer: null, targets: async () => [], running: false });
+const monitor = piece("health", (): HealthMonitor => ({ timer: null, targets: async () => [], running: false }));
 
 /**
  * Starts (once per process) the periodic health check of every live session; `targets` lists them.

@@ -19,24 +19,25 @@ export { refuseElsewhere, upstream, upstreamFailure };
 
 export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";
+import { piece } from "@/lib/runtime";
 
-interface Live {
+export interface LiveEntry {
   sessionId: string;
   workspaceId: string;
   serverId: string;
   ready: Promise<McpConnection>;
 }
 
-// Live connections, keyed by server id, or "serverId:userId" for a server whose members each sign
+// LiveEntry connections, keyed by server id, or "serverId:userId" for a server whose members each sign
 // in with their own OAuth credential (one session per member). The session row is the truth; this
 // map is rebuilt on demand (after a restart, the first request opens a fresh session).
-const live = ((globalThis as { switchboardLive?: Map<string, Live> }).switchboardLive ??= new Map());
+const live = piece("sessions", () => new Map<string, LiveEntry>());
 
 function liveKey(server: Pick<ServerSecretRow, "id" | "authMode" | "actingUserId">): string {
   return server.authMode === "oauth-per-member" ? `${server.id}:${server.actingUserId ?? ""}` : server.id;
 }
 
-function entriesOf(serverId: string): [string, Live][] {
+function entriesOf(serverId: string): [string, LiveEntry][] {
   return [...live.entries()].filter(([, e]) => e.serverId === serverId);
 }
 
@@ -109,9 +110,9 @@ export function isLive(serverId: string): boolean {
   return entriesOf(serverId).length > 0;
 }
 
-function open(server: ServerSecretRow): Live {
+function open(server: ServerSecretRow): LiveEntry {
   const key = liveKey(server);
-  const entry: Live = { sessionId: "", workspaceId: server.workspaceId, serverId: server.id, ready: undefined as never };
+  const entry: LiveEntry = { sessionId: "", workspaceId: server.workspaceId, serverId: server.id, ready: undefined as never };
   const created = q.createSession({ workspaceId: server.workspaceId, serverId: server.id });
   entry.ready = created.then(async (row) => {
     entry.sessionId = row.id;

@@ -1,17 +1,18 @@
 import "server-only";
 import { insertTraffic, type TrafficRow } from "./queries";
+import { piece } from "@/lib/runtime";
 
 const FLUSH_DELAY_MS = 200;
 const FLUSH_SIZE = 500;
 
-interface Writer {
+export interface TrafficWriter {
   queue: TrafficRow[];
   timer: NodeJS.Timeout | null;
   writing: Promise<void>;
 }
 
-// On globalThis: the sink is created in whichever module graph opened the session.
-const writer = ((globalThis as { switchboardTraffic?: Writer }).switchboardTraffic ??= { queue: [], timer: null, writing: Promise.resolve() });
+// In the process runtime: the sink is created in whichever module graph opened the session.
+const writer = piece("trafficWriter", (): TrafficWriter => ({ queue: [], timer: null, writing: Promise.resolve() }));
 
 /**
  * Queues a recorded message. Never waits and never throws: rows are written in batches off the

@@ -1,16 +1,16 @@
 import crypto from "node:crypto";
+import { piece } from "@/lib/runtime";
 
-// Loaded by server.ts (to print it) and by Next's bundles (to check it): one code per process, on
-// globalThis. No "server-only" here for that reason.
+// Loaded by server.ts (to print it) and by Next's bundles (to check it): one code per process, in
+// the process runtime. No "server-only" here for that reason.
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-const state = globalThis as { switchboardSetupCode?: string };
 
 /** The one-time set-up code: `SWITCHBOARD_SETUP_CODE` if the operator set one, else random per process. */
 export function setupCode(): string {
   const configured = process.env.SWITCHBOARD_SETUP_CODE?.trim();
   if (configured) return configured;
-  return (state.switchboardSetupCode ??= Array.from({ length: 8 }, (_, i) => (i === 4 ? "-" : "") + ALPHABET[crypto.randomInt(ALPHABET.length)]).join(""));
+  return piece("setupCode", () => Array.from({ length: 8 }, (_, i) => (i === 4 ? "-" : "") + ALPHABET[crypto.randomInt(ALPHABET.length)]).join(""));
 }
 
 /** Constant-time comparison, ignoring case, spaces and dashes (people retype it from a log). */

@@ -86,8 +86,18 @@ describe("architecture", () => {
     expect(cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }, { from: "c", to: "a" }, { from: "c", to: "d" }])).toEqual([["a", "b", "c"]]);
   });
 
-  it("keeps the relay free of domain imports: server.ts hands it what it needs", () => {
+  it("keeps the relay free of domain imports (the runtime and infrastructure aside): server.ts hands it what it needs", () => {
     const relay = domainImports().filter((e) => e.from === "relay");
-    expect(relay.map((e) => `${e.file} → ${e.to}`)).toEqual(relay.filter((e) => ["crypto", "errors"].includes(e.to)).map((e) => `${e.file} → ${e.to}`));
+    expect(relay.map((e) => `${e.file} → ${e.to}`)).toEqual(relay.filter((e) => ["crypto", "errors", "runtime"].includes(e.to)).map((e) => `${e.file} → ${e.to}`));
+  });
+
+  it("keeps process-wide state in the runtime only: no other module touches globalThis", () => {
+    const files = [
+      ...fs.readdirSync(LIB, { recursive: true }).map((f) => path.join(LIB, String(f))),
+      path.join(ROOT, "server.ts"),
+      path.join(ROOT, "instrumentation.ts"),
+    ];
+    const offenders = files.filter((f) => /\.tsx?$/.test(f) && !f.startsWith(path.join(LIB, "runtime")) && /\bglobalThis\b/.test(fs.readFileSync(f, "utf8")));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 });

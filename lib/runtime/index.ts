@@ -1,0 +1,74 @@
+import crypto from "node:crypto";
+import type { Principal } from "@/lib/auth";
+import type { ClusterRegistry } from "@/lib/cluster";
+import type { DbClient } from "@/lib/db/client";
+import type { BusState } from "@/lib/events/bus";
+import type { Settlement } from "@/lib/interactions/broker";
+import type { HubState } from "@/lib/relay/hub";
+import type { RetentionScheduler } from "@/lib/retention/scheduler";
+import type { TaskFollower } from "@/lib/calls/tasks";
+import type { HealthMonitor } from "@/lib/sessions/health";
+import type { LiveEntry } from "@/lib/sessions/server";
+import type { TrafficWriter } from "@/lib/traffic/writer";
+
+// Loaded by server.ts and by Next's bundles: nothing here may import "server-only".
+
+/**
+ * Everything this process keeps in memory, in one object. server.ts creates it before anything
+ * else (`startRuntime`); each domain takes its part through `piece`, created on first use. It is
+ * the one value on `globalThis` because the process runs two module graphs (server.ts under tsx,
+ * Next's bundles) that must share it; nothing else is.
+ */
+export interface Runtime {
+  /** This console instance (lib/instances): stamped on calls and server requests, announced to other instances. */
+  readonly instanceId: string;
+  readonly startedAt: Date;
+  /** lib/db: the Prisma client. */
+  db?: DbClient;
+  /** lib/events: listeners, the replay buffer and the fan-out to other instances. */
+  events?: BusState;
+  /** lib/relay: connected agents, relayed sessions, agents connected to other instances. */
+  relay?: HubState;
+  /** lib/cluster: other instances' URLs and watchers. */
+  cluster?: ClusterRegistry;
+  /** lib/sessions: live MCP connections by server (or server and member). */
+  sessions?: Map<string, LiveEntry>;
+  /** lib/sessions: the periodic ping of live sessions. */
+  health?: HealthMonitor;
+  /** lib/calls: calls in flight by workspace and request id, so that a cancel reaches them. */
+  runningCalls?: Map<string, AbortController>;
+  /** lib/calls: task calls being followed, by call id. */
+  taskFollowers?: Map<string, TaskFollower>;
+  /** lib/interactions: server requests waiting for a person, by interaction id. */
+  interactionWaiters?: Map<string, (settlement: Settlement) => void>;
+  /** lib/traffic: the batched writer of recorded JSON-RPC traffic. */
+  trafficWriter?: TrafficWriter;
+  /** lib/retention: the hourly purge. */
+  retention?: RetentionScheduler;
+  /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */
+  tokenCache?: Map<string, { principal: Principal; until: number }>;
+  /** lib/net: each workspace's allow-listed networks, briefly cached. */
+  allowedNetworks?: Map<string, { at: number; allowed: Promise<string[]> }>;
+  /** lib/workspaces: the one-time set-up code. */
+  setupCode?: string;
+}
+
+type Piece = Exclude<keyof Runtime, "instanceId" | "startedAt">;
+
+const slot = globalThis as { switchboard?: Runtime };
+
+/** Creates the process's runtime (server.ts, first thing). Calling it again returns the same one. */
+export function startRuntime({ instanceId = process.env.SWITCHBOARD_INSTANCE_ID || crypto.randomUUID() }: { instanceId?: string } = {}): Runtime {
+  return (slot.switchboard ??= { instanceId, startedAt: new Date() });
+}
+
+/** The process's runtime (created on first use where server.ts did not run: scripts, unit tests, the build). */
+export function runtime(): Runtime {
+  return slot.switchboard ?? startRuntime();
+}
+
+/** A domain's part of the runtime, created by `create` the first time any module graph asks. */
+export function piece<K extends Piece>(key: K, create: () => NonNullable<Runtime[K]>): NonNullable<Runtime[K]> {
+  const rt = runtime();
+  return (rt[key] ??= create()) as NonNullable<Runtime[K]>;
+}
