@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpConnection, McpError, openConnection, type TransportMode } from "@/lib/mcp/server";
 import { type RunningServer, startEverything, startFixture } from "../support/servers";
+import { waitFor } from "../support/console";
 
 const TIMEOUT = 10_000;
 let streamable: RunningServer;
@@ -148,7 +149,8 @@ describe("server-everything sessions", () => {
     const conn = await connect(streamable.url, "streamable-http");
     const sessionId = conn.info.remoteSessionId!;
     await conn.close();
-    expect(streamable.output()).toContain(`Received session termination request for session ${sessionId}`);
+    // The server logs it on its stdout, which may reach us just after its answer.
+    await waitFor(() => streamable.output().includes(`Received session termination request for session ${sessionId}`));
     const err = await rejection(conn.ping());
     expect(err.kind).toBe("closed");
     await conn.close();
