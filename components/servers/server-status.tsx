@@ -7,6 +7,7 @@ const DOT: Record<ServerStatus, string> = {
   error: "bg-red-500",
   offline: "bg-amber-500",
   waiting: "bg-sky-500",
+  reconnecting: "bg-amber-500 animate-pulse",
 };
 
 const EXPLAIN: Record<ServerStatus, string> = {
@@ -15,6 +16,7 @@ const EXPLAIN: Record<ServerStatus, string> = {
   error: "The last connection attempt failed",
   offline: "Its agent is away",
   waiting: "Waiting for an agent to announce it",
+  reconnecting: "Its agent is back: opening the session again",
 };
 
 export function StatusDot({ status, className }: { status: ServerStatus; className?: string }) {

@@ -154,10 +154,6 @@ export function findTaskCall({ id }: { id: string }) {
 }
 
 /** Task calls still waiting for their task to end (resumed at start-up). */
-export function findOpenTaskCalls() {
-  return prisma.call.findMany({ where: { status: "pending", taskId: { not: null } }, select: { id: true } });
-}
-
 export function findPendingTaskCallByRequestId({ workspaceId, requestId }: { workspaceId: string; requestId: string }) {
   return prisma.call.findFirst({ where: { workspaceId, requestId, status: "pending", taskId: { not: null } }, select: { id: true } });
 }

@@ -22,7 +22,7 @@ import * as q from "./queries";
 import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
-export { resumeTasks } from "./tasks";
+export { registerTaskResumer } from "./tasks";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";
 
@@ -193,6 +193,9 @@ export async function cancelTaskCall(principal: Principal, id: string): Promise<
   const call = await getCall(principal, id);
   if (!call.task) throw new SwitchboardError("bad_request", "This call is not a task");
   if (call.status !== "pending") throw new SwitchboardError("conflict", `The task has ended (${call.task.status})`);
+  // The instance following the task cancels it (and polls for the outcome): never two pollers.
+  const owner = (await q.findCall({ workspaceId: principal.workspaceId, id }))?.instanceId;
+  if (owner && owner !== instanceId() && instanceUrl(owner)) throw new ServedElsewhere(owner, "The task call");
   const server = await getServerForCall(principal, call.serverId);
   const { connection } = await getConnection(server);
   await upstream(server, () => connection.cancelTask(call.task!.id, { timeoutMs: server.timeoutMs }));

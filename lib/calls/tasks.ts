@@ -43,11 +43,15 @@ export function pollTaskNow(callId: string): void {
   schedule(callId, follower, 0);
 }
 
-/** At start-up: follow again every task call a previous process left running. */
-export async function resumeTasks(): Promise<number> {
-  const open = await q.findOpenTaskCalls();
-  for (const { id } of open) followTask(id, 0);
-  return open.length;
+/**
+ * Registers how this process takes over task calls (Next's graph owns the poller; the instance
+ * heartbeat in server.ts's graph claims the task calls of instances that are gone and hands them
+ * here), and follows those it claimed before the poller was ready.
+ */
+export function registerTaskResumer(): void {
+  const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
+  resumer.follow = (callIds) => callIds.forEach((id) => followTask(id, 0));
+  resumer.follow(resumer.waiting.splice(0));
 }
 
 function schedule(callId: string, follower: TaskFollower, delayMs: number | null): void {

@@ -1,5 +1,8 @@
-/** A server's status as lists show it; `offline`: its agent is away, `waiting`: a stdio entry no agent serves yet. */
-export type ServerStatus = "connected" | "disconnected" | "error" | "offline" | "waiting";
+/**
+ * A server's status as lists show it; `offline`: its agent is away, `waiting`: a stdio entry no
+ * agent serves yet, `reconnecting`: its agent came back and the console opens its session again.
+ */
+export type ServerStatus = "connected" | "disconnected" | "error" | "offline" | "waiting" | "reconnecting";
 
 /** Events pushed to browsers watching a workspace (GET /api/v1/events). */
 export type WorkspaceEvent =

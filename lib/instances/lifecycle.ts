@@ -1,6 +1,7 @@
 import os from "node:os";
 import { heartbeatMs, instanceId } from "./index";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only".
 
@@ -36,7 +37,15 @@ export async function startInstance({ log = console.log, onGone = () => undefine
     const all = await q.findInstances();
     const gone = all.filter((i) => i.id !== id && (i.heartbeatAt.getTime() < staleBefore || exitedHere(i))).map((i) => i.id);
     const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
-    const { count } = await q.interruptOrphans({ alive: alive.includes(id) ? alive : [...alive, id] });
+    const living = alive.includes(id) ? alive : [...alive, id];
+    const { count } = await q.interruptOrphans({ alive: living });
+    const tasks = await q.claimTaskCalls({ alive: living, me: id });
+    if (tasks.length) {
+      const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
+      if (resumer.follow) resumer.follow(tasks);
+      else resumer.waiting.push(...tasks);
+      log(`${tasks.length} task call(s) of a stopped console instance followed here`);
+    }
     if (gone.length) {
       await q.deleteInstances({ ids: gone });
       onGone(gone);

@@ -36,3 +36,20 @@ export function interruptOwn({ id }: { id: string }) {
     data: { status: "interrupted", finishedAt: new Date(), error: INTERRUPTED },
   });
 }
+
+/**
+ * Takes over the task calls still pending of instances not in `alive` (their task lives on at the
+ * server): each is claimed by a conditional update, so two instances never both follow one.
+ */
+export async function claimTaskCalls({ alive, me }: { alive: string[]; me: string }): Promise<string[]> {
+  const orphans = await prisma.call.findMany({
+    where: { status: "pending", taskId: { not: null }, OR: [{ instanceId: null }, { instanceId: { notIn: alive } }] },
+    select: { id: true, instanceId: true },
+  });
+  const claimed: string[] = [];
+  for (const call of orphans) {
+    const { count } = await prisma.call.updateMany({ where: { id: call.id, status: "pending", instanceId: call.instanceId }, data: { instanceId: me } });
+    if (count) claimed.push(call.id);
+  }
+  return claimed;
+}

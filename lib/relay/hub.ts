@@ -67,6 +67,8 @@ export interface HubState {
   linkChanged: (agentId: string, servers: string[] | null) => void;
   /** Asks the instance an agent is connected to to drop it (the agent was revoked through this one). */
   revokeElsewhere: (agentId: string) => void;
+  /** Told when an agent's link here comes up, with its servers (name → server id) and those whose sessions it kept. */
+  linkUp: (agentId: string, servers: ReadonlyMap<string, string>, resumed: ReadonlySet<string>) => void;
 }
 
 /** What the relay needs to know of agents, handed in by server.ts (the relay imports no domain). */
@@ -103,6 +105,7 @@ export function relayHub(): HubState {
     remote: new Map(),
     linkChanged: () => undefined,
     revokeElsewhere: () => undefined,
+    linkUp: () => undefined,
   }));
 }
 

@@ -89,6 +89,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     send({ type: "welcome", version: RELAY_PROTOCOL_VERSION, agentId: agent.id, sessions: kept, maxMessageBytes: hub.maxMessageBytes, features: ["roots"] });
     const resumed = new Set(kept.map((id) => hub.sessions.get(id)?.serverName));
     for (const [name, serverId] of servers) notify(agent.workspaceId, { type: "server", serverId, status: resumed.has(name) ? "connected" : "disconnected" });
+    hub.linkUp(agent.id, servers, resumed as ReadonlySet<string>);
     console.log(`[relay] agent ${agent.name} (${agent.id}) online with ${servers.size} server(s)`);
   };
 

@@ -39,6 +39,8 @@ export interface Runtime {
   runningCalls?: Map<string, AbortController>;
   /** lib/calls: task calls being followed, by call id. */
   taskFollowers?: Map<string, TaskFollower>;
+  /** lib/calls: how the instance heartbeat hands over the task calls it claimed (null until Next's graph registered it). */
+  taskResumer?: { follow: ((callIds: string[]) => void) | null; waiting: string[] };
   /** lib/interactions: server requests waiting for a person, by interaction id. */
   interactionWaiters?: Map<string, (settlement: Settlement) => void>;
   /** lib/traffic: the batched writer of recorded JSON-RPC traffic. */

@@ -30,6 +30,11 @@ export function findServerWithSecrets({ workspaceId, id }: { workspaceId: string
   return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false } });
 }
 
+/** A server with its secrets and its latest session, for reconnecting it when its agent comes back. */
+export function findServerToReconnect({ id }: { id: string }) {
+  return prisma.server.findUnique({ where: { id }, omit: { headersSecret: false, oauthClientSecret: false }, include: { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } });
+}
+
 /** Names of the active servers (names are unique among those only). */
 export function findServerNames({ workspaceId }: { workspaceId: string }) {
   return prisma.server.findMany({ where: { workspaceId, archivedAt: null }, select: { name: true } });

@@ -262,3 +262,4 @@ function assertMachineCredentials(input: { authMode?: AuthMode; oauthClientId?: 
   ].filter(Boolean);
   if (missing.length) throw new SwitchboardError("unprocessable", `Machine credentials (${method}) need ${missing.join(", ")}`);
 }
+export { restoreAgentSessions } from "./reconnect";

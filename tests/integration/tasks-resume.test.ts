@@ -5,7 +5,7 @@ import { startEverything, startFixture, type RunningServer } from "../support/se
 type Api = Awaited<ReturnType<typeof setupOwner>>["api"];
 
 // A task call still pending when the console stops is followed again by the next process
-// (instrumentation.ts → resumeTasks): it reaches a final state, never stuck pending or interrupted.
+// (the instance heartbeat claims it, instrumentation.ts follows it): it reaches a final state, never stuck pending or interrupted.
 describe("task calls survive a console restart", () => {
   let sb: ConsoleHandle;
   let tasks: RunningServer;
@@ -40,7 +40,7 @@ describe("task calls survive a console restart", () => {
 
     await sb.stop();
     await sb.restart();
-    expect(sb.logs()).toMatch(/2 task call\(s\) from the previous run followed again/);
+    expect(sb.logs()).toMatch(/2 task call\(s\) of a stopped console instance followed here/);
 
     const done = await settled(fixtureCall.id, 30_000);
     expect(done.status).toBe("ok");
