@@ -102,7 +102,7 @@ export const statsKeys = {
 };
 
 /** The history page filtered like a chart: same server and time range plus what the chart adds. */
-export function historyHref(filters: { serverId?: string | null; from: string; to: string; name?: string; status?: string; userId?: string; origin?: string }): string {
+export function historyHref(filters: { serverId?: string | null; from: string; to: string; method?: string; name?: string; status?: string; userId?: string; origin?: string }): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
   return `/history?${params}`;

@@ -134,12 +134,18 @@ export async function groupRows<K extends keyof typeof GROUPS>({ scope, by }: { 
   return rows.map(({ count, errors: e, mean, ...key }) => ({ ...(key as unknown as GroupKeys[K]), count: num(count), errors: num(e), meanMs: numOrNull(mean) }));
 }
 
-/** The name each user had on their latest call in the workspace (users may have left since). */
+/** Users' names: their current one, else (they have left) the one on their latest call that has one. */
 export async function userNames({ workspaceId, userIds }: { workspaceId: string; userIds: string[] }): Promise<Map<string, string | null>> {
+  const users = await prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } });
+  const names = new Map<string, string | null>(users.map((u) => [u.id, u.name]));
+  const gone = userIds.filter((id) => !names.has(id));
   const rows = await Promise.all(
-    userIds.map((userId) => prisma.call.findFirst({ where: { workspaceId, userId }, orderBy: { startedAt: "desc" }, select: { userName: true } })),
+    gone.map((userId) =>
+      prisma.call.findFirst({ where: { workspaceId, userId, userName: { not: null } }, orderBy: { startedAt: "desc" }, select: { userName: true } }),
+    ),
   );
-  return new Map(userIds.map((id, i) => [id, rows[i]?.userName ?? null]));
+  gone.forEach((id, i) => names.set(id, rows[i]?.userName ?? null));
+  return names;
 }
 
 /** Whether the workspace has (or had: archived ones count) this server. */
