@@ -1,9 +1,11 @@
 import { benchConsole } from "./console";
 import { benchHistory } from "./history";
 import { benchRelay } from "./relay";
+import { benchStats } from "./stats";
 
-// BENCH_ONLY=console,relay,history runs a subset.
-const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history").split(",").map((s) => s.trim()));
+// BENCH_ONLY=console,relay,history,stats runs a subset.
+const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history,stats").split(",").map((s) => s.trim()));
 if (only.has("console")) await benchConsole();
 if (only.has("relay")) await benchRelay();
 if (only.has("history")) await benchHistory();
+if (only.has("stats")) await benchStats();
