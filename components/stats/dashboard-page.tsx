@@ -47,7 +47,7 @@ export function DashboardPage() {
   };
 
   return (
-    <div className="flex flex-col gap-4">
+    <div className="@container flex flex-col gap-4">
       <form aria-label="Dashboard filters" className="flex flex-wrap items-end gap-2" onSubmit={(e) => e.preventDefault()}>
         <Labelled label="Server">
           <Select value={serverId ?? ""} onChange={(e) => navigate({ serverId: e.target.value })} className="w-44">
@@ -92,7 +92,7 @@ export function DashboardPage() {
       ) : (
         <>
           <Figures stats={stats.data} />
-          <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-3 @4xl:grid-cols-2">
             <SeriesCharts stats={stats.data} />
             <GroupCharts stats={stats.data} />
           </div>
@@ -106,7 +106,7 @@ function Figures({ stats }: { stats: Stats }) {
   const { totals } = stats;
   const range = { serverId: stats.serverId, from: stats.from, to: stats.to };
   return (
-    <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+    <div className="grid grid-cols-1 gap-2 @xs:grid-cols-2 @2xl:grid-cols-4">
       <Figure label="Calls" value={totals.count.toLocaleString()} href={historyHref(range)} />
       <Figure label="Error rate" value={formatRate(totals.errors, totals.count)} href={historyHref({ ...range, status: "error" })} />
       <Figure label="p50" value={formatMs(totals.p50)} href={historyHref(range)} />

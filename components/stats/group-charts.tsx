@@ -19,7 +19,7 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
   const data = rows.map((r) => ({ ...r, ok: r.count - r.errors }));
   const open = (row: Row, status?: string) => row.href && router.push(status ? `${row.href}&status=${status}` : row.href);
   return (
-    <ChartCard title={title} href={href}>
+    <ChartCard title={title} href={href} className="@container">
       {rows.length === 0 ? (
         <p className="py-6 text-center text-sm text-muted">{empty}</p>
       ) : (
@@ -39,7 +39,7 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
                 <th className="py-1 font-normal">{title.replace(/^(Top |By )/, "").replace(/^./, (c) => c.toUpperCase())}</th>
                 <th className="py-1 text-right font-normal">calls</th>
                 <th className="py-1 text-right font-normal">errors</th>
-                <th className="py-1 text-right font-normal">mean</th>
+                <th className="hidden py-1 text-right font-normal @xs:table-cell">mean</th>
               </tr>
             </thead>
             <tbody>
@@ -56,7 +56,7 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
                   </td>
                   <td className="py-1 text-right tabular-nums">{r.count.toLocaleString()}</td>
                   <td className="py-1 text-right tabular-nums">{formatRate(r.errors, r.count)}</td>
-                  <td className="py-1 text-right tabular-nums">{formatMs(r.meanMs)}</td>
+                  <td className="hidden py-1 text-right tabular-nums @xs:table-cell">{formatMs(r.meanMs)}</td>
                 </tr>
               ))}
             </tbody>

@@ -38,7 +38,7 @@ export function SeriesCharts({ stats }: { stats: Stats }) {
 
   return (
     <>
-      <ChartCard title="Calls over time" href={historyHref(range)} summary={`${totals.count.toLocaleString()} calls, per ${stats.bucket}`} className="lg:col-span-2">
+      <ChartCard title="Calls over time" href={historyHref(range)} summary={`${totals.count.toLocaleString()} calls, per ${stats.bucket}`} className="@4xl:col-span-2">
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={points} margin={{ top: 4, right: 4, bottom: 0, left: -16 }}>
             <CartesianGrid vertical={false} stroke={COLORS.grid} />
