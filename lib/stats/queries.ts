@@ -6,7 +6,8 @@ type Num = number | bigint | string | null;
 
 export interface StatsScope {
   workspaceId: string;
-  serverId?: string;
+  /** The servers whose calls count: one, or all of the workspace's (archived ones too). */
+  serverIds: string[];
   from: Date;
   to: Date;
 }
@@ -22,10 +23,17 @@ function instant(d: Date): Fragment {
   return postgres ? sql.sql`CAST(${iso} AS timestamp(3))` : sql.sql`${iso.replace("Z", "+00:00")}`;
 }
 
-function scopeWhere({ workspaceId, serverId, from, to }: StatsScope): Fragment {
-  const server = serverId ? sql.sql`AND server_id = ${serverId}` : sql.empty;
-  return sql.sql`workspace_id = ${workspaceId} ${server} AND started_at >= ${instant(from)} AND started_at <= ${instant(to)}`;
+/**
+ * Naming every server, even for the whole workspace, turns the range into one short scan of
+ * call_stats_idx (workspace, server, started_at, …) per server: a single index serves both scopes.
+ */
+function scopeWhere({ workspaceId, serverIds, from, to }: StatsScope): Fragment {
+  const servers = serverIds.length ? sql.sql`server_id IN (${sql.join(serverIds)})` : sql.sql`1 = 0`;
+  return sql.sql`workspace_id = ${workspaceId} AND ${servers} AND started_at >= ${instant(from)} AND started_at <= ${instant(to)}`;
 }
+
+// Without statistics SQLite would rather walk an index that hands user_id in order, reading every row.
+const calls = postgres ? sql.sql`"call"` : sql.sql`"call" INDEXED BY call_stats_idx`;
 
 /** Whole seconds since the epoch, truncated alike on both databases, divided into buckets of `width` seconds. */
 function bucketStart(width: number): Fragment {
@@ -56,14 +64,14 @@ async function percentiles(scope: StatsScope, group: Fragment): Promise<Map<stri
       SELECT ${group} AS g,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
         percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95
-      FROM "call" WHERE ${where} AND duration_ms IS NOT NULL GROUP BY 1`;
+      FROM ${calls} WHERE ${where} AND duration_ms IS NOT NULL GROUP BY 1`;
     for (const r of rows) out.set(String(r.g), { p50: numOrNull(r.p50), p95: numOrNull(r.p95) });
     return out;
   }
   const rank = (p: string, k: 1 | 2) => sql.raw(`CAST(${p} * (n - 1) AS INTEGER) + ${k}`);
   const frac = (p: string) => sql.raw(`${p} * (n - 1) - CAST(${p} * (n - 1) AS INTEGER)`);
   const rows = await prisma.$queryRaw<{ g: Num; lo50: Num; hi50: Num; f50: Num; lo95: Num; hi95: Num; f95: Num }[]>`
-    WITH d AS (SELECT ${group} AS g, duration_ms AS v FROM "call" WHERE ${where} AND duration_ms IS NOT NULL),
+    WITH d AS (SELECT ${group} AS g, duration_ms AS v FROM ${calls} WHERE ${where} AND duration_ms IS NOT NULL),
     r AS (
       SELECT g, v, ROW_NUMBER() OVER w AS rn, COUNT(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS n
       FROM d WINDOW w AS (PARTITION BY g ORDER BY v)
@@ -95,7 +103,7 @@ export async function seriesRows({ scope, width }: { scope: StatsScope; width: n
   const bucket = bucketStart(width);
   const [rows, pct] = await Promise.all([
     prisma.$queryRaw<{ b: Num; count: Num; errors: Num }[]>`
-      SELECT ${bucket} AS b, count(*) AS count, ${errors} AS errors FROM "call" WHERE ${scopeWhere(scope)} GROUP BY 1 ORDER BY 1`,
+      SELECT ${bucket} AS b, count(*) AS count, ${errors} AS errors FROM ${calls} WHERE ${scopeWhere(scope)} GROUP BY 1 ORDER BY 1`,
     percentiles(scope, bucket),
   ]);
   return rows.map((r) => ({ start: num(r.b), count: num(r.count), errors: num(r.errors), ...(pct.get(String(num(r.b))) ?? { p50: null, p95: null }) }));
@@ -111,7 +119,7 @@ export interface GroupRow {
 export async function totalRow({ scope }: { scope: StatsScope }): Promise<GroupRow & Percentiles> {
   const [[row], pct] = await Promise.all([
     prisma.$queryRaw<{ count: Num; errors: Num; mean: Num }[]>`
-      SELECT count(*) AS count, ${errors} AS errors, avg(duration_ms) AS mean FROM "call" WHERE ${scopeWhere(scope)}`,
+      SELECT count(*) AS count, ${errors} AS errors, avg(duration_ms) AS mean FROM ${calls} WHERE ${scopeWhere(scope)}`,
     percentiles(scope, sql.sql`0`),
   ]);
   return { count: num(row?.count ?? 0), errors: num(row?.errors ?? 0), meanMs: numOrNull(row?.mean ?? null), ...(pct.get("0") ?? { p50: null, p95: null }) };
@@ -130,7 +138,7 @@ export async function groupRows<K extends keyof typeof GROUPS>({ scope, by }: { 
   const { columns, limit } = GROUPS[by];
   const rows = await prisma.$queryRaw<(GroupKeys[K] & { count: Num; errors: Num; mean: Num })[]>`
     SELECT ${columns}, count(*) AS count, ${errors} AS errors, avg(duration_ms) AS mean
-    FROM "call" WHERE ${scopeWhere(scope)} GROUP BY ${columns} ORDER BY count(*) DESC, ${columns} LIMIT ${sql.raw(String(limit))}`;
+    FROM ${calls} WHERE ${scopeWhere(scope)} GROUP BY ${columns} ORDER BY count(*) DESC, ${columns} LIMIT ${sql.raw(String(limit))}`;
   return rows.map(({ count, errors: e, mean, ...key }) => ({ ...(key as unknown as GroupKeys[K]), count: num(count), errors: num(e), meanMs: numOrNull(mean) }));
 }
 
@@ -148,7 +156,7 @@ export async function userNames({ workspaceId, userIds }: { workspaceId: string;
   return names;
 }
 
-/** Whether the workspace has (or had: archived ones count) this server. */
-export async function serverExists({ workspaceId, id }: { workspaceId: string; id: string }): Promise<boolean> {
-  return (await prisma.server.count({ where: { workspaceId, id } })) > 0;
+/** The ids of the workspace's servers, archived ones too (their calls stay in history). */
+export async function serverIds({ workspaceId }: { workspaceId: string }): Promise<string[]> {
+  return (await prisma.server.findMany({ where: { workspaceId }, select: { id: true } })).map((s) => s.id);
 }

@@ -10,8 +10,9 @@ import * as q from "./queries";
  */
 export async function getStats(principal: Principal, query: StatsQuery): Promise<Stats> {
   const { workspaceId } = principal;
-  if (query.serverId && !(await q.serverExists({ workspaceId, id: query.serverId }))) throw notFound("Server");
-  const scope = { workspaceId, serverId: query.serverId, from: query.from, to: query.to };
+  const servers = await q.serverIds({ workspaceId });
+  if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
+  const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, from: query.from, to: query.to };
   const width = BUCKETS[query.bucket];
   const [totals, rows, tools, users, origins] = await Promise.all([
     q.totalRow({ scope }),

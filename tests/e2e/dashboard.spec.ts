@@ -53,7 +53,8 @@ const figure = (page: Page, label: string) => page.getByRole("link", { name: new
 
 test("the workspace dashboard draws every chart and each links to the matching history", async ({ page }) => {
   const ui = new ConsolePage(page, sb.url);
-  await page.setViewportSize({ width: 1280, height: 1300 });
+  // The console scrolls inside <main>, so a full screenshot needs a viewport as tall as the page.
+  await page.setViewportSize({ width: 1280, height: 1640 });
   await ui.signIn(OWNER);
   await ui.nav("Dashboard");
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -124,7 +125,7 @@ test("one server's dashboard, opened from its page, and the phone layout", async
 
   await page.getByRole("combobox", { name: "Range" }).selectOption("24h");
   await expect(figure(page, "Calls")).toHaveAccessibleName("Calls: 40");
-  await page.setViewportSize({ width: 390, height: 2400 });
+  await page.setViewportSize({ width: 390, height: 3400 });
   await expect(page.getByRole("region", { name: "By origin" }).locator("svg.recharts-surface")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/dashboard-390.png`, fullPage: true });
 });
