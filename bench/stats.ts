@@ -1,3 +1,4 @@
+import os from "node:os";
 import { setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
 import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
 import { seed } from "./history";
@@ -44,6 +45,8 @@ async function benchStatsOn(sb: ConsoleHandle, label: string): Promise<void> {
         console.log(lines[lines.length - 1]);
       }
     }
+    // Timings on a shared machine mean little without its load.
+    lines.push("", `Load average (1 min) at the end of the run: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`);
     writeSection(`Dashboard at a million calls, ${label}`, lines.join("\n"));
     console.log(lines.join("\n"));
   } catch (err) {

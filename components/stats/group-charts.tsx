@@ -24,22 +24,24 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
         <p className="py-6 text-center text-sm text-muted">{empty}</p>
       ) : (
         <>
-          <ResponsiveContainer width="100%" height={Math.max(80, rows.length * 26 + 16)}>
-            <BarChart data={data} layout="vertical" margin={{ top: 0, right: 8, bottom: 0, left: 0 }}>
-              <XAxis type="number" hide allowDecimals={false} />
-              <YAxis type="category" dataKey="label" width={96} stroke={COLORS.muted} fontSize={11} tickLine={false} tickFormatter={(v: string) => (v.length > 14 ? `${v.slice(0, 13)}…` : v)} />
-              <Tooltip cursor={{ fill: "var(--hover)" }} contentStyle={{ background: "var(--raised)", border: "1px solid var(--line)", fontSize: 12 }} />
-              <Bar dataKey="ok" name="ok and other" stackId="g" fill={COLORS.calls} cursor="pointer" onClick={(bar) => open(bar.payload as Row)} />
-              <Bar dataKey="errors" name="errors" stackId="g" fill={COLORS.errors} cursor="pointer" onClick={(bar) => open(bar.payload as Row, "error")} />
-            </BarChart>
-          </ResponsiveContainer>
+          <div className="hidden @xs:block">
+            <ResponsiveContainer width="100%" height={Math.max(80, rows.length * 26 + 16)}>
+              <BarChart data={data} layout="vertical" margin={{ top: 0, right: 8, bottom: 0, left: 0 }}>
+                <XAxis type="number" hide allowDecimals={false} />
+                <YAxis type="category" dataKey="label" width={96} stroke={COLORS.muted} fontSize={11} tickLine={false} tickFormatter={(v: string) => (v.length > 14 ? `${v.slice(0, 13)}…` : v)} />
+                <Tooltip cursor={{ fill: "var(--hover)" }} contentStyle={{ background: "var(--raised)", border: "1px solid var(--line)", fontSize: 12 }} />
+                <Bar dataKey="ok" name="ok and other" stackId="g" fill={COLORS.calls} cursor="pointer" onClick={(bar) => open(bar.payload as Row)} />
+                <Bar dataKey="errors" name="errors" stackId="g" fill={COLORS.errors} cursor="pointer" onClick={(bar) => open(bar.payload as Row, "error")} />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
           <table className="w-full text-xs">
             <thead className="text-left text-muted">
               <tr>
                 <th className="py-1 font-normal">{title.replace(/^(Top |By )/, "").replace(/^./, (c) => c.toUpperCase())}</th>
-                <th className="py-1 text-right font-normal">calls</th>
-                <th className="py-1 text-right font-normal">errors</th>
-                <th className="hidden py-1 text-right font-normal @xs:table-cell">mean</th>
+                <th className="py-1 pl-2 text-right font-normal">calls</th>
+                <th className="py-1 pl-2 text-right font-normal">errors</th>
+                <th className="hidden py-1 pl-2 text-right font-normal @xs:table-cell">mean</th>
               </tr>
             </thead>
             <tbody>
@@ -54,9 +56,9 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
                       r.label
                     )}
                   </td>
-                  <td className="py-1 text-right tabular-nums">{r.count.toLocaleString()}</td>
-                  <td className="py-1 text-right tabular-nums">{formatRate(r.errors, r.count)}</td>
-                  <td className="hidden py-1 text-right tabular-nums @xs:table-cell">{formatMs(r.meanMs)}</td>
+                  <td className="py-1 pl-2 text-right tabular-nums">{r.count.toLocaleString()}</td>
+                  <td className="py-1 pl-2 text-right tabular-nums">{formatRate(r.errors, r.count)}</td>
+                  <td className="hidden py-1 pl-2 text-right tabular-nums @xs:table-cell">{formatMs(r.meanMs)}</td>
                 </tr>
               ))}
             </tbody>
