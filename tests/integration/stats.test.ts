@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { insertCalls, percentileCont, type SeedCall } from "../support/seed-calls";
 
 const HOUR = 3_600_000;
@@ -25,6 +25,7 @@ function random(seed: number) {
  */
 describe("stats", () => {
   let sb: ConsoleHandle;
+  let owner: Awaited<ReturnType<typeof setupOwner>>;
   let api: Awaited<ReturnType<typeof setupOwner>>["api"];
   let workspaceId: string;
   let ownerId: string;
@@ -35,7 +36,7 @@ describe("stats", () => {
 
   beforeAll(async () => {
     sb = await startConsole();
-    const owner = await setupOwner(sb.url);
+    owner = await setupOwner(sb.url);
     api = owner.api;
     workspaceId = owner.workspace.id;
     const me = (await api("GET", "/api/v1/me")).body;
@@ -165,6 +166,20 @@ describe("stats", () => {
     for (const t of body.topTools) expect(await history(`name=${t.name}`)).toBe(t.count);
     expect(await history("status=error")).toBe(body.totals.errors);
     expect(await history(`userId=u-gone`)).toBe(1);
+  });
+
+  it("counts only the asking workspace's calls and refuses another workspace's server", async () => {
+    const second = (await api("POST", "/api/v1/workspaces", { name: "Second" })).body.workspace.id as string;
+    const cookie = await sessionCookie(sb.url, owner.email, owner.password);
+    const token = (await apiClient(sb.url)("POST", "/api/v1/tokens", { name: "second" }, { cookie, "x-workspace-id": second })).body.secret as string;
+    const other = apiClient(sb.url, token);
+    const range = `from=${iso(0)}&to=${iso(3 * HOUR)}`;
+    const { body } = await other("GET", `/api/v1/stats?${range}`);
+    expect(body.totals.count).toBe(0);
+    expect(body.series.every((p: { count: number }) => p.count === 0)).toBe(true);
+    expect(body.topTools).toEqual([]);
+    const res = await other("GET", `/api/v1/stats?${range}&serverId=${mainId}`);
+    expect([res.status, res.body.error.code]).toEqual([404, "not_found"]);
   });
 
   it("answers bad input with the error shape, never a 500", async () => {
