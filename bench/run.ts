@@ -2,10 +2,12 @@ import { benchCluster } from "./cluster";
 import { benchConsole } from "./console";
 import { benchHistory } from "./history";
 import { benchRelay } from "./relay";
+import { benchStats } from "./stats";
 
-// BENCH_ONLY=console,relay,history,cluster runs a subset.
-const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history,cluster").split(",").map((s) => s.trim()));
+// BENCH_ONLY=console,relay,history,stats,cluster runs a subset.
+const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history,stats,cluster").split(",").map((s) => s.trim()));
 if (only.has("console")) await benchConsole();
 if (only.has("relay")) await benchRelay();
 if (only.has("history")) await benchHistory();
+if (only.has("stats")) await benchStats();
 if (only.has("cluster")) await benchCluster();

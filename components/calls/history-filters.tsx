@@ -3,12 +3,12 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
-import { CALL_METHODS, CALL_STATUSES } from "@/lib/calls";
+import { CALL_METHODS, CALL_ORIGINS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { useTags } from "@/lib/reviews/hooks";
 import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 
-export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId"] as const;
+export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId", "origin"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filters in the URL, as the API wants them. */
@@ -99,6 +99,16 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
           {CALL_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
+            </option>
+          ))}
+        </Select>
+      </Labelled>
+      <Labelled label="Origin">
+        <Select value={filters.origin ?? ""} onChange={(e) => apply({ origin: e.target.value })} className="w-28">
+          <option value="">Any origin</option>
+          {[...new Set([...CALL_ORIGINS, ...(filters.origin ? [filters.origin] : [])])].map((o) => (
+            <option key={o} value={o}>
+              {o}
             </option>
           ))}
         </Select>

@@ -12,6 +12,7 @@ import { useCan } from "@/lib/auth/hooks";
 
 const NAV = [
   { href: "/servers", label: "Servers" },
+  { href: "/dashboard", label: "Dashboard" },
   { href: "/agents", label: "Agents" },
   { href: "/history", label: "History" },
   { href: "/settings/tokens", label: "Settings" },

@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { IconImage } from "@/components/ui/icon-image";
 import { RoleGate } from "@/components/ui/role-gate";
@@ -52,6 +53,9 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
             {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
           </p>
         </div>
+        <Link href={`/dashboard?serverId=${encodeURIComponent(server.id)}`} className={buttonClasses("ghost")}>
+          Dashboard
+        </Link>
         {!server.archivedAt && (
           <div className="flex items-center gap-2">
             <RoleGate min="member">

@@ -84,6 +84,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
 
   "GET /api/v1/calls": "viewer",
   "GET /api/v1/calls/export": "viewer",
+  "GET /api/v1/stats": "viewer",
   "POST /api/v1/calls/cancel": "member",
   "GET /api/v1/calls/:id": "viewer",
   "POST /api/v1/calls/:id/rerun": "member",

@@ -5,7 +5,8 @@ export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", 
 export const CallStatusSchema = z.enum(CALL_STATUSES);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
-export type CallOrigin = "user" | "app" | "card";
+export const CALL_ORIGINS = ["user", "app", "card"] as const;
+export type CallOrigin = (typeof CALL_ORIGINS)[number];
 
 export const CALL_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
 export type CallMethod = (typeof CALL_METHODS)[number];
@@ -63,6 +64,8 @@ export const ListCallsQuerySchema = z.object({
   name: z.string().max(500).optional(),
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
+  /** Who asked: "user", "app", "card" (see CallOrigin). */
+  origin: z.string().min(1).max(40).optional(),
   q: z.string().max(500).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

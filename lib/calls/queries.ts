@@ -71,6 +71,7 @@ export async function callsWhere({ workspaceId, userId, query }: { workspaceId: 
     ...(query.name ? { name: query.name } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.userId ? { userId: query.userId } : {}),
+    ...(query.origin ? { origin: query.origin } : {}),
     ...(query.from || query.to
       ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
       : {}),

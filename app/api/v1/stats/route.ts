@@ -1,0 +1,8 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { StatsQuerySchema } from "@/lib/stats";
+import { getStats } from "@/lib/stats/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/stats – calls over time, error rate, p50/p95 duration, top tools, by user and by origin
+export const GET = withWorkspace(async ({ request, principal }) => getStats(principal, parseQuery(request, StatsQuerySchema)));

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "call_stats_idx" ON "call"("workspace_id", "server_id", "started_at", "status", "duration_ms", "method", "name", "user_id", "origin");
+
