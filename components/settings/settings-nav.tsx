@@ -6,7 +6,8 @@ import type { Role } from "@/lib/access";
 import { cn } from "@/components/ui/cn";
 import { RoleGate } from "@/components/ui/role-gate";
 
-const PAGES: { href: string; label: string; min: Role }[] = [
+/** The settings pages and the least role that may open each; the command palette lists them too. */
+export const SETTINGS_PAGES: { href: string; label: string; min: Role }[] = [
   { href: "/settings/tokens", label: "API tokens", min: "viewer" },
   { href: "/settings/members", label: "Members", min: "viewer" },
   { href: "/settings/workspace", label: "Workspace", min: "viewer" },
@@ -19,7 +20,7 @@ export function SettingsNav() {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="flex gap-1 border-b">
-      {PAGES.map((page) => {
+      {SETTINGS_PAGES.map((page) => {
         const active = pathname.startsWith(page.href);
         const link = (
           <Link

@@ -1,0 +1,121 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { Command, defaultFilter } from "cmdk";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Kbd, useModKey } from "@/components/ui/kbd";
+import { Spinner } from "@/components/ui/spinner";
+import { PALETTE_GROUPS, usePaletteItems, type PaletteItem } from "./use-palette-items";
+
+interface CommandPaletteProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+// Items are told apart by id; the fuzzy match looks at what the person reads.
+const filter = (_value: string, search: string, keywords?: string[]) => defaultFilter(keywords?.join(" ") ?? "", search);
+
+/** ⌘K / Ctrl+K: jump to any server, tool, prompt, resource, recent call or page, or run an action. */
+export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [search, setSearch] = useState("");
+  const close = () => onOpenChange(false);
+  const { items, rerun } = usePaletteItems(open, close);
+  const mod = useModKey();
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        onOpenChange(!open);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, onOpenChange]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  const choose = (item: PaletteItem) => {
+    item.run();
+    if (!item.keepOpen) close();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      aria-label="Command palette"
+      onClose={() => {
+        setSearch("");
+        rerun.reset();
+        close();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current) close();
+      }}
+      className="mx-auto mt-[12vh] w-[min(36rem,calc(100vw-1rem))] rounded-lg border bg-raised p-0 text-fg shadow-2xl backdrop:bg-black/40"
+    >
+      {open && (
+        <Command label="Command palette" filter={filter} loop className="flex max-h-[min(32rem,70vh)] flex-col">
+          <div className="flex items-center gap-2 border-b px-3">
+            <svg aria-hidden viewBox="0 0 24 24" className="size-4 shrink-0 text-muted" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <circle cx="11" cy="11" r="7" />
+              <path d="m20 20-3.5-3.5" />
+            </svg>
+            <Command.Input
+              autoFocus
+              value={search}
+              onValueChange={setSearch}
+              placeholder="Search servers, tools, calls, pages, actions…"
+              className="h-11 min-w-0 flex-1 bg-transparent text-sm outline-none placeholder:text-muted"
+            />
+            {rerun.isPending && <Spinner className="size-4" />}
+          </div>
+          {rerun.error && <ErrorAlert error={rerun.error} title="Could not run the call again" className="m-2" />}
+          <Command.List className="min-h-0 flex-1 overflow-y-auto p-1">
+            <Command.Empty className="px-3 py-6 text-center text-sm text-muted">Nothing matches “{search}”.</Command.Empty>
+            {PALETTE_GROUPS.map((group) => {
+              const inGroup = items.filter((item) => item.group === group);
+              if (inGroup.length === 0) return null;
+              return (
+                <Command.Group key={group} heading={group} className="[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-[11px] [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:tracking-wide [&_[cmdk-group-heading]]:text-muted [&_[cmdk-group-heading]]:uppercase">
+                  {inGroup.map((item) => (
+                    <Command.Item
+                      key={item.id}
+                      value={item.id}
+                      keywords={[item.label, item.detail ?? "", ...(item.keywords ?? [])]}
+                      onSelect={() => choose(item)}
+                      className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm data-[selected=true]:bg-hover"
+                    >
+                      <span className="truncate font-medium">{item.label}</span>
+                      {item.detail && <span className="min-w-0 flex-1 truncate text-xs text-muted">{item.detail}</span>}
+                    </Command.Item>
+                  ))}
+                </Command.Group>
+              );
+            })}
+          </Command.List>
+          <p className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t px-3 py-1.5 text-[11px] text-muted">
+            <span className="inline-flex items-center gap-1">
+              <Kbd keys={["↑", "↓"]} /> move
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <Kbd keys={["↵"]} /> open
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <Kbd keys={["Esc"]} /> close
+            </span>
+            <span className="ml-auto inline-flex items-center gap-1" data-testid="palette-shortcut">
+              <Kbd keys={[mod.label, "K"]} /> anywhere
+            </span>
+          </p>
+        </Command>
+      )}
+    </dialog>
+  );
+}
