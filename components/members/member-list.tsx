@@ -45,7 +45,7 @@ export function MemberList() {
       <h2 id="members-title" className="text-sm font-semibold">
         Members ({members.data.length})
       </h2>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>

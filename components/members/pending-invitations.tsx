@@ -29,7 +29,7 @@ export function PendingInvitations() {
       {invitations.data.length === 0 ? (
         <p className="text-sm text-muted">None.</p>
       ) : (
-        <table className="w-full border-collapse text-sm">
+        <table className="sb-table w-full border-collapse text-sm">
           <thead>
             <tr className="border-b text-left text-xs text-muted">
               <th className="py-2 pr-3 font-medium">Email</th>

@@ -23,7 +23,7 @@ export function ArchivedServers() {
         Archived servers
       </h2>
       <p className="text-xs text-muted">Their history stays readable. Restore one to use it again, or purge it to delete its calls for good.</p>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>

@@ -33,12 +33,12 @@ interface MasterDetailProps {
 export function MasterDetail({ noun, entries, total, isLoading, error, filter, onFilterChange, selectedKey, onSelect, detail, emptyText }: MasterDetailProps) {
   const descId = useId();
   return (
-    <div className="grid min-h-0 grid-cols-[18rem_minmax(0,1fr)] gap-0">
-      <div className="flex min-h-0 flex-col border-r">
+    <div className="grid min-h-0 grid-cols-1 gap-0 md:grid-cols-[18rem_minmax(0,1fr)]">
+      <div className="flex min-h-0 flex-col max-md:border-b md:border-r">
         <div className="border-b p-2">
           <Input type="search" aria-label={`Filter ${noun}`} placeholder={`Filter ${noun}…`} value={filter} onChange={(e) => onFilterChange(e.target.value)} />
         </div>
-        <div className="max-h-[calc(100vh-14rem)] min-h-40 overflow-y-auto">
+        <div className="max-h-64 min-h-40 overflow-y-auto md:max-h-[calc(100vh-14rem)]">
           {isLoading ? (
             <div className="flex flex-col gap-2 p-3">
               {[0, 1, 2, 3].map((i) => (
@@ -88,7 +88,7 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
           )}
         </div>
       </div>
-      <div className="min-w-0 p-4">
+      <div className="min-w-0 p-3 md:p-4">
         {detail ?? (total > 0 ? <EmptyState title={`Select one of the ${noun}`} className="py-16" /> : null)}
       </div>
     </div>

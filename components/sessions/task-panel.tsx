@@ -38,7 +38,7 @@ export function TaskPanel({ server }: { server: ServerDto }) {
       {items.length === 0 && !tasks.isPending ? (
         <EmptyState title="No tasks">Tools that run as tasks (execution.taskSupport) show up here with their status and result.</EmptyState>
       ) : (
-        <table aria-label="Task calls" className="w-full border-collapse rounded-md border text-left text-xs">
+        <table aria-label="Task calls" className="sb-table w-full border-collapse rounded-md border text-left text-xs">
           <thead className="text-muted">
             <tr className="border-b">
               <th className="px-2 py-1 font-medium">Tool</th>

@@ -19,7 +19,7 @@ export const SETTINGS_PAGES: { href: string; label: string; min: Role }[] = [
 export function SettingsNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Settings" className="flex gap-1 border-b">
+    <nav aria-label="Settings" className="flex gap-1 overflow-x-auto border-b">
       {SETTINGS_PAGES.map((page) => {
         const active = pathname.startsWith(page.href);
         const link = (

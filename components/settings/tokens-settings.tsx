@@ -83,7 +83,7 @@ function TokenList() {
       <h2 id="tokens-title" className="text-sm font-semibold">
         Tokens
       </h2>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>

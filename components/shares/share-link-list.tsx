@@ -21,7 +21,7 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
   if (shares.length === 0) return <p className="text-xs text-muted">{empty}</p>;
   return (
     <>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             {showCall && <th className="py-2 pr-3 font-medium">Call</th>}
