@@ -44,7 +44,7 @@ function arrange(items: PaletteItem[], search: string): { heading: string | null
 export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [search, setSearch] = useState("");
-  const [selected, setSelected] = useState("");
+  const [picked, setPicked] = useState<{ search: string; id: string } | null>(null);
   const close = () => onOpenChange(false);
   const { items, rerun } = usePaletteItems(open, close);
   const mod = useModKey();
@@ -71,11 +71,10 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   }, [open]);
 
   const sections = arrange(items, search);
-  // cmdk keeps the old selection when it does not filter; the best match is what Enter should take.
-  const onSearch = (value: string) => {
-    setSearch(value);
-    setSelected(arrange(items, value)[0]?.items[0]?.id ?? "");
-  };
+  // Enter takes the best match, also when more items arrive while typing, unless the person moved
+  // the selection for this very search.
+  const shown = sections.flatMap((section) => section.items.map((item) => item.id));
+  const selected = picked && picked.search === search && shown.includes(picked.id) ? picked.id : (shown[0] ?? "");
 
   const choose = (item: PaletteItem) => {
     item.run();
@@ -88,7 +87,7 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
       aria-label="Command palette"
       onClose={() => {
         setSearch("");
-        setSelected("");
+        setPicked(null);
         rerun.reset();
         close();
       }}
@@ -98,7 +97,7 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
       className="mx-auto mt-[12vh] w-[min(36rem,calc(100vw-1rem))] rounded-lg border bg-raised p-0 text-fg shadow-2xl backdrop:bg-black/40"
     >
       {open && (
-        <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={setSelected} loop className="flex max-h-[min(32rem,70vh)] flex-col">
+        <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={(id) => setPicked({ search, id })} loop className="flex max-h-[min(32rem,70vh)] flex-col">
           <div className="flex items-center gap-2 border-b px-3">
             <svg aria-hidden viewBox="0 0 24 24" className="size-4 shrink-0 text-muted" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
               <circle cx="11" cy="11" r="7" />
@@ -106,7 +105,7 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
             </svg>
             <Command.Input
               value={search}
-              onValueChange={onSearch}
+              onValueChange={setSearch}
               placeholder="Search servers, tools, calls, pages, actions…"
               className="h-11 min-w-0 flex-1 bg-transparent text-sm outline-none placeholder:text-muted"
             />
