@@ -30,7 +30,7 @@ export function RunControls({ onRun, onCancel, running, cancelling, elapsedMs, t
       <span className="inline-flex" title={can.reason || `Run (${mod.label}+Enter)`}>
       <Button variant="primary" onClick={onRun} disabled={running || disabled || !can.allowed} aria-keyshortcuts={`${mod.aria}+Enter`}>
         {runLabel}
-        <kbd aria-hidden data-testid="run-shortcut" className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px] opacity-70">
+        <kbd aria-hidden data-testid="run-shortcut" className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px]">
           {shortcut}
         </kbd>
       </Button>

@@ -69,7 +69,8 @@ function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["
         menuButtonRef={menuButton}
         onOpenPalette={() => setPaletteOpen(true)}
       />
-      <main id="main" className="min-h-0 overflow-auto">
+      {/* The open drawer is modal: the page behind it takes no focus. */}
+      <main id="main" className="min-h-0 overflow-auto" inert={navOpen}>
         {children}
       </main>
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} />

@@ -118,6 +118,16 @@ test("console pages", async ({ browser }) => {
         await page.goto(`${sb.url}${path}`);
         await check(page, name, width, theme);
       }
+      // The two overlays of the shell: the command palette and, on a phone, the navigation drawer.
+      await page.keyboard.press("Control+k");
+      await expect(page.getByRole("dialog", { name: "Command palette" }).getByRole("option").first()).toBeVisible();
+      await check(page, "palette", width, theme);
+      await page.keyboard.press("Escape");
+      if (width < 768) {
+        await page.getByRole("button", { name: "Menu" }).click();
+        await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+        await check(page, "menu", width, theme);
+      }
       await context.close();
     }
   }
