@@ -80,8 +80,8 @@ export function MemberList() {
                     />
                   </RoleGate>
                 </td>
-                <td className="py-2 pr-3 text-xs text-muted">{formatTime(member.joinedAt)}</td>
-                <td className="py-2 pr-3 text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</td>
+                <td data-label="Joined" className="py-2 pr-3 text-xs text-muted">{formatTime(member.joinedAt)}</td>
+                <td data-label="Last active" className="py-2 pr-3 text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</td>
                 <td className="py-2 text-right whitespace-nowrap">
                   {self ? (
                     <Button size="sm" variant="ghost" onClick={() => setPending({ kind: "leave" })}>

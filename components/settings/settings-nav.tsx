@@ -27,7 +27,7 @@ export function SettingsNav() {
             key={page.href}
             href={page.href}
             aria-current={active ? "page" : undefined}
-            className={cn("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
+            className={cn("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium whitespace-nowrap", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
           >
             {page.label}
           </Link>

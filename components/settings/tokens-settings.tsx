@@ -107,9 +107,9 @@ function TokenList() {
                   </Badge>
                 )}
               </td>
-              <td className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
-              <td className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
-              <td className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
+              <td data-label="Prefix" className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
+              <td data-label="Created" className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
+              <td data-label="Last used" className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
               <td className="py-2 pr-3">
                 {token.revokedAt ? (
                   <Badge tone="red" title={`Revoked ${formatTime(token.revokedAt)}`}>
