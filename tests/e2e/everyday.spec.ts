@@ -127,7 +127,7 @@ test("at 390 px the navigation is a drawer, tables are lists, dialogs fit, and t
   await context.close();
 });
 
-test("keyboard: skip link first, focus visible, the palette opens with Ctrl+K and jumps anywhere by fuzzy match", async ({ browser }) => {
+test("keyboard: skip link first, focus visible, header and theme reachable, the palette opens with Ctrl+K and jumps anywhere by fuzzy match", async ({ browser }) => {
   const { context, page } = await signedIn(browser);
   await page.goto(`${sb.url}/servers`);
   await expect(page.getByRole("heading", { name: "Servers", level: 1 })).toBeVisible();
@@ -138,8 +138,24 @@ test("keyboard: skip link first, focus visible, the palette opens with Ctrl+K an
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
 
-  // The hint is for this platform (Linux here): Ctrl, not ⌘.
+  // Tab reaches the header: the search button opens the palette, Esc gives focus back.
   const search = page.getByRole("button", { name: "Search…" });
+  for (let i = 0; i < 30 && !(await search.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(search).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(palette(page)).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(search).toBeFocused();
+  // Next comes the theme switch, a radio group: arrows change the theme.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "System" })).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "Dark" })).toBeChecked();
+  await expect.poll(() => isDark(page)).toBe(true);
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "System" })).toBeChecked();
+
+  // The hint is for this platform (Linux here): Ctrl, not ⌘.
   await expect(search).toHaveAttribute("aria-keyshortcuts", "Control+K");
   await expect(search.getByTestId("kbd")).toHaveText("CtrlK");
 
