@@ -51,14 +51,15 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === "k") {
+      // On Apple platforms Ctrl+K stays the text fields' "delete to end of line".
+      if ((mod.apple ? event.metaKey : event.ctrlKey) && !event.altKey && event.key.toLowerCase() === "k") {
         event.preventDefault();
         onOpenChange(!open);
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [open, onOpenChange]);
+  }, [open, onOpenChange, mod.apple]);
 
   useEffect(() => {
     const dialog = ref.current;
