@@ -8,6 +8,7 @@ import { useMe } from "@/lib/auth/hooks";
 import { useServerEvents } from "@/lib/servers/hooks";
 import { InteractionHost } from "@/components/interactions/interaction-host";
 import { CommandPalette } from "@/components/palette/command-palette";
+import { useUserTheme } from "@/components/theme/use-user-theme";
 import { ConsoleHeader } from "./console-header";
 import { Sidebar } from "./sidebar";
 
@@ -41,6 +42,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
 
 function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["data"]>; children: ReactNode }) {
   useServerEvents();
+  useUserTheme(me.user.id);
   const [navOpen, setNavOpen] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);

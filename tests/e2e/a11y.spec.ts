@@ -27,7 +27,14 @@ test.afterAll(async () => {
 
 async function newPage(browser: Browser, width: number, theme: string, cookie?: string) {
   const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 860 } });
-  await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
+  // The browser's last choice, and the signed-in person's own (which wins once they are known).
+  await context.addInitScript(
+    ({ t, user }) => {
+      localStorage.setItem("theme", t);
+      if (user) localStorage.setItem(`theme:${user}`, t);
+    },
+    { t: theme, user: ids.user },
+  );
   if (cookie) {
     const url = new URL(sb.url);
     await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: url.hostname, path: "/" })));
@@ -67,6 +74,7 @@ test("set-up page", async ({ browser }) => {
   }
   owner = await setupOwner(sb.url);
   const { api } = owner;
+  ids.user = (await api("GET", "/api/v1/me")).body.user.id;
   ids.server = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url, timeoutMs: 30_000 })).body.server.id;
   expect((await api("POST", `/api/v1/servers/${ids.server}/connect`)).status).toBeLessThan(300);
   const first = await api("POST", `/api/v1/servers/${ids.server}/tools/call`, { name: "echo", arguments: { message: "hello" } });

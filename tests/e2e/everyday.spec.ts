@@ -46,7 +46,7 @@ async function signedIn(browser: Browser, opts: { width?: number; cookie?: strin
 const palette = (page: Page) => page.getByRole("dialog", { name: "Command palette" });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
-test("theme: system by default, a choice overrides it, is remembered, and is applied before any script of the app runs", async ({ browser }) => {
+test("theme: system by default, a choice overrides it, is remembered per person, and is applied before any script of the app runs", async ({ browser }) => {
   const { context, page } = await signedIn(browser);
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(`${sb.url}/servers`);
@@ -74,6 +74,21 @@ test("theme: system by default, a choice overrides it, is remembered, and is app
   await page.goto(`${sb.url}/servers`);
   expect(await isDark(page)).toBe(true);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(12, 14, 19)");
+  await page.unroute(`${sb.url}/servers`);
+
+  // Per person on a shared browser: another person signing in here gets their own (the default).
+  const host = new URL(sb.url).hostname;
+  const signInAs = async (cookie: string) => {
+    await context.clearCookies();
+    await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
+    await page.goto(`${sb.url}/servers`);
+  };
+  await signInAs(viewerCookie);
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "System" })).toBeChecked();
+  await expect.poll(() => isDark(page)).toBe(false);
+  await signInAs(await sessionCookie(sb.url, owner.email, owner.password));
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "Dark" })).toBeChecked();
+  await expect.poll(() => isDark(page)).toBe(true);
   await context.close();
 });
 
