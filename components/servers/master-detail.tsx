@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -32,6 +32,12 @@ interface MasterDetailProps {
 /** A filterable list on the left and the selected entry's detail on the right. */
 export function MasterDetail({ noun, entries, total, isLoading, error, filter, onFilterChange, selectedKey, onSelect, detail, emptyText }: MasterDetailProps) {
   const descId = useId();
+  const detailRef = useRef<HTMLDivElement>(null);
+  const select = (key: string) => {
+    onSelect(key);
+    // Stacked on a narrow screen, the detail is below the list: bring it into view.
+    if (window.matchMedia("(width < 48rem)").matches) detailRef.current?.scrollIntoView({ block: "start" });
+  };
   return (
     <div className="grid min-h-0 grid-cols-1 gap-0 md:grid-cols-[18rem_minmax(0,1fr)]">
       <div className="flex min-h-0 flex-col max-md:border-b md:border-r">
@@ -69,7 +75,7 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
                         type="button"
                         aria-describedby={entry.secondary ? `${descId}-${index}` : undefined}
                         aria-current={selected ? "true" : undefined}
-                        onClick={() => onSelect(entry.key)}
+                        onClick={() => select(entry.key)}
                         className="min-w-0 flex-1 truncate text-left font-mono text-xs font-medium outline-none after:absolute after:inset-0 after:content-['']"
                       >
                         {entry.primary}
@@ -88,7 +94,7 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
           )}
         </div>
       </div>
-      <div className="min-w-0 p-3 md:p-4">
+      <div ref={detailRef} className="min-w-0 scroll-mt-2 p-3 md:p-4">
         {detail ?? (total > 0 ? <EmptyState title={`Select one of the ${noun}`} className="py-16" /> : null)}
       </div>
     </div>

@@ -130,7 +130,11 @@ test("at 390 px the navigation is a drawer, tables are lists, dialogs fit, and t
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
+  // Picking a tool brings its form, stacked below the list, into view.
+  await page.getByRole("button", { name: /^get-sum\b/ }).click();
+  await expect(page.getByRole("heading", { name: "Get Sum Tool", level: 2 })).toBeInViewport();
   await page.getByRole("button", { name: /^echo\b/ }).click();
+  await expect(page.getByLabel("message").first()).toBeInViewport();
   await page.getByLabel("message").first().fill("from a phone");
   await page.getByRole("button", { name: "Run", exact: true }).click();
   const result = page.getByTestId("result-view").first();
