@@ -10,7 +10,8 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // next-themes sets the theme class on <html> before hydration, so React must not compare it.
+    <html lang="en" suppressHydrationWarning>
       <body className="font-sans">
         <Providers>{children}</Providers>
       </body>

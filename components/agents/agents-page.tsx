@@ -1,13 +1,15 @@
 "use client";
 
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/console/page-header";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
-import type { AgentDto } from "@/lib/agents";
+import type { AgentDto, CreatePairing } from "@/lib/agents";
+import { useCan } from "@/lib/auth/hooks";
 import { useAgents, useCreatePairing } from "@/lib/agents/hooks";
 import { AgentFacts, AgentStatusBadge } from "./agent-status";
 import { AgentServers } from "./agent-servers";
@@ -20,6 +22,7 @@ const ORDER = { online: 0, offline: 1, revoked: 2 } as const;
 /** The workspace's agents, and pairing a new one. */
 export function AgentsPage() {
   const pairing = useCreatePairing();
+  usePairFromLink(pairing.mutate);
 
   return (
     <div className="flex flex-col gap-4 p-6">
@@ -93,4 +96,18 @@ function AgentCard({ agent }: { agent: AgentDto }) {
       <AgentServers agent={agent} />
     </article>
   );
+}
+
+/** `/agents?pair=1` (the command palette's "Pair agent") starts pairing once, then drops the flag. */
+function usePairFromLink(pair: (input: CreatePairing) => void) {
+  const router = useRouter();
+  const requested = useSearchParams().get("pair") === "1";
+  const can = useCan("member");
+  const started = useRef(false);
+  useEffect(() => {
+    if (!requested || !can.allowed || started.current) return;
+    started.current = true;
+    pair({});
+    router.replace("/agents");
+  }, [requested, can.allowed, pair, router]);
 }

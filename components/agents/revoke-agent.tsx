@@ -25,7 +25,7 @@ export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, 
   return (
     <>
       <span title={reason} className="inline-flex">
-        <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${agent.name}`} disabled={!allowed} onClick={() => setOpen(true)}>
+        <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" aria-label={`Revoke ${agent.name}`} disabled={!allowed} onClick={() => setOpen(true)}>
           Revoke
         </Button>
       </span>

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import { AppBridge, type McpUiHostContext, type McpUiToolResultNotification } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { useDarkTheme } from "@/components/theme/use-dark-theme";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/spinner";
 import type { CallAppInfo, UiResource } from "@/lib/apps";
@@ -35,7 +36,7 @@ export function AppFrame({ call, app, resource, onFail, onClosed }: AppFrameProp
   const [height, setHeight] = useState(0);
   const [ready, setReady] = useState(false);
   const [closing, setClosing] = useState(false);
-  const dark = usePrefersDark();
+  const dark = useDarkTheme();
   const requests = useAppRequests(call.id);
   const sandboxOrigin = new URL(app.sandboxUrl).origin;
 
@@ -134,14 +135,4 @@ export function AppFrame({ call, app, resource, onFail, onClosed }: AppFrameProp
       </figcaption>
     </figure>
   );
-}
-
-function subscribeDark(onChange: () => void) {
-  const query = window.matchMedia("(prefers-color-scheme: dark)");
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
-
-function usePrefersDark(): boolean {
-  return useSyncExternalStore(subscribeDark, () => window.matchMedia("(prefers-color-scheme: dark)").matches, () => false);
 }

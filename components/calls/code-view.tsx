@@ -1,7 +1,7 @@
 "use client";
 
 import { Highlight, themes } from "prism-react-renderer";
-import { useSyncExternalStore } from "react";
+import { useDarkTheme } from "@/components/theme/use-dark-theme";
 
 const HIGHLIGHT_LIMIT = 100_000;
 
@@ -32,15 +32,9 @@ export function languageFor(mimeType: string | undefined): string | null {
   return LANGUAGES.find(([re]) => re.test(type))?.[1] ?? null;
 }
 
-function subscribeDark(cb: () => void) {
-  const mq = window.matchMedia("(prefers-color-scheme: dark)");
-  mq.addEventListener("change", cb);
-  return () => mq.removeEventListener("change", cb);
-}
-
 /** Text with syntax highlighting picked by mimeType; plain <pre> when unknown or very long. */
 export function CodeView({ text, mimeType, className = "max-h-[32rem]" }: { text: string; mimeType?: string; className?: string }) {
-  const dark = useSyncExternalStore(subscribeDark, () => window.matchMedia("(prefers-color-scheme: dark)").matches, () => false);
+  const dark = useDarkTheme();
   const language = languageFor(mimeType);
   const base = `${className} overflow-auto rounded bg-panel p-2 font-mono text-xs whitespace-pre-wrap break-words`;
   if (!language || text.length > HIGHLIGHT_LIMIT) return <pre className={base}>{text}</pre>;

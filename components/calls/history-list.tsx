@@ -37,7 +37,7 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
 
   return (
     <div className={calls.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={calls.isFetching || undefined}>
-      <div className={`${COLUMNS} border-b pr-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-16" : "pl-10"}`} aria-hidden>
+      <div className={`${COLUMNS} border-b max-md:hidden pr-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-16" : "pl-10"}`} aria-hidden>
         <span>Time</span>
         <span>Server</span>
         <span>Method</span>

@@ -6,7 +6,8 @@ import type { CallSummary } from "@/lib/calls";
 import { CallStatusBadge } from "./call-status-badge";
 import { formatDuration, formatTime } from "./format";
 
-export const COLUMNS = "grid grid-cols-[8.5rem_8rem_6.5rem_minmax(6rem,1fr)_5.5rem_4.5rem_6rem] gap-x-3";
+// Narrow screens wrap the cells into lines instead of columns.
+export const COLUMNS = "flex flex-wrap gap-x-2 gap-y-0.5 md:grid md:grid-cols-[8.5rem_8rem_6.5rem_minmax(6rem,1fr)_5.5rem_4.5rem_6rem] md:gap-x-3";
 
 /**
  * One call in history: a compare checkbox (when picking calls), the caller's star, then a link to

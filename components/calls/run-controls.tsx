@@ -2,6 +2,7 @@
 
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
+import { useModKey } from "@/components/ui/kbd";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDuration } from "./format";
 import { useCan } from "@/lib/auth/hooks";
@@ -22,13 +23,15 @@ interface RunControlsProps {
 /** Timeout (ms), Run (Ctrl/Cmd+Enter) and, while a call runs, its elapsed time and Cancel. */
 export function RunControls({ onRun, onCancel, running, cancelling, elapsedMs, timeoutMs, onTimeoutChange, defaultTimeoutMs, runLabel = "Run", disabled }: RunControlsProps) {
   const can = useCan("member");
+  const mod = useModKey();
+  const shortcut = mod.apple ? "⌘↵" : "Ctrl ↵";
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <span className="inline-flex" title={can.reason || "Run (Ctrl/Cmd+Enter)"}>
-      <Button variant="primary" onClick={onRun} disabled={running || disabled || !can.allowed}>
+      <span className="inline-flex" title={can.reason || `Run (${mod.label}+Enter)`}>
+      <Button variant="primary" onClick={onRun} disabled={running || disabled || !can.allowed} aria-keyshortcuts={`${mod.aria}+Enter`}>
         {runLabel}
-        <kbd aria-hidden className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px] opacity-70">
-          ⌘↵
+        <kbd aria-hidden data-testid="run-shortcut" className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px]">
+          {shortcut}
         </kbd>
       </Button>
       </span>

@@ -1,23 +1,49 @@
 "use client";
 
+import { useId, type RefObject } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
+import { Kbd, useModKey } from "@/components/ui/kbd";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { useSignOut, type Me } from "@/lib/auth/hooks";
 import { useSwitchWorkspace } from "@/lib/workspaces/hooks";
 
-export function ConsoleHeader({ me }: { me: Me }) {
+interface ConsoleHeaderProps {
+  me: Me;
+  navOpen: boolean;
+  onToggleNav: () => void;
+  menuButtonRef: RefObject<HTMLButtonElement | null>;
+  onOpenPalette: () => void;
+}
+
+export function ConsoleHeader({ me, navOpen, onToggleNav, menuButtonRef, onOpenPalette }: ConsoleHeaderProps) {
   const router = useRouter();
   const signOut = useSignOut();
   const switchWorkspace = useSwitchWorkspace();
+  const mod = useModKey();
+  const themeName = useId();
 
   return (
-    <header className="flex items-center gap-3 border-b px-4">
+    <header className="flex min-w-0 items-center gap-2 border-b px-2 sm:gap-3 sm:px-4">
+      <Button
+        ref={menuButtonRef}
+        variant="ghost"
+        className="px-2 md:hidden"
+        aria-label="Menu"
+        aria-expanded={navOpen}
+        aria-controls="sidebar"
+        onClick={onToggleNav}
+      >
+        <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <path d="M4 6h16M4 12h16M4 18h16" />
+        </svg>
+      </Button>
       {me.workspaces.length > 1 ? (
-        <label className="flex items-center gap-2 text-sm">
-          <span className="text-muted">Workspace</span>
+        <label className="flex min-w-0 items-center gap-2 text-sm">
+          <span className="text-muted max-sm:sr-only">Workspace</span>
           <Select
-            className="h-7 w-auto py-0"
+            className="h-7 w-auto min-w-0 py-0"
             value={me.workspace.id}
             onChange={(event) => {
               switchWorkspace(event.target.value);
@@ -32,15 +58,24 @@ export function ConsoleHeader({ me }: { me: Me }) {
           </Select>
         </label>
       ) : (
-        <p className="text-sm">
-          <span className="text-muted">Workspace </span>
+        <p className="min-w-0 truncate text-sm">
+          <span className="text-muted max-sm:sr-only">Workspace </span>
           <span className="font-medium" data-testid="workspace-name">
             {me.workspace.name}
           </span>
         </p>
       )}
-      <div className="ml-auto flex items-center gap-3">
-        <span className="text-sm text-muted" title={me.user.email}>
+      <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <Button variant="secondary" className="text-muted max-sm:px-2" onClick={onOpenPalette} aria-keyshortcuts={`${mod.aria}+K`}>
+          <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <circle cx="11" cy="11" r="7" />
+            <path d="m20 20-3.5-3.5" />
+          </svg>
+          <span className="max-sm:sr-only">Search…</span>
+          <Kbd className="max-sm:hidden" keys={[mod.label, "K"]} />
+        </Button>
+        <ThemeSwitch name={themeName} className="max-md:hidden" />
+        <span className="text-sm text-muted max-lg:hidden" title={me.user.email}>
           {me.user.name}
         </span>
         <Button

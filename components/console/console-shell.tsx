@@ -1,12 +1,14 @@
 "use client";
 
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
 import { useMe } from "@/lib/auth/hooks";
 import { useServerEvents } from "./use-server-events";
 import { InteractionHost } from "@/components/interactions/interaction-host";
+import { CommandPalette } from "@/components/palette/command-palette";
+import { useUserTheme } from "@/components/theme/use-user-theme";
 import { ConsoleHeader } from "./console-header";
 import { Sidebar } from "./sidebar";
 
@@ -40,16 +42,40 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
 
 function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["data"]>; children: ReactNode }) {
   useServerEvents();
+  useUserTheme(me.user.id);
+  const [navOpen, setNavOpen] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (navOpen) document.querySelector<HTMLElement>("#sidebar a")?.focus();
+  }, [navOpen]);
+
+  const closeNav = () => {
+    if (!navOpen) return;
+    setNavOpen(false);
+    menuButton.current?.focus();
+  };
+
   return (
-    <div className="grid h-full grid-cols-[15rem_minmax(0,1fr)] grid-rows-[3rem_minmax(0,1fr)]">
+    <div className="grid h-full grid-rows-[3rem_minmax(0,1fr)] md:grid-cols-[15rem_minmax(0,1fr)]">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-raised focus:px-3 focus:py-1">
         Skip to content
       </a>
-      <Sidebar />
-      <ConsoleHeader me={me} />
-      <main id="main" className="min-h-0 overflow-auto">
+      <Sidebar open={navOpen} onClose={closeNav} />
+      {navOpen && <div aria-hidden className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={closeNav} />}
+      <ConsoleHeader
+        me={me}
+        navOpen={navOpen}
+        onToggleNav={() => setNavOpen((open) => !open)}
+        menuButtonRef={menuButton}
+        onOpenPalette={() => setPaletteOpen(true)}
+      />
+      {/* The open drawer is modal: the page behind it takes no focus. */}
+      <main id="main" className="min-h-0 overflow-auto" inert={navOpen}>
         {children}
       </main>
+      <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
       <InteractionHost />
     </div>
   );

@@ -1,16 +1,19 @@
 "use client";
 
+import { useId } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { buttonClasses } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/spinner";
 import { StatusDot } from "@/components/servers/server-status";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
+import { useCan } from "@/lib/auth/hooks";
 import { useServers } from "@/lib/servers/hooks";
 import { Logo } from "./logo";
-import { useCan } from "@/lib/auth/hooks";
 
-const NAV = [
+/** The main navigation, in order; the command palette lists the same pages. */
+export const NAV = [
   { href: "/servers", label: "Servers" },
   { href: "/dashboard", label: "Dashboard" },
   { href: "/agents", label: "Agents" },
@@ -18,13 +21,35 @@ const NAV = [
   { href: "/settings/tokens", label: "Settings" },
 ];
 
-export function Sidebar() {
+interface SidebarProps {
+  /** Below the md breakpoint the sidebar is a drawer, shown only while open. */
+  open: boolean;
+  onClose: () => void;
+}
+
+export function Sidebar({ open, onClose }: SidebarProps) {
   const pathname = usePathname();
   const servers = useServers();
   const canAdd = useCan("admin");
+  const themeName = useId();
 
   return (
-    <aside className="row-span-2 flex min-h-0 flex-col border-r bg-panel">
+    <aside
+      id="sidebar"
+      aria-label="Sidebar"
+      // A link followed from the drawer closes it; on wide screens onClose changes nothing.
+      onClick={(event) => {
+        if ((event.target as HTMLElement).closest("a")) onClose();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && open) onClose();
+      }}
+      className={cn(
+        "row-span-2 flex min-h-0 flex-col border-r bg-panel",
+        "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:w-72 max-md:max-w-[85vw] max-md:shadow-xl",
+        !open && "max-md:hidden",
+      )}
+    >
       <div className="flex h-12 shrink-0 items-center border-b px-4">
         <Link href="/servers" aria-label="Switchboard home">
           <Logo />
@@ -82,7 +107,8 @@ export function Sidebar() {
           </ul>
         )}
       </nav>
-      <div className="border-t p-2">
+      <div className="flex flex-col gap-2 border-t p-2">
+        <ThemeSwitch name={themeName} className="self-start md:hidden" />
         {canAdd.allowed ? (
           <Link href="/servers/new" className={buttonClasses("primary", "md", "w-full")}>
             Add server

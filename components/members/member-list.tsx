@@ -45,7 +45,7 @@ export function MemberList() {
       <h2 id="members-title" className="text-sm font-semibold">
         Members ({members.data.length})
       </h2>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>
@@ -80,8 +80,8 @@ export function MemberList() {
                     />
                   </RoleGate>
                 </td>
-                <td className="py-2 pr-3 text-xs text-muted">{formatTime(member.joinedAt)}</td>
-                <td className="py-2 pr-3 text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</td>
+                <td data-label="Joined" className="py-2 pr-3 text-xs text-muted">{formatTime(member.joinedAt)}</td>
+                <td data-label="Last active" className="py-2 pr-3 text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</td>
                 <td className="py-2 text-right whitespace-nowrap">
                   {self ? (
                     <Button size="sm" variant="ghost" onClick={() => setPending({ kind: "leave" })}>

@@ -29,7 +29,7 @@ export function PendingInvitations() {
       {invitations.data.length === 0 ? (
         <p className="text-sm text-muted">None.</p>
       ) : (
-        <table className="w-full border-collapse text-sm">
+        <table className="sb-table w-full border-collapse text-sm">
           <thead>
             <tr className="border-b text-left text-xs text-muted">
               <th className="py-2 pr-3 font-medium">Email</th>
@@ -48,8 +48,8 @@ export function PendingInvitations() {
                 <td className="py-2 pr-3">
                   <Badge>{invitation.role}</Badge>
                 </td>
-                <td className="py-2 pr-3 text-xs text-muted">{invitation.invitedBy.name ?? "someone removed"}</td>
-                <td className="py-2 pr-3 text-xs text-muted">{formatTime(invitation.expiresAt)}</td>
+                <td data-label="Invited by" className="py-2 pr-3 text-xs text-muted">{invitation.invitedBy.name ?? "someone removed"}</td>
+                <td data-label="Expires" className="py-2 pr-3 text-xs text-muted">{formatTime(invitation.expiresAt)}</td>
                 <td className="flex justify-end gap-1 py-2">
                   <CopyButton text={invitation.url} label="Copy link" />
                   <RoleGate min="admin">

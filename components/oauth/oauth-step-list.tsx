@@ -76,7 +76,7 @@ function StepItems({ steps, label }: { steps: OAuthStep[]; label: string }) {
 
 function ParamTable({ params }: { params: NonNullable<OAuthStep["params"]> }) {
   return (
-    <table className="mt-2 w-full text-left text-xs">
+    <table className="sb-table mt-2 w-full text-left text-xs">
       <thead className="text-muted">
         <tr>
           <th className="py-1 pr-3 font-medium">Parameter</th>

@@ -23,7 +23,7 @@ export function ArchivedServers() {
         Archived servers
       </h2>
       <p className="text-xs text-muted">Their history stays readable. Restore one to use it again, or purge it to delete its calls for good.</p>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>
@@ -42,8 +42,8 @@ export function ArchivedServers() {
                   {server.name}
                 </Link>
               </td>
-              <td className="py-2 pr-3 text-xs text-muted">{formatTime(server.archivedAt)}</td>
-              <td className="py-2 pr-3 text-right text-xs tabular-nums">{server.callCount}</td>
+              <td data-label="Archived" className="py-2 pr-3 text-xs text-muted">{formatTime(server.archivedAt)}</td>
+              <td data-label="Calls" className="py-2 pr-3 text-right text-xs tabular-nums">{server.callCount}</td>
               <td className="flex justify-end gap-1 py-2">
                 <RoleGate min="admin">
                   <Button size="sm" aria-label={`Restore ${server.name}`} busy={restore.isPending && restore.variables === server.id} onClick={() => restore.mutate(server.id)}>

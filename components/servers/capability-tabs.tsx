@@ -27,8 +27,9 @@ interface CapabilityTabsProps {
 }
 
 export function CapabilityTabs({ server, enabled, onConnect }: CapabilityTabsProps) {
-  // A link to a prompt (?prompt=<name>) opens on the prompts tab.
-  const [tab, setTab] = useState<CapabilityKind>(useSearchParams().has("prompt") ? "prompts" : "tools");
+  // A link to a prompt (?prompt=<name>) or a resource (?resource=<uri>) opens on its tab.
+  const search = useSearchParams();
+  const [tab, setTab] = useState<CapabilityKind>(search.has("prompt") ? "prompts" : search.has("resource") ? "resources" : "tools");
   const caps = server.status === "connected" ? server.session?.capabilities : null;
   // A session that announced its capabilities tells us what not to ask for.
   const offers = (kind: CapabilityKind) => !caps || CAPABILITY_OF[kind] in caps;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -32,13 +32,19 @@ interface MasterDetailProps {
 /** A filterable list on the left and the selected entry's detail on the right. */
 export function MasterDetail({ noun, entries, total, isLoading, error, filter, onFilterChange, selectedKey, onSelect, detail, emptyText }: MasterDetailProps) {
   const descId = useId();
+  const detailRef = useRef<HTMLDivElement>(null);
+  const select = (key: string) => {
+    onSelect(key);
+    // Stacked on a narrow screen, the detail is below the list: bring it into view.
+    if (window.matchMedia("(width < 48rem)").matches) detailRef.current?.scrollIntoView({ block: "start" });
+  };
   return (
-    <div className="grid min-h-0 grid-cols-[18rem_minmax(0,1fr)] gap-0">
-      <div className="flex min-h-0 flex-col border-r">
+    <div className="grid min-h-0 grid-cols-1 gap-0 md:grid-cols-[18rem_minmax(0,1fr)]">
+      <div className="flex min-h-0 flex-col max-md:border-b md:border-r">
         <div className="border-b p-2">
           <Input type="search" aria-label={`Filter ${noun}`} placeholder={`Filter ${noun}…`} value={filter} onChange={(e) => onFilterChange(e.target.value)} />
         </div>
-        <div className="max-h-[calc(100vh-14rem)] min-h-40 overflow-y-auto">
+        <div className="max-h-64 min-h-40 overflow-y-auto md:max-h-[calc(100vh-14rem)]">
           {isLoading ? (
             <div className="flex flex-col gap-2 p-3">
               {[0, 1, 2, 3].map((i) => (
@@ -69,7 +75,7 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
                         type="button"
                         aria-describedby={entry.secondary ? `${descId}-${index}` : undefined}
                         aria-current={selected ? "true" : undefined}
-                        onClick={() => onSelect(entry.key)}
+                        onClick={() => select(entry.key)}
                         className="min-w-0 flex-1 truncate text-left font-mono text-xs font-medium outline-none after:absolute after:inset-0 after:content-['']"
                       >
                         {entry.primary}
@@ -88,7 +94,7 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
           )}
         </div>
       </div>
-      <div className="min-w-0 p-4">
+      <div ref={detailRef} className="min-w-0 scroll-mt-2 p-3 md:p-4">
         {detail ?? (total > 0 ? <EmptyState title={`Select one of the ${noun}`} className="py-16" /> : null)}
       </div>
     </div>

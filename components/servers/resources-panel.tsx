@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { formatBytes } from "@/components/calls/format";
 import { Badge } from "@/components/ui/badge";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
@@ -18,7 +19,8 @@ export function ResourcesPanel({ serverId, enabled, defaultTimeoutMs }: { server
   const subscriptions = useResourceSubscriptions(serverId, enabled && canSubscribe);
   const subscribed = subscriptions.data?.uris ?? [];
   const [filter, setFilter] = useState("");
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?resource=<uri> (from the command palette) opens that resource.
+  const [selected, setSelected] = useState<string | null>(useSearchParams().get("resource"));
   const all = resources.data ?? [];
   const visible = all.filter((r) => matches(filter, r.uri, r.name, r.title, r.description));
   const current = all.find((r) => r.uri === selected) ?? (selected === null ? visible[0] : undefined);

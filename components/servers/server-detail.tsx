@@ -39,7 +39,8 @@ const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities");
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
   // Back from signing in to the server (OAuth): list at once, even after the failed connection that asked for it.
-  const [listMode, setListMode] = useState<ListMode>(useSearchParams().get("oauth") === "signed-in" ? "on" : "auto");
+  const search = useSearchParams();
+  const [listMode, setListMode] = useState<ListMode>(search.get("oauth") === "signed-in" ? "on" : "auto");
   const [view, setView] = useState<View>("capabilities");
 
   if (server.isPending) {
@@ -89,7 +90,8 @@ export function ServerDetail({ id }: { id: string }) {
       )}
       <Tabs label="Server views" tabs={archived ? ARCHIVED_VIEWS : VIEWS} value={shown} onChange={setView} className="pt-2">
         {shown === "capabilities" ? (
-          <CapabilityTabs server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
+          // Keyed by the query so a link to another tool, prompt or resource of this server opens it.
+          <CapabilityTabs key={search.toString()} server={server.data} enabled={enabled} onConnect={() => setListMode("on")} />
         ) : shown === "logs" ? (
           <LogPanel server={server.data} />
         ) : shown === "traffic" ? (

@@ -35,7 +35,7 @@ export function ServerList() {
     );
   }
   return (
-    <table className="w-full border-collapse text-sm">
+    <table className="sb-table w-full border-collapse text-sm">
       <thead>
         <tr className="border-b text-left text-xs text-muted">
           <th className="py-2 pr-3 font-medium">Name</th>

@@ -38,7 +38,7 @@ export function TaskPanel({ server }: { server: ServerDto }) {
       {items.length === 0 && !tasks.isPending ? (
         <EmptyState title="No tasks">Tools that run as tasks (execution.taskSupport) show up here with their status and result.</EmptyState>
       ) : (
-        <table aria-label="Task calls" className="w-full border-collapse rounded-md border text-left text-xs">
+        <table aria-label="Task calls" className="sb-table w-full border-collapse rounded-md border text-left text-xs">
           <thead className="text-muted">
             <tr className="border-b">
               <th className="px-2 py-1 font-medium">Tool</th>
@@ -79,12 +79,12 @@ function TaskRow({ call, cancelling, onCancel }: { call: CallSummary; cancelling
           <CallStatusBadge status={call.status} isError={call.isError} testId="task-row-call-status" />
         </span>
       </td>
-      <td className="max-w-64 px-2 py-1.5 break-words text-muted">{task.statusMessage ?? "—"}</td>
-      <td className="max-w-40 truncate px-2 py-1.5 font-mono" title={task.id}>
+      <td data-label="Status message" className="max-w-64 px-2 py-1.5 break-words text-muted">{task.statusMessage ?? "—"}</td>
+      <td data-label="Task id" className="max-w-40 truncate px-2 py-1.5 font-mono" title={task.id}>
         {task.id}
       </td>
-      <td className="px-2 py-1.5 whitespace-nowrap">{task.pollIntervalMs !== null ? `${task.pollIntervalMs} ms` : "server default"}</td>
-      <td className="px-2 py-1.5 whitespace-nowrap">
+      <td data-label="Poll interval" className="px-2 py-1.5 whitespace-nowrap">{task.pollIntervalMs !== null ? `${task.pollIntervalMs} ms` : "server default"}</td>
+      <td data-label="Started" className="px-2 py-1.5 whitespace-nowrap">
         <time dateTime={call.startedAt}>{formatTime(call.startedAt, true)}</time>
       </td>
       <td className="px-2 py-1.5 text-right">

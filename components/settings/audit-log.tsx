@@ -13,7 +13,8 @@ import { useCan } from "@/lib/auth/hooks";
 import { AuditFiltersForm, FILTER_KEYS } from "./audit-filters";
 import { useLoadMore } from "@/components/ui/use-load-more";
 
-const COLUMNS = "grid grid-cols-[9.5rem_11rem_minmax(8rem,1fr)_minmax(8rem,1fr)_7rem] gap-x-3";
+// Narrow screens wrap the cells into lines instead of columns.
+const COLUMNS = "flex flex-wrap gap-x-2 gap-y-0.5 md:grid md:grid-cols-[9.5rem_11rem_minmax(8rem,1fr)_minmax(8rem,1fr)_7rem] md:gap-x-3";
 
 /** The audit log page: filters in the URL, newest first, more as you scroll, NDJSON export. Admins only. */
 export function AuditLog() {
@@ -61,7 +62,7 @@ function AuditList({ filters, onFilter }: { filters: Partial<AuditFilters>; onFi
 
   return (
     <div className={audit.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={audit.isFetching || undefined}>
-      <div className={`${COLUMNS} border-b px-3 pb-1.5 text-xs font-medium text-muted`} aria-hidden>
+      <div className={`${COLUMNS} border-b max-md:hidden px-3 pb-1.5 text-xs font-medium text-muted`} aria-hidden>
         <span>Time</span>
         <span>Action</span>
         <span>Actor</span>

@@ -6,7 +6,8 @@ import type { Role } from "@/lib/access";
 import { cn } from "@/components/ui/cn";
 import { RoleGate } from "@/components/ui/role-gate";
 
-const PAGES: { href: string; label: string; min: Role }[] = [
+/** The settings pages and the least role that may open each; the command palette lists them too. */
+export const SETTINGS_PAGES: { href: string; label: string; min: Role }[] = [
   { href: "/settings/tokens", label: "API tokens", min: "viewer" },
   { href: "/settings/members", label: "Members", min: "viewer" },
   { href: "/settings/workspace", label: "Workspace", min: "viewer" },
@@ -18,15 +19,15 @@ const PAGES: { href: string; label: string; min: Role }[] = [
 export function SettingsNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Settings" className="flex gap-1 border-b">
-      {PAGES.map((page) => {
+    <nav aria-label="Settings" className="flex gap-1 overflow-x-auto border-b">
+      {SETTINGS_PAGES.map((page) => {
         const active = pathname.startsWith(page.href);
         const link = (
           <Link
             key={page.href}
             href={page.href}
             aria-current={active ? "page" : undefined}
-            className={cn("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
+            className={cn("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium whitespace-nowrap", active ? "border-accent text-fg" : "border-transparent text-muted hover:text-fg")}
           >
             {page.label}
           </Link>

@@ -83,7 +83,7 @@ function TokenList() {
       <h2 id="tokens-title" className="text-sm font-semibold">
         Tokens
       </h2>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             <th className="py-2 pr-3 font-medium">Name</th>
@@ -107,9 +107,9 @@ function TokenList() {
                   </Badge>
                 )}
               </td>
-              <td className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
-              <td className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
-              <td className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
+              <td data-label="Prefix" className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
+              <td data-label="Created" className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
+              <td data-label="Last used" className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
               <td className="py-2 pr-3">
                 {token.revokedAt ? (
                   <Badge tone="red" title={`Revoked ${formatTime(token.revokedAt)}`}>

@@ -21,7 +21,7 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
   if (shares.length === 0) return <p className="text-xs text-muted">{empty}</p>;
   return (
     <>
-      <table className="w-full border-collapse text-sm">
+      <table className="sb-table w-full border-collapse text-sm">
         <thead>
           <tr className="border-b text-left text-xs text-muted">
             {showCall && <th className="py-2 pr-3 font-medium">Call</th>}
@@ -47,10 +47,10 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
                 </td>
               )}
               {showCall && <td className="py-2 pr-3 text-xs">{share.call.serverName ?? "—"}</td>}
-              <td className="py-2 pr-3 text-xs">{share.createdBy.name ?? "a former member"}</td>
-              <td className="py-2 pr-3 text-xs text-muted">{formatTime(share.createdAt, true)}</td>
-              <td className="py-2 pr-3 text-xs text-muted">{share.expiresAt ? formatTime(share.expiresAt, true) : "never"}</td>
-              <td className="py-2 pr-3 text-xs text-muted" title={share.lastViewedAt ? `Last viewed ${formatTime(share.lastViewedAt)}` : undefined}>
+              <td data-label="Created by" className="py-2 pr-3 text-xs">{share.createdBy.name ?? "a former member"}</td>
+              <td data-label="Created" className="py-2 pr-3 text-xs text-muted">{formatTime(share.createdAt, true)}</td>
+              <td data-label="Expires" className="py-2 pr-3 text-xs text-muted">{share.expiresAt ? formatTime(share.expiresAt, true) : "never"}</td>
+              <td data-label="Views" className="py-2 pr-3 text-xs text-muted" title={share.lastViewedAt ? `Last viewed ${formatTime(share.lastViewedAt)}` : undefined}>
                 {share.viewCount}
               </td>
               <td className="py-2 pr-3">

@@ -1,23 +1,9 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import CodeMirror, { EditorView, keymap, Prec } from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
-
-function subscribeScheme(callback: () => void) {
-  const query = window.matchMedia("(prefers-color-scheme: dark)");
-  query.addEventListener("change", callback);
-  return () => query.removeEventListener("change", callback);
-}
-
-/** Whether the system asks for a dark theme. */
-export function usePrefersDark(): boolean {
-  return useSyncExternalStore(
-    subscribeScheme,
-    () => window.matchMedia("(prefers-color-scheme: dark)").matches,
-    () => false,
-  );
-}
+import { useDarkTheme } from "@/components/theme/use-dark-theme";
 
 interface JsonEditorProps {
   value: string;
@@ -33,7 +19,7 @@ interface JsonEditorProps {
 
 /** A CodeMirror JSON editor whose text box is named `label` (role="textbox"). */
 export function JsonEditor({ value, onChange, label, minHeight = "8rem", maxHeight = "24rem", readOnly, onSubmit }: JsonEditorProps) {
-  const dark = usePrefersDark();
+  const dark = useDarkTheme();
   const submitRef = useRef(onSubmit);
   useEffect(() => {
     submitRef.current = onSubmit;

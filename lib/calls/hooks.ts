@@ -32,6 +32,19 @@ export function useCalls(filters: CallFilters) {
   });
 }
 
+/** The newest `limit` calls (one page, kept in the history's cache shape), fetched while `enabled`. */
+export function useRecentCalls(limit: number, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: callKeys.list({ limit }),
+    queryFn: ({ signal }) => api<Page<CallSummary>>("/calls", { query: { limit }, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: () => undefined,
+    select: (data) => data.pages[0]?.items ?? [],
+    enabled,
+    staleTime: 5_000,
+  });
+}
+
 export function useCall(id: string, enabled = true) {
   return useQuery({
     queryKey: callKeys.detail(id),

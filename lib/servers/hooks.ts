@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import { oauthKeys } from "@/lib/oauth";
 import type { LogLevel } from "@/lib/logs";
@@ -97,6 +97,34 @@ export function useCapability<K extends CapabilityKind>(id: string, kind: K, ena
     enabled,
     retry: false,
   });
+}
+
+/** The capability lists a quick search looks through: templates need arguments, so they are left out. */
+export const SEARCHED_KINDS = ["tools", "prompts", "resources"] as const;
+type SearchedKind = (typeof SEARCHED_KINDS)[number];
+const ANNOUNCED_AS: Record<SearchedKind, string> = { tools: "tools", prompts: "prompts", resources: "resources" };
+
+export type LoadedCapability = { [K in SearchedKind]: { server: ServerDto; kind: K; item: CapabilityItems[K] } }[SearchedKind];
+
+/**
+ * Tools, prompts and resources of every server, as far as they are known without opening a
+ * session: lists already fetched in this tab, and (while `fetchConnected`) those of servers that
+ * have a live session and announced the capability.
+ */
+export function useLoadedCapabilities(servers: ServerDto[], fetchConnected: boolean): LoadedCapability[] {
+  const pairs = servers.flatMap((server) => SEARCHED_KINDS.map((kind) => ({ server, kind })));
+  const results = useQueries({
+    queries: pairs.map(({ server, kind }) => {
+      const caps = server.status === "connected" ? server.session?.capabilities : null;
+      return {
+        queryKey: serverKeys.capability(server.id, kind),
+        queryFn: () => api<{ items: CapabilityItems[typeof kind][] }>(`/servers/${encodeURIComponent(server.id)}/${kind}`).then((r) => r.items ?? []),
+        enabled: fetchConnected && Boolean(caps && ANNOUNCED_AS[kind] in caps),
+        retry: false,
+      };
+    }),
+  });
+  return pairs.flatMap(({ server, kind }, i) => ((results[i]?.data ?? []) as CapabilityItems[typeof kind][]).map((item) => ({ server, kind, item }) as LoadedCapability));
 }
 
 /**

@@ -84,6 +84,11 @@ test("the permalink replays the app from the stored input and result", async ({ 
   await expect(app.getByText("Theme: dark")).toBeVisible();
   await page.emulateMedia({ colorScheme: "light" });
   await expect(app.getByText("Theme: light")).toBeVisible();
+  // The console's own theme choice wins over the system's and reaches the app the same way.
+  await page.getByRole("group", { name: "Theme" }).getByTitle("Dark theme").click();
+  await expect(app.getByText("Theme: dark")).toBeVisible();
+  await page.getByRole("group", { name: "Theme" }).getByTitle("System theme").click();
+  await expect(app.getByText("Theme: light")).toBeVisible();
 
   // Closing tears the app down first, then the frame goes.
   await page.getByRole("button", { name: "Close app" }).click();

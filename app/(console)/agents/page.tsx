@@ -1,8 +1,13 @@
+import { Suspense } from "react";
 import type { Metadata } from "next";
 import { AgentsPage } from "@/components/agents/agents-page";
 
 export const metadata: Metadata = { title: "Agents" };
 
 export default function Agents() {
-  return <AgentsPage />;
+  return (
+    <Suspense>
+      <AgentsPage />
+    </Suspense>
+  );
 }
