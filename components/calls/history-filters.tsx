@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
-import { CALL_METHODS, CALL_ORIGINS, CALL_STATUSES } from "@/lib/calls";
+import { ANY_ORIGIN, CALL_METHODS, CALL_ORIGINS, CALL_STATUSES } from "@/lib/calls";
 import type { CallFilters } from "@/lib/calls/hooks";
 import { useTags } from "@/lib/reviews/hooks";
 import { useArchivedServers, useServers } from "@/lib/servers/hooks";
@@ -104,9 +104,10 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
         </Select>
       </Labelled>
       <Labelled label="Origin">
-        <Select value={filters.origin ?? ""} onChange={(e) => apply({ origin: e.target.value })} className="w-28">
-          <option value="">Any origin</option>
-          {[...new Set([...CALL_ORIGINS, ...(filters.origin ? [filters.origin] : [])])].map((o) => (
+        <Select value={filters.origin ?? ""} onChange={(e) => apply({ origin: e.target.value })} className="w-40">
+          <option value="">Not automatic</option>
+          <option value={ANY_ORIGIN}>Any, automatic too</option>
+          {[...new Set([...CALL_ORIGINS, ...(filters.origin && filters.origin !== ANY_ORIGIN ? [filters.origin] : [])])].map((o) => (
             <option key={o} value={o}>
               {o}
             </option>

@@ -4,6 +4,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
+import Link from "next/link";
+import type { CallSummary } from "@/lib/calls";
 import { useCalls, type CallFilters } from "@/lib/calls/hooks";
 import { COLUMNS, HistoryRow } from "./history-row";
 import { useLoadMore } from "@/components/ui/use-load-more";
@@ -47,8 +49,8 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
         <span>User</span>
       </div>
       <ul aria-label="Calls" className="divide-y">
-        {rows.map((call) => (
-          <HistoryRow key={call.id} call={call} selected={selected.includes(call.id)} onToggle={onToggle} />
+        {collapseRereads(rows).map(({ call, more }) => (
+          <HistoryGroup key={call.id} call={call} more={more} selected={selected.includes(call.id)} onToggle={onToggle} />
         ))}
       </ul>
       <div ref={sentinel} className="flex justify-center py-4">
@@ -62,5 +64,32 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
       </div>
       {calls.error && <ErrorAlert error={calls.error} />}
     </div>
+  );
+}
+
+/** Back-to-back automatic re-reads of one resource collapse into the newest, with a count. */
+function collapseRereads(rows: CallSummary[]): { call: CallSummary; more: number }[] {
+  const out: { call: CallSummary; more: number }[] = [];
+  for (const call of rows) {
+    const last = out.at(-1);
+    if (last && call.origin === "subscription" && last.call.origin === "subscription" && last.call.serverId === call.serverId && last.call.name === call.name) last.more++;
+    else out.push({ call, more: 0 });
+  }
+  return out;
+}
+
+function HistoryGroup({ call, more, selected, onToggle }: { call: CallSummary; more: number; selected: boolean; onToggle?: (id: string) => void }) {
+  if (!more) return <HistoryRow call={call} selected={selected} onToggle={onToggle} />;
+  const all = new URLSearchParams({ origin: "subscription", serverId: call.serverId, name: call.name });
+  return (
+    <>
+      <HistoryRow call={call} selected={selected} onToggle={onToggle} />
+      <li className="py-1 pl-10 text-xs text-muted" data-testid="collapsed-rereads">
+        and {more} earlier re-read{more === 1 ? "" : "s"} of this resource after updates ·{" "}
+        <Link href={`/history?${all}`} className="underline underline-offset-2 hover:text-fg">
+          show each
+        </Link>
+      </li>
+    </>
   );
 }

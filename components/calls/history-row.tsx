@@ -47,6 +47,11 @@ export function HistoryRow({ call, selected, onToggle }: { call: CallSummary; se
                 {call.origin}
               </Badge>
             )}
+            {call.sentInvalid && (
+              <Badge tone="amber" testId="history-sent-invalid" title="Sent anyway: the arguments failed the tool's input schema">
+                invalid args
+              </Badge>
+            )}
           </span>
           <span>
             <CallStatusBadge status={call.status} isError={call.isError} testId="history-status" />

@@ -19,8 +19,8 @@ interface ReadResourceProps {
 export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled, rereadOn }: ReadResourceProps) {
   const runner = useCallRunner();
   const [timeoutMs, setTimeoutMs] = useState("");
-  const read = () => {
-    if (!runner.running && uri && !disabled) runner.start(serverId, "resources/read", { uri, timeoutMs: parseTimeout(timeoutMs) });
+  const read = (origin: "user" | "subscription" = "user") => {
+    if (!runner.running && uri && !disabled) runner.start(serverId, "resources/read", { uri, timeoutMs: parseTimeout(timeoutMs), origin });
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (isRunShortcut(event)) {
@@ -33,13 +33,14 @@ export function ReadResource({ serverId, uri, defaultTimeoutMs, disabled, reread
   useEffect(() => {
     if (!rereadOn || rereadOn === lastReread.current || runner.running) return;
     lastReread.current = rereadOn;
-    read();
+    // Recorded as automatic work: history hides it unless asked for.
+    read("subscription");
   });
   return (
     <div className="flex flex-col gap-3" onKeyDown={onKeyDown}>
       <RunControls
         runLabel="Read"
-        onRun={read}
+        onRun={() => read()}
         onCancel={runner.cancel}
         running={runner.running}
         cancelling={runner.cancelling}

@@ -71,7 +71,8 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
     if (parsed.ok) setArgs(parsed.value);
   }
 
-  function run() {
+  /** `anyway`: send arguments that fail the input schema (the call is recorded as sent invalid). */
+  function run(anyway = false) {
     if (runner.running) return;
     let value = args;
     if (mode === "json") {
@@ -83,7 +84,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
       value = parsed.value;
     }
     const { errors, errorSchema } = validator.validateFormData(value, schema);
-    if (errors.length > 0) {
+    if (errors.length > 0 && !anyway) {
       setFieldErrors(errorSchema);
       setProblems(errors.map((e) => `${e.property && e.property !== "." ? `${e.property.replace(/^\./, "")}: ` : ""}${e.message ?? "invalid"}`));
       setLiveValidate(true);
@@ -92,7 +93,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
     setFieldErrors(undefined);
     setProblems([]);
     const task = taskSupport === "optional" && asTask ? true : undefined;
-    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs), task, rerunOf });
+    runner.start(serverId, "tools/call", { name: tool.name, arguments: value, timeoutMs: parseTimeout(timeoutMs), task, rerunOf, ...(anyway ? { skipValidation: true } : {}) });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -172,20 +173,29 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
           <p className="text-sm text-muted">This tool takes no arguments.</p>
         )
       ) : (
-        <JsonEditor label="Arguments (JSON)" value={rawText} onChange={onRawChange} onSubmit={run} />
+        <JsonEditor label="Arguments (JSON)" value={rawText} onChange={onRawChange} onSubmit={() => run()} />
       )}
       {rawError && (
         <p role="alert" className="text-xs text-red-600 dark:text-red-400">
           {rawError}
         </p>
       )}
-      {(problems.length > 0 || (mode === "json" && serverErrors.length > 0)) && (
+      {(problems.length > 0 || serverErrors.length > 0) && (
         <Alert tone="error" title="Fix the arguments first">
-          <ul className="list-disc pl-4">
-            {(problems.length ? problems : serverErrors.map((e) => `${e.path ? `${e.path}: ` : ""}${e.message}`)).map((p, i) => (
-              <li key={i}>{p}</li>
-            ))}
-          </ul>
+          {(problems.length > 0 || mode === "json") && (
+            <ul className="list-disc pl-4">
+              {(problems.length ? problems : serverErrors.map((e) => `${e.path ? `${e.path}: ` : ""}${e.message}`)).map((p, i) => (
+                <li key={i}>{p}</li>
+              ))}
+            </ul>
+          )}
+          <p className="mt-2 flex flex-wrap items-center gap-2">
+            <span>Or, when the schema is what is wrong:</span>
+            <Button size="sm" variant="danger" onClick={() => run(true)} disabled={runner.running}>
+              Send anyway
+            </Button>
+            <span className="text-xs">The call is recorded as sent with invalid arguments.</span>
+          </p>
         </Alert>
       )}
 
@@ -198,7 +208,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
       {taskSupport === "required" && <p className="text-xs text-muted">This tool always runs as a task: the console follows it and stores its result.</p>}
 
       <RunControls
-        onRun={run}
+        onRun={() => run()}
         onCancel={runner.cancel}
         running={runner.running}
         cancelling={runner.cancelling}

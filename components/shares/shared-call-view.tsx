@@ -29,6 +29,7 @@ function asCallDto(call: SharedCall): CallDto {
     traceId: "",
     rerunOfId: null,
     origin: call.origin,
+    sentInvalid: false,
     parentCallId: null,
     credential: null,
     startedAt: call.startedAt,

@@ -25,6 +25,7 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
     traceId: row.traceId,
     rerunOfId: row.rerunOfId,
     origin: row.origin as CallOrigin,
+    sentInvalid: row.sentInvalid,
     parentCallId: row.parentCallId,
     credential: row.credentialMode && (row.credentialUserId || row.credentialMode === "machine")
       ? { mode: row.credentialMode as CallCredential["mode"], userId: row.credentialUserId, userName: row.credentialUserName }

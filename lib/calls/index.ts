@@ -5,8 +5,12 @@ export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", 
 export const CallStatusSchema = z.enum(CALL_STATUSES);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
-export const CALL_ORIGINS = ["user", "app", "card"] as const;
+export const CALL_ORIGINS = ["user", "app", "card", "subscription"] as const;
 export type CallOrigin = (typeof CALL_ORIGINS)[number];
+/** Work the console does on its own (re-reading a subscribed resource that changed): hidden from history unless asked for. */
+export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription"];
+/** The history filter value that shows every origin, automatic work included. */
+export const ANY_ORIGIN = "any";
 
 export const CALL_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
 export type CallMethod = (typeof CALL_METHODS)[number];
@@ -25,6 +29,8 @@ export const CallToolSchema = z
     requestId: RequestIdSchema,
     /** Run as a task (`execution.taskSupport` "optional"); "required" tools always are, others never. */
     task: z.boolean().optional(),
+    /** "Send anyway": send arguments that fail the tool's input schema; the call is marked `sentInvalid`. */
+    skipValidation: z.boolean().optional(),
     /** "card": the call comes from a UI card action in the result of `parentCallId`. */
     origin: z.enum(["user", "card"]).optional(),
     parentCallId: z.string().min(1).max(100).optional(),
@@ -41,6 +47,8 @@ export const ReadResourceSchema = z.object({
   uri: z.string().min(1).max(10_000),
   timeoutMs: TimeoutSchema,
   requestId: RequestIdSchema,
+  /** "subscription": the console reads it again because the server said it changed (automatic work). */
+  origin: z.enum(["user", "subscription"]).optional(),
 });
 export type ReadResource = z.infer<typeof ReadResourceSchema>;
 
@@ -64,7 +72,10 @@ export const ListCallsQuerySchema = z.object({
   name: z.string().max(500).optional(),
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
-  /** Who asked: "user", "app", "card" (see CallOrigin). */
+  /**
+   * Who asked: "user", "app", "card", "subscription" (see CallOrigin), or "any". Without it,
+   * automatic work (subscription re-reads) is left out.
+   */
   origin: z.string().min(1).max(40).optional(),
   q: z.string().max(500).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
@@ -139,8 +150,10 @@ export interface CallDto {
   requestId: string;
   traceId: string;
   rerunOfId: string | null;
-  /** "user" (UI or API), "app" (an MCP App in a result) or "card" (a UI card action). */
+  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action) or "subscription" (a re-read after an update). */
   origin: CallOrigin;
+  /** Sent although its arguments failed the tool's input schema ("Send anyway"). */
+  sentInvalid: boolean;
   /** For app and card calls: the call whose result hosted the app or card. */
   parentCallId: string | null;
   /** Servers with OAuth: whose credential the call ran with; null for servers without OAuth. */

@@ -1,6 +1,6 @@
 import { containsText, databaseProvider, prisma, sql } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
-import type { ListCallsQuery } from "./index";
+import { ANY_ORIGIN, AUTOMATIC_ORIGINS, type ListCallsQuery } from "./index";
 
 const withServerName = { server: { select: { name: true, archivedAt: true } } } satisfies Prisma.CallInclude;
 
@@ -60,6 +60,12 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
  * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
  * indexes serve the ILIKE itself, SQLite's FTS5 index narrows it first (searchCandidates).
  */
+/** One origin, every origin ("any"), or by default everything but the console's automatic work. */
+function originWhere(origin: string | undefined): Prisma.CallWhereInput {
+  if (origin === ANY_ORIGIN) return {};
+  return origin ? { origin } : { origin: { notIn: [...AUTOMATIC_ORIGINS] } };
+}
+
 export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {
   const candidates = query.q ? await searchCandidates(workspaceId, query.q) : null;
   return {
@@ -71,7 +77,7 @@ export async function callsWhere({ workspaceId, userId, query }: { workspaceId: 
     ...(query.name ? { name: query.name } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.userId ? { userId: query.userId } : {}),
-    ...(query.origin ? { origin: query.origin } : {}),
+    ...originWhere(query.origin),
     ...(query.from || query.to
       ? { startedAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lte: new Date(query.to) } : {}) } }
       : {}),

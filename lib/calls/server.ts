@@ -36,6 +36,8 @@ export interface CallRequest {
   requestId?: string;
   /** Ask for a task-augmented call (tools with taskSupport "optional"). */
   task?: boolean;
+  /** Send even when the arguments fail the tool's input schema (recorded as `sentInvalid`). */
+  skipValidation?: boolean;
   rerunOfId?: string;
   origin?: CallOrigin;
   parentCallId?: string;
@@ -102,16 +104,20 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
 
   let asTask = false;
+  let sentInvalid = false;
   if (req.method === "tools/call") {
     const tool = (await live.connection.tools().catch(() => [])).find((t) => t.name === req.name);
     const errors = tool ? validateArguments(tool.inputSchema, req.params.arguments ?? {}) : [];
-    if (errors.length) throw new SwitchboardError("unprocessable", `Arguments do not match the tool's input schema: ${errors[0]!.path} ${errors[0]!.message}`, { errors });
+    if (errors.length && !req.skipValidation) {
+      throw new SwitchboardError("unprocessable", `Arguments do not match the tool's input schema: ${errors[0]!.path} ${errors[0]!.message}`, { errors });
+    }
+    sentInvalid = errors.length > 0;
     asTask = runsAsTask(tool, req.task);
   }
 
   const startedAt = new Date();
   const credential = await credentialUsed(server);
-  const pending = await q.insertPendingCall({ data: { ...base, ...credential, sessionId: live.sessionId, startedAt } });
+  const pending = await q.insertPendingCall({ data: { ...base, ...credential, sentInvalid, sessionId: live.sessionId, startedAt } });
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
   running.set(key, controller);

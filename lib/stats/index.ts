@@ -105,5 +105,7 @@ export const statsKeys = {
 export function historyHref(filters: { serverId?: string | null; from: string; to: string; method?: string; name?: string; status?: string; userId?: string; origin?: string }): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  // The dashboard counts every origin; history leaves automatic work out unless told otherwise.
+  if (!filters.origin) params.set("origin", "any");
   return `/history?${params}`;
 }

@@ -76,4 +76,12 @@ test("templates with completions, prompts with completions, live resource update
   await page.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(page.getByRole("button", { name: "Subscribe", exact: true })).toBeVisible();
   expect((await toggle()).ok()).toBe(true);
+
+  // The re-read was the console's own work: history leaves it out until asked for.
+  const uri = "demo://resource/static/document/architecture.md";
+  await page.goto(`${sb.url}/history?serverId=${serverId}&name=${encodeURIComponent(uri)}`);
+  await expect(page.getByText("No calls match these filters")).toBeVisible();
+  await page.getByLabel("Origin").selectOption("any");
+  await expect(page.getByTestId("history-row").first()).toBeVisible();
+  await expect(page.getByTestId("history-origin").first()).toHaveText("subscription");
 });

@@ -87,6 +87,20 @@ describe("servers, sessions and recorded calls against server-everything", () =>
     expect((await api("GET", `/api/v1/calls?serverId=${serverId}&limit=200`)).body.items.length).toBe(before);
   });
 
+  it("sends invalid arguments anyway when asked, and records the call as such", async () => {
+    const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "get-sum", arguments: { a: "two" }, skipValidation: true });
+    expect(res.status).toBe(200);
+    // The server got them and answered (its own refusal is the call's result, recorded as data).
+    expect(res.body.call.sentInvalid).toBe(true);
+    expect(res.body.call.params).toEqual({ name: "get-sum", arguments: { a: "two" } });
+    expect(["ok", "error"]).toContain(res.body.call.status);
+    const listed = (await api("GET", `/api/v1/calls?serverId=${serverId}&limit=1`)).body.items[0];
+    expect(listed).toMatchObject({ id: res.body.call.id, sentInvalid: true });
+    // Valid arguments with the same flag are just a call.
+    const valid = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "get-sum", arguments: { a: 1, b: 2 }, skipValidation: true });
+    expect(valid.body.call.sentInvalid).toBe(false);
+  });
+
   it("records tool errors as data, with HTTP 200", async () => {
     // server-everything answers an unknown tool with an isError result.
     const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "no-such-tool" });

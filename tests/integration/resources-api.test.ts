@@ -108,4 +108,18 @@ describe("completions and resource subscriptions against server-everything", () 
     expect((await api("POST", `/api/v1/servers/${serverId}/resources/unsubscribe`, { uri: "demo://x" })).body).toEqual({ sessionId: null, uris: [] });
     expect((await api("GET", `/api/v1/servers/${serverId}`)).body.server.status).toBe("disconnected");
   });
+
+  it("records re-reads after an update as automatic work, left out of history unless asked for", async () => {
+    const uri = "demo://resource/static/document/architecture.md";
+    const read = (origin?: string) => api("POST", `/api/v1/servers/${serverId}/resources/read`, { uri, ...(origin ? { origin } : {}) });
+    expect((await read()).body.call.origin).toBe("user");
+    expect((await read("subscription")).body.call.origin).toBe("subscription");
+    expect((await read("subscription")).body.call.origin).toBe("subscription");
+    expect((await read("app")).status).toBe(400);
+    const listed = async (query: string) =>
+      ((await api("GET", `/api/v1/calls?serverId=${serverId}&name=${encodeURIComponent(uri)}${query}`)).body.items as { origin: string }[]).map((c) => c.origin);
+    expect(await listed("")).toEqual(["user"]);
+    expect(await listed("&origin=any")).toEqual(["subscription", "subscription", "user"]);
+    expect(await listed("&origin=subscription")).toEqual(["subscription", "subscription"]);
+  });
 });

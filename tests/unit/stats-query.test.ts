@@ -27,7 +27,8 @@ describe("stats query", () => {
   });
 
   it("links to history with only the filters given", () => {
-    expect(historyHref({ serverId: null, from: "a", to: "b", status: "error" })).toBe("/history?from=a&to=b&status=error");
-    expect(historyHref({ serverId: "s 1", from: "a", to: "b", name: "x&y" })).toBe("/history?serverId=s+1&from=a&to=b&name=x%26y");
+    expect(historyHref({ serverId: null, from: "a", to: "b", status: "error" })).toBe("/history?from=a&to=b&status=error&origin=any");
+    expect(historyHref({ serverId: "s 1", from: "a", to: "b", name: "x&y" })).toBe("/history?serverId=s+1&from=a&to=b&name=x%26y&origin=any");
+    expect(historyHref({ serverId: null, from: "a", to: "b", origin: "card" })).toBe("/history?from=a&to=b&origin=card");
   });
 });

@@ -14,6 +14,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     params: { uri: body.uri },
     timeoutMs: body.timeoutMs,
     requestId: body.requestId,
+    origin: body.origin ?? "user",
   });
   return { call };
 });

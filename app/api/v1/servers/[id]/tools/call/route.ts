@@ -16,6 +16,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     maxTotalTimeoutMs: body.maxTotalTimeoutMs,
     requestId: body.requestId,
     task: body.task,
+    skipValidation: body.skipValidation,
     origin: body.origin,
     parentCallId: body.parentCallId,
     rerunOfId: body.rerunOf,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "call" ADD COLUMN "sent_invalid" BOOLEAN NOT NULL DEFAULT false;
