@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Loading } from "@/components/ui/spinner";
 import { useSetup, useSetupStatus } from "@/lib/auth/hooks";
 
@@ -20,9 +21,10 @@ export function SetupForm() {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const { setupCode, ...rest } = form;
-    setup.mutate(setupCode ? form : rest, { onSuccess: () => router.replace("/") });
+    setup.mutate(setupCode ? form : rest);
   }
 
+  if (setup.data) return <FirstToken token={setup.data.token} onContinue={() => router.replace("/")} />;
   if (status.isPending) return <Loading />;
   if (status.data?.needed === false && !setup.isSuccess) {
     return (
@@ -66,5 +68,31 @@ export function SetupForm() {
         Create account
       </Button>
     </form>
+  );
+}
+
+/** The API token set-up created, shown this once: scripts, CI and the agent use tokens like it. */
+function FirstToken({ token, onContinue }: { token: string; onContinue: () => void }) {
+  return (
+    <section className="flex flex-col gap-4" aria-labelledby="token-title">
+      <div>
+        <h1 id="token-title" className="text-lg font-semibold">
+          Your API token
+        </h1>
+        <p className="text-sm text-muted">
+          For scripts and CI (<code className="font-mono">Authorization: Bearer …</code>). It is shown only now: copy it if you need it. You can make more, and revoke this one, under
+          Settings → API tokens.
+        </p>
+      </div>
+      <div className="flex items-start gap-2">
+        <pre data-testid="first-token" className="min-w-0 flex-1 overflow-x-auto rounded-md border bg-raised px-3 py-2 font-mono text-xs break-all whitespace-pre-wrap select-all">
+          {token}
+        </pre>
+        <CopyButton text={token} label="Copy token" size="md" />
+      </div>
+      <Button variant="primary" onClick={onContinue} autoFocus>
+        Continue to the console
+      </Button>
+    </section>
   );
 }

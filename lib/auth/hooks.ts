@@ -47,10 +47,12 @@ export function useMe() {
 export function useSetup() {
   const queryClient = useQueryClient();
   return useMutation({
+    /** Answers the first API token, shown once. */
     mutationFn: async (input: Setup) => {
-      await api("/setup", { method: "POST", body: input });
+      const { token } = await api<{ token: string }>("/setup", { method: "POST", body: input });
       const signIn = await authClient.signIn.email({ email: input.email, password: input.password });
       if (signIn.error) throw new Error(signIn.error.message ?? "Set-up worked, but signing in failed");
+      return { token };
     },
     onSuccess: () => queryClient.clear(),
   });

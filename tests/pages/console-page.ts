@@ -14,6 +14,9 @@ export class ConsolePage {
     await this.page.getByLabel("Email").fill(owner.email);
     await this.page.getByLabel("Password").fill(owner.password);
     await this.page.getByRole("button", { name: "Create account" }).click();
+    // The first API token is shown once, before the console.
+    await expect(this.page.getByTestId("first-token")).toHaveText(/\S{20,}/);
+    await this.page.getByRole("button", { name: "Continue to the console" }).click();
     await expect(this.page).toHaveURL(/\/servers/);
   }
 
