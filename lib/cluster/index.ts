@@ -5,8 +5,6 @@ import { piece } from "@/lib/runtime";
 
 /** What this instance knows of the other console instances sharing its PostgreSQL database. */
 export interface ClusterRegistry {
-  /** Set once the channel is started: there may be other instances. */
-  enabled: boolean;
   /** Other instances' URLs (SWITCHBOARD_INSTANCE_URL), as they announced them. */
   urls: Map<string, string>;
   /** Other instances' event-stream watchers, per workspace. */
@@ -14,7 +12,7 @@ export interface ClusterRegistry {
 }
 
 export function clusterRegistry(): ClusterRegistry {
-  return piece("cluster", () => ({ enabled: false, urls: new Map(), watchers: new Map() }));
+  return piece("cluster", () => ({ urls: new Map(), watchers: new Map() }));
 }
 
 /** Where another instance answers, or null when it has not announced itself (or is gone). */

@@ -117,7 +117,6 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
       (err: Error) => (log(`[cluster] could not send ${m.k}: ${err.message}`), false),
     );
 
-  registry.enabled = true;
   setFanOut({
     send(workspaceId, id, event) {
       if (!channel.connected()) return false;
