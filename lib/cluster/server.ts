@@ -1,5 +1,6 @@
 import "server-only";
 import http from "node:http";
+import https from "node:https";
 import { Readable } from "node:stream";
 import { instanceId } from "@/lib/instances";
 import { SwitchboardError, type ServedElsewhere } from "@/lib/errors";
@@ -28,7 +29,8 @@ export async function forwardRequest(request: Request, body: string | null, else
   if (body !== null) headers["content-length"] = String(Buffer.byteLength(body));
 
   const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.request(target, { method: request.method, headers }, resolve);
+    // Instances on other hosts may reach each other over TLS (an https SWITCHBOARD_INSTANCE_URL).
+    const req = (target.protocol === "https:" ? https : http).request(target, { method: request.method, headers }, resolve);
     req.on("error", reject);
     request.signal.addEventListener("abort", () => req.destroy(new Error("the caller went away")), { once: true });
     req.end(body ?? undefined);
