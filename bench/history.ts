@@ -2,9 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
-import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
-import { machine, percentile, writeSection } from "./report";
+import { setupOwner, type ConsoleHandle } from "../tests/support/console";
+import { machine, onBothDatabases, percentile, writeSection } from "./report";
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
 const SAMPLES = 40;
@@ -156,12 +155,5 @@ async function benchHistoryOn(sb: ConsoleHandle, label: string): Promise<void> {
 }
 
 export async function benchHistory(): Promise<void> {
-  await benchHistoryOn(await startConsole(), "SQLite");
-  const server = await startPostgres();
-  try {
-    process.env.SWITCHBOARD_TEST_POSTGRES_URL = server.url();
-    await benchHistoryOn(await startConsole({ databaseUrl: await createTestPostgresDatabase("bench_history") }), "PostgreSQL");
-  } finally {
-    await server.stop();
-  }
+  await onBothDatabases("bench_history", benchHistoryOn);
 }

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startConsole, type ConsoleHandle } from "../tests/support/console";
+import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
 
 const FILE = path.resolve(import.meta.dirname, "../docs/benchmarks.md");
 
@@ -64,4 +66,19 @@ export function writeSection(title: string, body: string): void {
   const mine = `## ${title}\n\n${body.trim()}\n\n`;
   const ordered = [...rest, mine].sort((a, b) => a.localeCompare(b));
   fs.writeFileSync(FILE, [head.trimEnd() + "\n\n", ...ordered].join(""));
+}
+
+/**
+ * Runs a benchmark against a fresh console on SQLite, then on a throwaway PostgreSQL server on
+ * loopback (tests/support/postgres.ts), labelled by database.
+ */
+export async function onBothDatabases(name: string, run: (sb: ConsoleHandle, label: string) => Promise<void>): Promise<void> {
+  await run(await startConsole(), "SQLite");
+  const server = await startPostgres();
+  try {
+    process.env.SWITCHBOARD_TEST_POSTGRES_URL = server.url();
+    await run(await startConsole({ databaseUrl: await createTestPostgresDatabase(name) }), "PostgreSQL");
+  } finally {
+    await server.stop();
+  }
 }

@@ -1,8 +1,7 @@
 import os from "node:os";
-import { setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
-import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
+import { setupOwner, type ConsoleHandle } from "../tests/support/console";
 import { seed } from "./history";
-import { machine, percentile, writeSection } from "./report";
+import { machine, onBothDatabases, percentile, writeSection } from "./report";
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_STATS_SAMPLES ?? 20);
@@ -58,12 +57,5 @@ async function benchStatsOn(sb: ConsoleHandle, label: string): Promise<void> {
 }
 
 export async function benchStats(): Promise<void> {
-  await benchStatsOn(await startConsole(), "SQLite");
-  const server = await startPostgres();
-  try {
-    process.env.SWITCHBOARD_TEST_POSTGRES_URL = server.url();
-    await benchStatsOn(await startConsole({ databaseUrl: await createTestPostgresDatabase("bench_stats") }), "PostgreSQL");
-  } finally {
-    await server.stop();
-  }
+  await onBothDatabases("bench_stats", benchStatsOn);
 }
