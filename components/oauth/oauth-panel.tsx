@@ -40,9 +40,6 @@ export function OAuthPanel({ server }: { server: ServerDto }) {
           </span>
         )}
         <span className="flex-1" />
-        <Link href={`/servers/${encodeURIComponent(server.id)}/oauth`} className={buttonClasses("ghost", "sm")}>
-          Step by step
-        </Link>
         {s && !s.signedIn && (
           <Button size="sm" variant="primary" busy={signIn.isPending} onClick={() => signIn.mutate(undefined)}>
             Sign in to {server.name}
@@ -53,6 +50,10 @@ export function OAuthPanel({ server }: { server: ServerDto }) {
             Sign out of this server
           </Button>
         )}
+        {/* Last, so the sign-in buttons arriving with the status never move it. */}
+        <Link href={`/servers/${encodeURIComponent(server.id)}/oauth`} className={buttonClasses("ghost", "sm")}>
+          Step by step
+        </Link>
       </div>
       {signOut.data?.revocationError && (
         <Alert tone="warning">Signed out here, but the authorization server refused the revocation: {signOut.data.revocationError}</Alert>

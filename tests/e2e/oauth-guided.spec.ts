@@ -36,6 +36,7 @@ test("the guided OAuth view: run checks, sign in, and read every step with its r
   const ui = new ConsolePage(page, sb.url);
   await ui.signIn(OWNER);
   await page.goto(`${sb.url}/servers/${guardedId}`);
+  await expect(page.getByTestId("oauth-state")).toHaveText("Not signed in");
   await page.getByRole("region", { name: "OAuth" }).getByRole("link", { name: "Step by step" }).click();
   await expect(page).toHaveURL(new RegExp(`/servers/${guardedId}/oauth$`));
   await expect(page.getByRole("heading", { name: "OAuth, step by step" })).toBeVisible();
