@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from "node:http";
-import next from "next";
+import next, { type NextConfig } from "next";
 
 // App Router route handlers cannot accept WebSocket upgrades, so this process hosts Next and
 // hands every upgrade that is not the agent relay's back to Next (dev HMR uses them).
@@ -17,6 +17,11 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const upgrade = app.getUpgradeHandler();
+  // Scripts' bearer-token API requests skip Next's pipeline (same handlers); see lib/api/bearer-routes.ts.
+  const { bearerApiRoutes, headersForEveryPath } = await import("./lib/api/bearer-routes");
+  const configFile = "./next.config.js";
+  const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
+  const direct = dev ? null : bearerApiRoutes({ distDir: nextConfig.distDir ?? ".next", headers: await headersForEveryPath(nextConfig) });
   const { attachRelay } = await import("./lib/relay/socket-server");
   const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
@@ -67,6 +72,7 @@ async function main() {
         if (!writes.size) drained();
       });
     }
+    if (direct?.(req, res)) return;
     void handle(req, res);
   });
   const agentQueries = await import("./lib/agents/queries");

@@ -2,27 +2,24 @@ import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { databaseFault } from "@/lib/db/client";
 import { SwitchboardError } from "@/lib/errors";
-import type { Prisma } from "@prisma/client";
-import * as q from "./queries";
+import { recordCompletion, type CallCompletion } from "./journal";
 
 /** Waits between completion attempts while the caller waits (~4 s in all)… */
 const RETRY_DELAYS_MS = [50, 250, 1000, 3000];
 /** …then in the background, until the database takes it. */
 const BACKGROUND_RETRY_MS = 5000;
 
-type Completion = Prisma.CallUncheckedUpdateInput & { status: string };
-
 /**
  * Records a finished call. A failed write (a lock held elsewhere, a full disk) is retried, never
  * given up: a call whose answer arrived must not stay `pending`. When the caller cannot wait any
  * longer it gets a 503 naming the call, and the write goes on in the background.
  */
-export async function completeDurably(id: string, data: Completion) {
+export async function completeDurably(id: string, data: CallCompletion): Promise<void> {
   let failure: unknown;
   for (const delay of [0, ...RETRY_DELAYS_MS]) {
     if (delay) await sleep(delay);
     try {
-      return await q.completeCall({ id, data });
+      return await recordCompletion(id, data);
     } catch (err) {
       failure = err;
     }
@@ -36,11 +33,11 @@ export async function completeDurably(id: string, data: Completion) {
   });
 }
 
-async function completeInBackground(id: string, data: Completion): Promise<void> {
+async function completeInBackground(id: string, data: CallCompletion): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await sleep(BACKGROUND_RETRY_MS, undefined, { ref: false });
     try {
-      await q.completeCall({ id, data });
+      await recordCompletion(id, data);
       console.log(`call ${id} recorded after ${attempt} background attempt(s)`);
       return;
     } catch {

@@ -16,9 +16,11 @@ import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
+import { recordPending, type CallCompletion, type PendingCall } from "./journal";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
+import type { CallRow } from "./queries";
 import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
@@ -117,14 +119,25 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
 
   const startedAt = new Date();
   const credential = await credentialUsed(server);
-  const pending = await q.insertPendingCall({ data: { ...base, ...credential, sentInvalid, sessionId: live.sessionId, startedAt } });
+  const pending: PendingCall = {
+    ...base,
+    credentialMode: credential?.credentialMode ?? null,
+    credentialUserId: credential?.credentialUserId ?? null,
+    credentialUserName: credential?.credentialUserName ?? null,
+    sentInvalid,
+    sessionId: live.sessionId,
+    startedAt,
+  };
+  await recordPending(pending);
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
   running.set(key, controller);
   const t0 = performance.now();
   const timeoutMs = req.timeoutMs ?? server.timeoutMs;
   let progressWrite: Promise<unknown> = Promise.resolve();
+  let lastProgress: Progress | null = null;
   const onProgress = (p: Progress) => {
+    lastProgress = p;
     publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...p });
     progressWrite = progressWrite.then(() => q.setProgress({ id: pending.id, progress: JSON.stringify(p) })).catch(() => undefined);
   };
@@ -154,7 +167,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   await progressWrite;
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-  const row = await completeDurably(pending.id, {
+  const completion: CallCompletion = {
     status: outcome.status,
     isError: outcome.result?.isError === true,
     result: resultText,
@@ -162,8 +175,24 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     finishedAt: new Date(startedAt.getTime() + durationMs),
     durationMs: Math.round(durationMs * 1000) / 1000,
     resultSize: resultText === null ? null : Buffer.byteLength(resultText),
-  });
-  return toCallDto(row);
+  };
+  await completeDurably(pending.id, completion);
+  return toCallDto(completedRow(pending, completion, { name: server.name, lastProgress }));
+}
+
+/** The row just written, as a read would return it: nothing is read back on the call path. */
+function completedRow(pending: PendingCall, completion: CallCompletion, { name, lastProgress }: { name: string; lastProgress: Progress | null }): CallRow {
+  return {
+    ...pending,
+    ...completion,
+    progress: lastProgress ? JSON.stringify(lastProgress) : null,
+    taskId: null,
+    taskStatus: null,
+    taskStatusMessage: null,
+    taskPollIntervalMs: null,
+    taskUpdatedAt: null,
+    server: { name, archivedAt: null },
+  };
 }
 
 function failure(err: unknown): { status: CallStatus; error: CallError } {

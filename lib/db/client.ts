@@ -3,6 +3,8 @@ import path from "node:path";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
 import { databaseUrl, isPostgresUrl } from "./url";
 import { releasingFailedCommits } from "./sqlite";
 import { piece } from "@/lib/runtime";
@@ -24,8 +26,23 @@ const omit = {
   invitation: { tokenHash: true, tokenSecret: true },
 } as const;
 
+/**
+ * The driver connection under Prisma, for the few hot statements that skip its query layer
+ * (lib/calls/journal.ts): the same SQLite connection (one writer, no lock between two) or pool.
+ */
+export type Driver = { kind: "sqlite"; db: BetterSqlite3.Database } | { kind: "postgresql"; pool: pg.Pool };
+// In the runtime next to the client: the process's two module graphs share both.
+const handles = piece("dbDriver", () => ({}));
+
 function createSqliteClient() {
-  return new PrismaClient({ adapter: releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() })), omit });
+  const factory = releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() }));
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    handles.sqlite = (adapter as unknown as { client: BetterSqlite3.Database }).client;
+    return adapter;
+  };
+  return new PrismaClient({ adapter: factory, omit });
 }
 
 type Client = ReturnType<typeof createSqliteClient>;
@@ -47,9 +64,12 @@ function loadPostgresModule(): PostgresModule {
 function createPostgresClient(): Client {
   const max = Number(process.env.SWITCHBOARD_DB_POOL ?? 10);
   const lockTimeout = Number(process.env.SWITCHBOARD_DB_LOCK_TIMEOUT_MS ?? 5000);
-  const adapter = new PrismaPg({ connectionString: databaseUrl(), max, options: `-c lock_timeout=${lockTimeout}` });
-  return new (loadPostgresModule().PrismaClient)({ adapter, omit }) as Client;
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max, options: `-c lock_timeout=${lockTimeout}` });
+  pool.on("error", (err) => console.error("[db] idle PostgreSQL connection failed:", err.message));
+  handles.pool = pool;
+  return new (loadPostgresModule().PrismaClient)({ adapter: new PrismaPg(pool), omit }) as Client;
 }
+
 
 /**
  * WAL lets reads run while a write commits, and synchronous=NORMAL syncs at checkpoints instead
@@ -72,6 +92,14 @@ export const prisma = piece("db", () => {
   void tuneSqlite(client).catch((err) => console.error("[db] could not tune SQLite", err));
   return client;
 });
+
+/** The driver under the Prisma client (connected first if it was not yet). */
+export async function driver(): Promise<Driver> {
+  const client = prisma;
+  if (databaseProvider === "postgresql") return { kind: "postgresql", pool: handles.pool! };
+  if (!handles.sqlite) await client.$connect();
+  return { kind: "sqlite", db: handles.sqlite! };
+}
 
 /** Raw SQL fragment builders of the client in use, for `prisma.$queryRaw` templates. */
 export const sql: Pick<typeof Prisma, "join" | "raw" | "sql" | "empty"> = databaseProvider === "postgresql" ? loadPostgresModule().Prisma : Prisma;

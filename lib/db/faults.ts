@@ -34,6 +34,8 @@ export function isUniqueViolation(err: unknown): boolean {
 // PostgreSQL SQLSTATEs that mean "not now" rather than "wrong": lock and serialization conflicts,
 // a server shutting down or starting, too many connections, out of resources.
 const POSTGRES_RETRY = /^(40001|40P01|55P03|57P01|57P02|57P03|53000|53200|53300|53400|08\w{3})$/;
+// The journal's statements (lib/calls/journal.ts) reach pg without the adapter naming its faults.
+const SOCKET_FAULT = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 const POSTGRES_UNREACHABLE = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionWriteConflict"]);
 
 /**
@@ -59,7 +61,7 @@ export function databaseFault(err: unknown): SwitchboardError | null {
   if (code === "53100") {
     return new SwitchboardError("insufficient_storage", "The database server's disk is full; nothing was recorded. Free some space and try again", { retryAfter: 30 });
   }
-  if (POSTGRES_RETRY.test(code) || POSTGRES_UNREACHABLE.has(driverKind(err)) || (err as { name?: unknown } | null)?.name === "PrismaClientInitializationError") {
+  if (POSTGRES_RETRY.test(code) || SOCKET_FAULT.test(code) || POSTGRES_UNREACHABLE.has(driverKind(err)) || (err as { name?: unknown } | null)?.name === "PrismaClientInitializationError") {
     return new SwitchboardError("unavailable", "The database server is not available right now; nothing was changed. Try again shortly", { retryAfter: 2 });
   }
   return null;

@@ -2,11 +2,14 @@ import crypto from "node:crypto";
 import type { Principal } from "@/lib/auth";
 import type { ClusterRegistry } from "@/lib/cluster";
 import type { DbClient } from "@/lib/db/client";
+import type BetterSqlite3 from "better-sqlite3";
+import type pg from "pg";
 import type { BusState } from "@/lib/events/bus";
 import type { Settlement } from "@/lib/interactions/broker";
 import type { HubState } from "@/lib/relay/hub";
 import type { RetentionScheduler } from "@/lib/retention/scheduler";
 import type { TaskFollower } from "@/lib/calls/tasks";
+import type { CallJournal } from "@/lib/calls/journal";
 import type { HealthMonitor } from "@/lib/sessions/health";
 import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
@@ -25,6 +28,8 @@ export interface Runtime {
   readonly startedAt: Date;
   /** lib/db: the Prisma client. */
   db?: DbClient;
+  /** lib/db: the driver connection under the Prisma client (SQLite handle or PostgreSQL pool). */
+  dbDriver?: { sqlite?: BetterSqlite3.Database; pool?: pg.Pool };
   /** lib/events: listeners, the replay buffer and the fan-out to other instances. */
   events?: BusState;
   /** lib/relay: connected agents, relayed sessions, agents connected to other instances. */
@@ -37,6 +42,8 @@ export interface Runtime {
   health?: HealthMonitor;
   /** lib/calls: calls in flight by workspace and request id, so that a cancel reaches them. */
   runningCalls?: Map<string, AbortController>;
+  /** lib/calls: the prepared statements of the call journal, once opened. */
+  callJournal?: { journal: Promise<CallJournal> | null };
   /** lib/calls: task calls being followed, by call id. */
   taskFollowers?: Map<string, TaskFollower>;
   /** lib/calls: how the instance heartbeat hands over the task calls it claimed (null until Next's graph registered it). */

@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { NextConfig } from "next";
+
+// Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteModule = { routeModule: { ensureUserland(): Promise<void>; userland: Record<string, unknown> } };
+
+interface Route {
+  segments: string[];
+  file: string;
+  methods?: Promise<Record<string, Handler>>;
+}
+
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+// Bodies up to this size are read whole before the handler runs; larger ones stream to it.
+const BUFFERED_BODY_BYTES = 64 * 1024;
+
+/**
+ * Scripts' API requests (a bearer token, under /api/v1) answered by the route handlers Next built
+ * — the same modules, the same wrapper (lib/api/route.ts) — without Next's request pipeline,
+ * which cost more CPU than a whole recorded call (docs/architecture.md, "The call path").
+ * Browser requests (cookies) and pages stay with Next. Returns false for a request it leaves to Next.
+ */
+export function bearerApiRoutes({ distDir, headers }: { distDir: string; headers: [string, string][] }) {
+  const manifest = path.resolve(distDir, "server", "app-paths-manifest.json");
+  if (!fs.existsSync(manifest)) return null;
+  const load = createRequire(manifest);
+  const routes: Route[] = Object.entries(JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, string>)
+    // A catch-all's params are arrays in Next; none is under /api/v1, and Next keeps any that comes.
+    .filter(([page]) => page.startsWith("/api/v1/") && page.endsWith("/route") && !page.includes("[..."))
+    .map(([page, file]) => ({ segments: page.split("/").slice(1, -1), file: path.resolve(distDir, "server", file) }))
+    .sort((a, b) => precedence(a.segments, b.segments));
+
+  const handlersOf = (route: Route) =>
+    (route.methods ??= (async () => {
+      const { routeModule } = load(route.file) as RouteModule;
+      await routeModule.ensureUserland();
+      return Object.fromEntries(Object.entries(routeModule.userland).filter(([name, value]) => METHODS.has(name) && typeof value === "function")) as Record<string, Handler>;
+    })());
+
+  return function handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? "/";
+    if (!url.startsWith("/api/v1/") || !METHODS.has(req.method ?? "") || !/^bearer /i.test(req.headers.authorization ?? "")) return false;
+    const pathname = url.split("?")[0]!;
+    const found = match(routes, pathname.split("/").slice(1));
+    if (!found) return false;
+    void serve(req, res, handlersOf(found.route), found.params, headers).catch((err) => {
+      console.error("[api] direct route failed", err);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(res.headersSent ? undefined : JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log" } }));
+    });
+    return true;
+  };
+}
+
+/** The response headers next.config.js sets on every path, which Next would have added. */
+export async function headersForEveryPath(config: NextConfig): Promise<[string, string][]> {
+  const rules = (await config.headers?.()) ?? [];
+  return rules.filter((rule) => rule.source === "/:path*").flatMap((rule) => rule.headers.map((h): [string, string] => [h.key, h.value]));
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promise<Record<string, Handler>>, params: Record<string, string>, headers: [string, string][]) {
+  const handler = (await handlers)[req.method!];
+  if (!handler) {
+    res.writeHead(405, { "content-type": "application/json", allow: Object.keys(await handlers).join(", ") });
+    res.end(JSON.stringify({ error: { code: "method_not_allowed", message: `${req.method} is not allowed here` } }));
+    return;
+  }
+  // Like Next, a request whose client went away is aborted (event streams stop on it).
+  const aborted = new AbortController();
+  res.once("close", () => res.writableFinished || aborted.abort());
+  const response = await handler(await toRequest(req, aborted.signal), { params: Promise.resolve(params) });
+  for (const [name, value] of headers) res.setHeader(name, value);
+  response.headers.forEach((value, name) => name !== "set-cookie" && res.setHeader(name, value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  res.writeHead(response.status);
+  if (!response.body) return void res.end();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+    if (aborted.signal.aborted) break;
+  }
+  res.end();
+}
+
+async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  // server.ts set this one from the socket; rawHeaders still hold whatever the client sent.
+  headers.set("x-switchboard-client-ip", String(req.headers["x-switchboard-client-ip"] ?? ""));
+  const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
+  if (req.method === "GET" || req.method === "DELETE" && !req.headers["content-length"] && !req.headers["transfer-encoding"]) {
+    return new Request(url, { method: req.method, headers, signal });
+  }
+  const length = Number(req.headers["content-length"]);
+  const body = Number.isFinite(length) && length <= BUFFERED_BODY_BYTES ? await readAll(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  return new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
+}
+
+async function readAll(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+// Next's order: at the first segment where two routes differ, a static name beats a [param].
+function precedence(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = Number(a[i]!.startsWith("[")) - Number(b[i]!.startsWith("["));
+    if (d) return d;
+  }
+  return b.length - a.length;
+}
+
+function match(routes: Route[], parts: string[]): { route: Route; params: Record<string, string> } | null {
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; ok && i < parts.length; i++) {
+      const segment = route.segments[i]!;
+      if (segment.startsWith("[")) ok = (params[segment.slice(1, -1)] = decodeURIComponent(parts[i]!)) !== "";
+      else ok = segment === parts[i];
+    }
+    if (ok) return { route, params };
+  }
+  return null;
+}

@@ -1,0 +1,142 @@
+import "server-only";
+import type BetterSqlite3 from "better-sqlite3";
+import { driver, type Driver } from "@/lib/db/client";
+import { piece } from "@/lib/runtime";
+
+/** A call as written before its request leaves. */
+export interface PendingCall {
+  id: string;
+  workspaceId: string;
+  serverId: string;
+  sessionId: string | null;
+  userId: string | null;
+  userName: string | null;
+  method: string;
+  name: string;
+  params: string;
+  paramsSecret: string | null;
+  requestId: string;
+  traceId: string;
+  rerunOfId: string | null;
+  origin: string;
+  parentCallId: string | null;
+  credentialMode: string | null;
+  credentialUserId: string | null;
+  credentialUserName: string | null;
+  startedAt: Date;
+  requestSize: number;
+  instanceId: string;
+  sentInvalid: boolean;
+}
+
+/** What a finished call adds to its row. */
+export interface CallCompletion {
+  status: string;
+  isError: boolean;
+  result: string | null;
+  error: string | null;
+  finishedAt: Date;
+  durationMs: number;
+  resultSize: number | null;
+}
+
+const PENDING_COLUMNS = [
+  ["id", "id"], ["workspace_id", "workspaceId"], ["server_id", "serverId"], ["session_id", "sessionId"], ["user_id", "userId"],
+  ["user_name", "userName"], ["method", "method"], ["name", "name"], ["params", "params"], ["params_secret", "paramsSecret"],
+  ["request_id", "requestId"], ["trace_id", "traceId"], ["rerun_of_id", "rerunOfId"], ["origin", "origin"], ["parent_call_id", "parentCallId"],
+  ["credential_mode", "credentialMode"], ["credential_user_id", "credentialUserId"], ["credential_user_name", "credentialUserName"],
+  ["started_at", "startedAt"], ["request_size", "requestSize"], ["instance_id", "instanceId"], ["sent_invalid", "sentInvalid"],
+] as const satisfies readonly (readonly [string, keyof PendingCall])[];
+
+const COMPLETION_COLUMNS = [
+  ["status", "status"], ["is_error", "isError"], ["result", "result"], ["error", "error"],
+  ["finished_at", "finishedAt"], ["duration_ms", "durationMs"], ["result_size", "resultSize"],
+] as const satisfies readonly (readonly [string, keyof CallCompletion])[];
+
+/**
+ * The two writes every call makes, as prepared statements on the driver under Prisma: a pending
+ * row before the request leaves, its completion after. Through Prisma's query layer they cost
+ * more CPU than the rest of a call (docs/architecture.md, "The call path"); everything else about
+ * calls stays in Prisma.
+ */
+export interface CallJournal {
+  pending(call: PendingCall): Promise<void>;
+  complete(id: string, completion: CallCompletion): Promise<void>;
+}
+
+const journalSlot = piece("callJournal", () => ({ journal: null }));
+
+function journal(): Promise<CallJournal> {
+  return (journalSlot.journal ??= driver().then(open));
+}
+
+/** Writes the pending row; resolves once it is committed. */
+export async function recordPending(call: PendingCall): Promise<void> {
+  await (await journal()).pending(call);
+}
+
+/** Completes a call's row; throws (the caller retries) when the database refuses. */
+export async function recordCompletion(id: string, completion: CallCompletion): Promise<void> {
+  await (await journal()).complete(id, completion);
+}
+
+function open(d: Driver): CallJournal {
+  return d.kind === "sqlite" ? sqliteJournal(d.db) : postgresJournal(d.pool);
+}
+
+function sqliteJournal(db: BetterSqlite3.Database): CallJournal {
+  const insert = db.prepare(
+    `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES (${PENDING_COLUMNS.map(() => "?").join(", ")})`,
+  );
+  const update = db.prepare(`UPDATE "call" SET ${COMPLETION_COLUMNS.map(([c]) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`);
+  return {
+    async pending(call) {
+      await outsideTransaction(db);
+      insert.run(PENDING_COLUMNS.map(([, key]) => sqliteValue(call[key])));
+    },
+    async complete(id, completion) {
+      await outsideTransaction(db);
+      update.run([...COMPLETION_COLUMNS.map(([, key]) => sqliteValue(completion[key])), id]);
+    },
+  };
+}
+
+/**
+ * The connection is Prisma's: a statement run while one of its interactive transactions is open
+ * would join that transaction (and vanish with a rollback). Those transactions are a few
+ * statements long; wait them out.
+ */
+async function outsideTransaction(db: BetterSqlite3.Database): Promise<void> {
+  for (let turns = 0; db.inTransaction && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+// As Prisma's adapter stores them: booleans as 0/1, dates as ISO 8601 with an explicit offset.
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  return value;
+}
+
+function postgresJournal(pool: import("pg").Pool): CallJournal {
+  const insert = {
+    name: "call-journal-pending",
+    text: `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES (${PENDING_COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})`,
+  };
+  const update = {
+    name: "call-journal-complete",
+    text: `UPDATE "call" SET ${COMPLETION_COLUMNS.map(([c], i) => `"${c}" = $${i + 1}`).join(", ")} WHERE "id" = $${COMPLETION_COLUMNS.length + 1}`,
+  };
+  return {
+    async pending(call) {
+      await pool.query({ ...insert, values: PENDING_COLUMNS.map(([, key]) => postgresValue(call[key])) });
+    },
+    async complete(id, completion) {
+      await pool.query({ ...update, values: [...COMPLETION_COLUMNS.map(([, key]) => postgresValue(completion[key])), id] });
+    },
+  };
+}
+
+// The columns are `timestamp(3)` holding UTC, as Prisma writes them; pg would send local time.
+function postgresValue(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString().replace("Z", "") : value;
+}
