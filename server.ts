@@ -21,7 +21,7 @@ async function main() {
   const { bearerApiRoutes, headersForEveryPath } = await import("./lib/api/bearer-routes");
   const configFile = "./next.config.js";
   const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
-  const direct = dev ? null : bearerApiRoutes({ distDir: nextConfig.distDir ?? ".next", headers: await headersForEveryPath(nextConfig) });
+  const direct = dev || process.env.SWITCHBOARD_DIRECT_API === "0" ? null : bearerApiRoutes({ distDir: nextConfig.distDir ?? ".next", headers: await headersForEveryPath(nextConfig) });
   const { attachRelay } = await import("./lib/relay/socket-server");
   const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");

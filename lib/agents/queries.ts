@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db/client";
+import { forgetCache } from "@/lib/runtime";
 
 // Imported by lib/relay (which runs outside Next, in server.ts) as well as by ./server.ts,
 // so this file must not import "server-only".
@@ -89,16 +90,19 @@ export async function announceServers({ workspaceId, agentId, names }: { workspa
       outcomes.push({ name, refused: row.kind === "http" ? "an HTTP server has this name" : "another agent serves this name" });
     }
   }
+  forgetCache("serverCache");
   return outcomes;
 }
 
 /** Binds an agent server to an agent, or (null) releases it for the next agent that announces its name. */
-export function bindServer({ workspaceId, serverId, agentId }: { workspaceId: string; serverId: string; agentId: string | null }) {
-  return prisma.server.update({
+export async function bindServer({ workspaceId, serverId, agentId }: { workspaceId: string; serverId: string; agentId: string | null }) {
+  const row = await prisma.server.update({
     where: { id: serverId, workspaceId },
     data: agentId ? { kind: "agent", agentId } : { kind: "stdio", agentId: null },
     select: { id: true },
   });
+  forgetCache("serverCache");
+  return row;
 }
 
 export type AgentRow = NonNullable<Awaited<ReturnType<typeof findAgent>>>;

@@ -6,7 +6,7 @@ import { auth } from "./better-auth";
 import { requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
-import { piece } from "@/lib/runtime";
+import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
 
 export { auth, createUserWithPassword } from "./better-auth";
 
@@ -21,7 +21,7 @@ const tokenCache = piece("tokenCache", () => new Map<string, { principal: Princi
 
 /** Forget every cached token verdict (after a revocation or a membership change). */
 export function clearTokenCache(): void {
-  tokenCache.clear();
+  forgetCache("tokenCache");
 }
 
 /**
@@ -79,9 +79,10 @@ async function fromToken(token: string, request: Request): Promise<Principal> {
   const tokenHash = hashToken(token);
   const cached = tokenCache.get(tokenHash);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
+  const epoch = cacheEpoch("tokenCache");
   const principal = await verifyToken(tokenHash);
   if (tokenCache.size > 10_000) tokenCache.clear();
-  tokenCache.set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  if (epoch === cacheEpoch("tokenCache")) tokenCache.set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
   return { ...principal, client: clientInfo(request) };
 }
 

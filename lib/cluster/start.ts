@@ -1,6 +1,7 @@
 import type { EventFanOut, WorkspaceEvent } from "@/lib/events";
 import { openChannel } from "./channel";
 import { clusterRegistry, ownInstanceUrl } from "./index";
+import { forgetCache, runtime, type CacheName } from "@/lib/runtime";
 
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only". server.ts
 // hands in the event bus and the relay hub: the cluster imports neither.
@@ -35,6 +36,8 @@ type Message =
   | { k: "link"; from: string; agentId: string; servers: string[] | null }
   | { k: "watch"; from: string; w: string; n: number }
   | { k: "revoke"; from: string; agentId: string }
+  /** A cache another instance emptied (a token revoked, a server edited): empty ours too. */
+  | { k: "forget"; from: string; cache: CacheName }
   | { k: "bye"; from: string };
 
 export interface Cluster {
@@ -55,6 +58,7 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
   const { deliver, localWatchers, resetAll, setFanOut } = events;
   const { localLinks, setRemoteLink, forgetInstanceLinks } = relay;
 
+  const asked = new Set<string>();
   const forget = (id: string) => {
     registry.urls.delete(id);
     registry.watchers.delete(id);
@@ -64,11 +68,17 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
   const handle = (m: Message) => {
     if (m.k === "ev") return deliver(m.w, m.id, m.e);
     if (m.from === instanceId) return;
+    // An instance we had taken for gone (its heartbeat was late) is alive: ask everyone's state again.
+    if (m.k !== "hi" && m.k !== "state" && m.k !== "bye" && !registry.urls.has(m.from) && !asked.has(m.from)) {
+      asked.add(m.from);
+      void post({ k: "hi", from: instanceId, url });
+    }
     switch (m.k) {
       case "hi":
         registry.urls.set(m.from, m.url);
         return void post({ k: "state", from: instanceId, url, links: localLinks(), watchers: [...localWatchers()] });
       case "state":
+        asked.delete(m.from);
         registry.urls.set(m.from, m.url);
         registry.watchers.set(m.from, new Map(m.watchers));
         for (const link of m.links) setRemoteLink(link.agentId, m.from, link.servers);
@@ -84,6 +94,8 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
       }
       case "revoke":
         return void relay.revokeHere(m.agentId);
+      case "forget":
+        return forgetCache(m.cache, { announce: false });
       case "bye":
         return forget(m.from);
     }
@@ -102,6 +114,9 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
       if (!firstTime) {
         log("[cluster] instance channel back up");
         resetAll();
+        // Forgets announced while we could not hear them.
+        forgetCache("tokenCache", { announce: false });
+        forgetCache("serverCache", { announce: false });
       }
       void post({ k: "hi", from: instanceId, url });
       void post({ k: "state", from: instanceId, url, links: localLinks(), watchers: [...localWatchers()] });
@@ -133,12 +148,14 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
       void post({ k: "watch", from: instanceId, w: workspaceId, n: count });
     },
   });
+  runtime().cacheAnnouncer = (cache) => void post({ k: "forget", from: instanceId, cache });
   relay.onLinkChanged((agentId, servers) => void post({ k: "link", from: instanceId, agentId, servers }));
   relay.onRevokeElsewhere((agentId) => void post({ k: "revoke", from: instanceId, agentId }));
 
   return {
     forget: (ids) => ids.forEach(forget),
     async close() {
+      runtime().cacheAnnouncer = undefined;
       await post({ k: "bye", from: instanceId });
       setFanOut(null);
       await channel.close();

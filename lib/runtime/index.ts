@@ -13,6 +13,7 @@ import type { CallJournal } from "@/lib/calls/journal";
 import type { HealthMonitor } from "@/lib/sessions/health";
 import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
+import type { ServerSecretRow } from "@/lib/servers/queries";
 
 // Loaded by server.ts and by Next's bundles: nothing here may import "server-only".
 
@@ -56,13 +57,22 @@ export interface Runtime {
   retention?: RetentionScheduler;
   /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */
   tokenCache?: Map<string, { principal: Principal; until: number }>;
+  /** lib/servers: server rows with their secrets for the call path (cleared on any server write). */
+  serverCache?: Map<string, { row: ServerSecretRow; until: number }>;
+  /** How many times each cache was emptied: a read that began before a forget must not be cached. */
+  cacheEpochs?: Record<CacheName, number>;
+  /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */
+  cacheAnnouncer?: (name: CacheName) => void;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
   allowedNetworks?: Map<string, { at: number; allowed: Promise<string[]> }>;
   /** lib/workspaces: the one-time set-up code. */
   setupCode?: string;
 }
 
-type Piece = Exclude<keyof Runtime, "instanceId" | "startedAt">;
+type Piece = Exclude<keyof Runtime, "instanceId" | "startedAt" | "cacheAnnouncer">;
+
+/** Caches that every instance must empty at once when what they hold changes anywhere. */
+export type CacheName = "tokenCache" | "serverCache";
 
 const slot = globalThis as { switchboard?: Runtime };
 
@@ -80,4 +90,21 @@ export function runtime(): Runtime {
 export function piece<K extends Piece>(key: K, create: () => NonNullable<Runtime[K]>): NonNullable<Runtime[K]> {
   const rt = runtime();
   return (rt[key] ??= create()) as NonNullable<Runtime[K]>;
+}
+
+/**
+ * Empties one of the process's caches, and (unless `announce` is false: the message came from
+ * another instance) has every other instance empty its own (lib/cluster).
+ */
+export function forgetCache(name: CacheName, { announce = true }: { announce?: boolean } = {}): void {
+  const rt = runtime();
+  rt[name]?.clear();
+  const epochs = piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0 }));
+  epochs[name] += 1;
+  if (announce) rt.cacheAnnouncer?.(name);
+}
+
+/** The cache's epoch now; store what a read found only if the epoch is still the same after it. */
+export function cacheEpoch(name: CacheName): number {
+  return piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0 }))[name];
 }

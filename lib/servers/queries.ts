@@ -1,5 +1,6 @@
 import { prisma, isUniqueViolation } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
+import { forgetCache } from "@/lib/runtime";
 
 const withLatestSession = { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } satisfies Prisma.ServerInclude;
 
@@ -50,8 +51,10 @@ export async function createServer({ data }: { data: Prisma.ServerUncheckedCreat
   }
 }
 
-export function updateServer({ workspaceId, id, data }: { workspaceId: string; id: string; data: Prisma.ServerUncheckedUpdateInput }) {
-  return prisma.server.update({ where: { id, workspaceId }, data, include: withLatestSession });
+export async function updateServer({ workspaceId, id, data }: { workspaceId: string; id: string; data: Prisma.ServerUncheckedUpdateInput }) {
+  const row = await prisma.server.update({ where: { id, workspaceId }, data, include: withLatestSession });
+  forgetCache("serverCache");
+  return row;
 }
 
 /** Archives active servers: by id, or every server of an agent. Returns the ids it archived. */
@@ -59,13 +62,16 @@ export async function archiveServers({ workspaceId, ids, agentId, by }: { worksp
   const where: Prisma.ServerWhereInput = { workspaceId, archivedAt: null, ...(ids ? { id: { in: ids } } : {}), ...(agentId ? { agentId } : {}) };
   const rows = await prisma.server.findMany({ where, select: { id: true, name: true } });
   if (rows.length) await prisma.server.updateMany({ where: { id: { in: rows.map((r) => r.id) }, archivedAt: null }, data: { archivedAt: new Date(), archivedBy: by } });
+  if (rows.length) forgetCache("serverCache");
   return rows;
 }
 
 /** Makes an archived server active again; null when the name is now held by an active server. */
 export async function restoreServer({ workspaceId, id }: { workspaceId: string; id: string }) {
   try {
-    return await prisma.server.update({ where: { id, workspaceId }, data: { archivedAt: null, archivedBy: null }, include: withLatestSession });
+    const row = await prisma.server.update({ where: { id, workspaceId }, data: { archivedAt: null, archivedBy: null }, include: withLatestSession });
+    forgetCache("serverCache");
+    return row;
   } catch (err) {
     if (isUniqueViolation(err)) return null;
     throw err;
@@ -88,6 +94,7 @@ export async function purgeServer({ workspaceId, id }: { workspaceId: string; id
     deleted += (await prisma.call.deleteMany({ where: { id: { in: batch.map((c) => c.id) } } })).count;
   }
   await prisma.server.deleteMany({ where: { workspaceId, id } });
+  forgetCache("serverCache");
   return deleted;
 }
 

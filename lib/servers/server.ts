@@ -8,6 +8,7 @@ import { notFound, SwitchboardError } from "@/lib/errors";
 import { assertUrlAllowed } from "@/lib/net/server";
 import { connectServer, disconnectServer, getConnection, notifyRootsChanged, refuseElsewhere, upstream } from "@/lib/sessions/server";
 import { archivedError } from "./archive";
+import { cacheEpoch, piece } from "@/lib/runtime";
 import { describeServerChanges } from "./changes";
 import { toDto } from "./dto";
 import { mcpServersConfig, type McpServersEntry } from "./index";
@@ -18,6 +19,12 @@ import { assertServerRoom, maxServers, serverRoom } from "./quota";
 import type { ServerRow, ServerSecretRow } from "./queries";
 
 export type { ServerSecretRow } from "./queries";
+
+// Every call reads its server: keep the row briefly. Any server write empties the cache on every
+// instance (forgetCache in ./queries and the other writers); the expiry bounds what a missed
+// announcement (the instance channel down) can leave behind.
+const SERVER_CACHE_MS = 10_000;
+const serverCache = piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
 export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
 
 /** The active servers (archived ones: listArchivedServers). */
@@ -47,8 +54,16 @@ export async function getServer(principal: Principal, id: string): Promise<Serve
  * archived server is 409 here, so no route has to check it.
  */
 export async function getServerForCall(principal: Principal, id: string): Promise<ServerSecretRow> {
-  const row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
-  if (!row) throw notFound("Server");
+  const key = `${principal.workspaceId}:${id}`;
+  const cached = serverCache.get(key);
+  let row = cached && cached.until > Date.now() ? cached.row : null;
+  if (!row) {
+    const epoch = cacheEpoch("serverCache");
+    row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
+    if (!row) throw notFound("Server");
+    if (serverCache.size > 10_000) serverCache.clear();
+    if (epoch === cacheEpoch("serverCache")) serverCache.set(key, { row, until: Date.now() + SERVER_CACHE_MS });
+  }
   if (row.archivedAt) throw archivedError(row);
   return { ...row, actingUserId: principal.userId };
 }

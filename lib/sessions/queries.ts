@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db/client";
+import { forgetCache } from "@/lib/runtime";
 
 export function createSession({ workspaceId, serverId }: { workspaceId: string; serverId: string }) {
   return prisma.mcpSession.create({ data: { workspaceId, serverId, status: "connecting" } });
@@ -36,8 +37,10 @@ export function closeOpenSessions({ serverId }: { serverId: string }) {
 }
 
 /** The era verdict is kept on the server row, so the next connect can skip the probe. */
-export function rememberEra({ serverId, era }: { serverId: string; era: string }) {
-  return prisma.server.update({ where: { id: serverId }, data: { eraHint: era, eraHintAt: new Date() } });
+export async function rememberEra({ serverId, era }: { serverId: string; era: string }) {
+  const row = await prisma.server.update({ where: { id: serverId }, data: { eraHint: era, eraHintAt: new Date() } });
+  forgetCache("serverCache");
+  return row;
 }
 
 export function findSession({ id }: { id: string }) {

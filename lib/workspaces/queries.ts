@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db/client";
+import { forgetCache } from "@/lib/runtime";
 
 export function countUsers() {
   return prisma.user.count();
@@ -83,6 +84,8 @@ export async function workspaceLiveParts({ id }: { id: string }) {
 }
 
 /** Deletes a workspace; everything in it goes with it (foreign keys cascade). */
-export function deleteWorkspace({ id }: { id: string }) {
-  return prisma.workspace.delete({ where: { id } });
+export async function deleteWorkspace({ id }: { id: string }) {
+  const row = await prisma.workspace.delete({ where: { id } });
+  forgetCache("serverCache");
+  return row;
 }

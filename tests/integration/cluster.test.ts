@@ -15,7 +15,7 @@ const LONG = "trigger-long-running-operation";
  * instance starting interrupts nothing.
  */
 describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
-  const env = { SWITCHBOARD_HEARTBEAT_MS: "300" };
+  const env = { SWITCHBOARD_HEARTBEAT_MS: "300", SWITCHBOARD_DIRECT_API: process.env.SWITCHBOARD_DIRECT_API ?? "1" };
   let a: ConsoleHandle;
   let b: ConsoleHandle;
   let c: ConsoleHandle | undefined;
@@ -107,6 +107,20 @@ describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
     const ok = await apiB("POST", `/api/v1/interactions/${pending.id}/respond`, { action: "accept", content: { name: "Cluster Carla", integer: 4 } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(resultText((await running).body.call)).toContain("Name: Cluster Carla");
+  });
+
+  it("a token revoked or a server archived through A is refused by B at once, though B had them cached", async () => {
+    const created = await apiA("POST", "/api/v1/tokens", { name: "short-lived" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const withToken = apiClient(b.url, created.body.secret);
+    const scratch = (await apiA("POST", "/api/v1/servers", { name: "scratch", url: "http://127.0.0.1:9/mcp" })).body.server.id as string;
+    // B caches the token and the server row (the call itself fails: nothing listens there).
+    expect((await withToken("POST", `/api/v1/servers/${scratch}/tools/call`, { name: "echo", arguments: {} })).status).toBe(200);
+    expect((await apiA("DELETE", `/api/v1/servers/${scratch}`)).status).toBeLessThan(300);
+    const archived = await withToken("POST", `/api/v1/servers/${scratch}/tools/call`, { name: "echo", arguments: {} });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(409);
+    expect((await apiA("DELETE", `/api/v1/tokens/${created.body.token.id}`)).status).toBe(204);
+    expect((await withToken("GET", "/api/v1/servers")).status).toBe(401);
   });
 
   it("when A dies mid-call, B marks the call interrupted and the agent reconnects to B", async () => {
