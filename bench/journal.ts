@@ -1,0 +1,33 @@
+import { spawnSync } from "node:child_process";
+import { setupOwner, type ConsoleHandle } from "../tests/support/console";
+import { machine, onBothDatabases, writeSection } from "./report";
+
+const CALLS = Number(process.env.BENCH_JOURNAL_CALLS ?? 20_000);
+
+/**
+ * Recording alone: how many calls per second the call journal makes durable (a pending row
+ * committed, then its completion), 64 at a time, in a process of its own against the console's
+ * database. The target (issue 13) is ≥ 5,000 recorded calls/s.
+ */
+export async function benchJournal(): Promise<void> {
+  const lines = [`Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${CALLS.toLocaleString("en")} calls, 64 in flight, each a pending INSERT committed and then its completion UPDATE (lib/calls/journal.ts), every index and the search index maintained.`, "", "| database | recorded calls/s | rows recorded | target ≥ 5,000/s |", "| --- | ---: | ---: | --- |"];
+  await onBothDatabases("bench_journal", async (sb: ConsoleHandle, label) => {
+    try {
+      const { api, workspace } = await setupOwner(sb.url);
+      const server = (await api("POST", "/api/v1/servers", { name: "journal", url: "http://127.0.0.1:9/mcp" })).body.server;
+      const me = (await api("GET", "/api/v1/me")).body;
+      const child = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "bench/workers/journal.ts"], {
+        env: { ...process.env, DATABASE_URL: sb.databaseUrl, WORKSPACE_ID: workspace.id, SERVER_ID: server.id, USER_ID: (me.user ?? me).id, CALLS: String(CALLS) },
+        encoding: "utf8",
+      });
+      if (child.status !== 0) throw new Error(`journal worker failed: ${child.stderr}`);
+      const out = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { rate: number };
+      const row = (await sb.db.get<{ n: number | bigint }>(`SELECT COUNT(*) AS n FROM "call" WHERE server_id = ? AND status = 'ok'`, server.id))!;
+      lines.push(`| ${label} | ${Math.round(out.rate).toLocaleString("en")} | ${Number(row.n).toLocaleString("en")} of ${CALLS.toLocaleString("en")} | ${out.rate >= 5000 ? "met" : "not met"} |`);
+    } finally {
+      await sb.stop();
+    }
+  });
+  writeSection("Recording (the call journal)", lines.join("\n"));
+  console.log(lines.join("\n"));
+}

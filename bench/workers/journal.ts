@@ -1,0 +1,31 @@
+// Child process of bench/journal.ts: the call journal alone against the database in DATABASE_URL.
+// Run with `--conditions=react-server` (lib/calls imports "server-only").
+import crypto from "node:crypto";
+import { recordCompletion, recordPending } from "@/lib/calls/journal";
+
+const { WORKSPACE_ID: workspaceId, SERVER_ID: serverId, USER_ID: userId } = process.env as Record<string, string>;
+const total = Number(process.env.CALLS ?? 20_000);
+const inFlight = Number(process.env.IN_FLIGHT ?? 64);
+
+async function oneCall(i: number): Promise<void> {
+  const id = crypto.randomUUID();
+  const startedAt = new Date();
+  await recordPending({
+    id, workspaceId, serverId, sessionId: null, userId, userName: "Bench", method: "tools/call", name: "echo",
+    params: JSON.stringify({ name: "echo", arguments: { message: `bench ${i}` } }), paramsSecret: null,
+    requestId: id, traceId: crypto.randomBytes(16).toString("hex"), rerunOfId: null, origin: "user", parentCallId: null,
+    credentialMode: null, credentialUserId: null, credentialUserName: null, startedAt, requestSize: 60, instanceId: "bench", sentInvalid: false,
+  });
+  const result = JSON.stringify({ content: [{ type: "text", text: `Echo: bench ${i}` }] });
+  await recordCompletion(id, { status: "ok", isError: false, result, error: null, finishedAt: new Date(), durationMs: 1, resultSize: result.length });
+}
+
+let next = 0;
+await oneCall(next++); // opens the journal
+const t0 = performance.now();
+await Promise.all(Array.from({ length: inFlight }, async () => {
+  while (next < total) await oneCall(next++);
+}));
+const seconds = (performance.now() - t0) / 1000;
+console.log(JSON.stringify({ calls: total, seconds, rate: total / seconds, cpuMs: process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000 }));
+process.exit(0);
