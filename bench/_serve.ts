@@ -1,0 +1,11 @@
+import fs from "node:fs";
+import { startConsole } from "../tests/support/console";
+import { startEverything } from "../tests/support/servers";
+import { seed } from "./ui";
+const everything = await startEverything("streamableHttp");
+const sb = await startConsole({ nodeArgs: process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/uiperf-prof"] : [] });
+const { cookie, pages } = await seed(sb, everything.url);
+fs.writeFileSync("/tmp/uiperf-serve.json", JSON.stringify({ base: sb.url, cookie, pages }));
+console.log("ready", sb.url);
+process.on("SIGTERM", async () => { await sb.stop(); await everything.stop(); process.exit(0); });
+setInterval(() => {}, 1e9);

@@ -1,0 +1,2 @@
+import { benchUi } from "./ui";
+await benchUi();

@@ -1,0 +1,195 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
+import { insertCalls, type SeedCall } from "../tests/support/seed-calls";
+import { startEverything } from "../tests/support/servers";
+import { machine, percentile, writeSection } from "./report";
+
+const REQUESTS = Number(process.env.BENCH_UI_REQUESTS ?? 40);
+const WARMUP = 3;
+const JS_TARGET_KB = 350;
+const RESPONSE_TARGET_MS = 150;
+const APP = path.resolve(import.meta.dirname, "../app");
+
+interface Page {
+  /** The route as app/ spells it, e.g. `/servers/[id]`. */
+  route: string;
+  url: string;
+  signedIn: boolean;
+  /** The HTTP status the page answers with. */
+  status?: number;
+}
+
+/** Every page route under app/ (page.tsx and not-found.tsx files), route groups left out. */
+function appRoutes(): string[] {
+  const routes: string[] = [];
+  const walk = (dir: string, route: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (entry.name === "api") continue;
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? route : `${route}/${entry.name}`);
+      } else if (entry.name === "page.tsx") routes.push(route || "/");
+      else if (entry.name === "not-found.tsx") routes.push(`${route || ""} (not found)`);
+    }
+  };
+  walk(APP, "");
+  return routes.sort();
+}
+
+/** An owner with two servers (one connected, one unreachable), 43 calls, a share, an invitation and an agent. */
+export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ cookie: string; pages: Page[] }> {
+  const owner = await setupOwner(sb.url);
+  const { api } = owner;
+  const userId = (await api("GET", "/api/v1/me")).body.user.id as string;
+  const server = (await api("POST", "/api/v1/servers", { name: "everything", url: everythingUrl, timeoutMs: 30_000 })).body.server.id as string;
+  const weather = (await api("POST", "/api/v1/servers", { name: "weather", url: "http://127.0.0.1:9/mcp" })).body.server.id as string;
+  await api("POST", `/api/v1/servers/${server}/connect`);
+  const calls: string[] = [];
+  for (const message of ["alpha", "beta", "gamma"]) {
+    const res = await api("POST", `/api/v1/servers/${server}/tools/call`, { name: "echo", arguments: { message } });
+    if (res.body.call?.status !== "ok") throw new Error(`seed call failed: ${JSON.stringify(res.body)}`);
+    calls.push(res.body.call.id);
+  }
+  const now = Date.now();
+  const seeded: SeedCall[] = Array.from({ length: 40 }, (_, i) => ({
+    workspaceId: owner.workspace.id,
+    serverId: weather,
+    startedAt: new Date(now - 20 * 3_600_000 + i * 25 * 60_000),
+    durationMs: 40 + ((i * 37) % 400),
+    status: i % 7 === 3 ? "error" : "ok",
+    name: i % 2 ? "get_forecast" : "get_alerts",
+    userId,
+    userName: "Ada Owner",
+  }));
+  await insertCalls(sb.db, seeded);
+  const share = (await api("POST", `/api/v1/calls/${calls[0]}/shares`, {})).body.share.url as string;
+  const invite = (await api("POST", "/api/v1/invitations", { email: "grace@example.com", role: "member" })).body.invitation.url as string;
+  const pairing = (await api("POST", "/api/v1/agents/pairings", { name: "laptop" })).body.pairing;
+  const agent = (await apiClient(sb.url)("POST", "/api/v1/agents/pair", { code: pairing.code, hostname: "ada-laptop", version: "0.1.0", platform: "linux" })).body.agent.id as string;
+  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
+  const signedIn = (route: string, url: string): Page => ({ route, url, signedIn: true });
+  const pages: Page[] = [
+    { route: "/", url: "/", signedIn: true },
+    { route: "/sign-in", url: "/sign-in", signedIn: false },
+    { route: "/setup", url: "/setup", signedIn: false },
+    { route: "/invite/[token]", url: new URL(invite).pathname, signedIn: false },
+    { route: "/s/[token]", url: new URL(share).pathname, signedIn: false },
+    { route: "/s/[token] (not found)", url: "/s/no-such-link", signedIn: false, status: 404 },
+    { route: "(not found)", url: "/no-such-page", signedIn: true, status: 404 },
+    signedIn("/servers", "/servers"),
+    signedIn("/servers/new", "/servers/new"),
+    signedIn("/servers/[id]", `/servers/${server}`),
+    signedIn("/servers/[id]/oauth", `/servers/${server}/oauth`),
+    signedIn("/agents", "/agents"),
+    signedIn("/agents/[id]", `/agents/${agent}`),
+    signedIn("/dashboard", "/dashboard"),
+    signedIn("/history", "/history"),
+    signedIn("/history/compare", `/history/compare?a=${calls[0]}&b=${calls[1]}`),
+    signedIn("/calls/[id]", `/calls/${calls[0]}`),
+    signedIn("/settings", "/settings"),
+    signedIn("/settings/tokens", "/settings/tokens"),
+    signedIn("/settings/members", "/settings/members"),
+    signedIn("/settings/workspace", "/settings/workspace"),
+    signedIn("/settings/shares", "/settings/shares"),
+    signedIn("/settings/audit", "/settings/audit"),
+  ];
+  return { cookie, pages };
+}
+
+interface Measured {
+  page: Page;
+  scripts: number;
+  raw: number;
+  gzip: number;
+  brotli: number;
+  p50: number;
+  p95: number;
+}
+
+/** The page's HTML once, then every `<script src>` it names, compressed as a server would (gzip -6, brotli -5). */
+async function pageScripts(base: string, page: Page, cookie: string, cache: Map<string, Buffer>) {
+  const res = await fetch(`${base}${page.url}`, { headers: page.signedIn ? { cookie } : {}, redirect: "manual" });
+  const html = await res.text();
+  if (res.status !== (page.status ?? 200)) throw new Error(`${page.url}: HTTP ${res.status}`);
+  const srcs = [...new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&")))];
+  let raw = 0;
+  let gzip = 0;
+  let brotli = 0;
+  for (const src of srcs) {
+    let body = cache.get(src);
+    if (!body) {
+      const chunk = await fetch(new URL(src, base));
+      if (!chunk.ok) throw new Error(`${src}: HTTP ${chunk.status}`);
+      body = Buffer.from(await chunk.arrayBuffer());
+      cache.set(src, body);
+    }
+    raw += body.length;
+    gzip += zlib.gzipSync(body, { level: 6 }).length;
+    brotli += zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }).length;
+  }
+  return { scripts: srcs.length, raw, gzip, brotli };
+}
+
+/** `REQUESTS` requests one after another, each timed until the whole body has arrived. */
+async function responseTimes(base: string, page: Page, cookie: string): Promise<number[]> {
+  const once = async () => {
+    const start = performance.now();
+    const res = await fetch(`${base}${page.url}`, { headers: page.signedIn ? { cookie } : {}, redirect: "manual" });
+    await res.arrayBuffer();
+    if (res.status !== (page.status ?? 200)) throw new Error(`${page.url}: HTTP ${res.status}`);
+    return performance.now() - start;
+  };
+  for (let i = 0; i < WARMUP; i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) times.push(await once());
+  return times;
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** Per page of the built console: the JavaScript it loads (compressed) and its server response time. */
+export async function benchUi(): Promise<void> {
+  const everything = await startEverything("streamableHttp");
+  const sb = await startConsole();
+  try {
+    const { cookie, pages } = await seed(sb, everything.url);
+    const missing = appRoutes().filter((route) => !pages.some((p) => p.route === route));
+    if (missing.length) throw new Error(`bench/ui.ts has no URL for: ${missing.join(", ")}`);
+    const cache = new Map<string, Buffer>();
+    const results: Measured[] = [];
+    for (const page of pages) {
+      const js = await pageScripts(sb.url, page, cookie, cache);
+      const times = await responseTimes(sb.url, page, cookie);
+      results.push({ page, ...js, p50: percentile(times, 50), p95: percentile(times, 95) });
+      const r = results[results.length - 1]!;
+      console.log(`${page.route.padEnd(24)} ${String(r.scripts).padStart(3)} scripts ${kb(r.raw).padStart(8)} KB raw ${kb(r.gzip).padStart(7)} KB gzip ${kb(r.brotli).padStart(7)} KB br  p50 ${r.p50.toFixed(1)} ms p95 ${r.p95.toFixed(1)} ms`);
+    }
+    const largest = results.reduce((a, b) => (b.gzip > a.gzip ? b : a));
+    const slowest = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+    const met = (ok: boolean) => (ok ? "met" : "**not met**");
+    const lines = [
+      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. The built console (\`next build\` served by server.ts as \`npm start\` does) on SQLite, signed in as an owner with two servers (one connected to server-everything), 43 calls, a share link, an invitation and a paired agent. Per page: the scripts its HTML loads (\`<script src>\`, each chunk counted once per page), compressed here with gzip level 6 and brotli quality 5 (the console itself serves them uncompressed: \`compress: false\`, a reverse proxy compresses); then ${REQUESTS} requests one after another (after ${WARMUP} warm-up), each timed until the whole HTML has arrived.`,
+      "",
+      "| page | URL | scripts | JS raw KB | JS gzip KB | JS brotli KB | p50 ms | p95 ms |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...results.map(
+        (r) =>
+          `| ${r.page.route} | ${r.page.url.replace(/[0-9a-f-]{20,}|[A-Za-z0-9_-]{24,}/g, "…")} | ${r.scripts} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`,
+      ),
+      "",
+      `- Largest page's JavaScript: ${largest.page.route}, ${kb(largest.gzip)} KB gzip (${kb(largest.brotli)} KB brotli) (target ≤ ${JS_TARGET_KB} KB compressed): ${met(largest.gzip / 1024 <= JS_TARGET_KB)}.`,
+      `- Slowest page's server response: ${slowest.page.route}, p95 ${slowest.p95.toFixed(1)} ms (target every page ≤ ${RESPONSE_TARGET_MS} ms): ${met(slowest.p95 <= RESPONSE_TARGET_MS)}.`,
+      `- Load average (1 min) at the end of the run: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
+    ];
+    writeSection("UI: page JavaScript and server response", lines.join("\n"));
+    console.log(lines.join("\n"));
+  } catch (err) {
+    console.error(sb.logs().slice(-4000));
+    throw err;
+  } finally {
+    await sb.stop();
+    await everything.stop();
+  }
+}
