@@ -3,11 +3,13 @@ import { benchConsole } from "./console";
 import { benchHistory } from "./history";
 import { benchRelay } from "./relay";
 import { benchStats } from "./stats";
+import { benchUi } from "./ui";
 
-// BENCH_ONLY=console,relay,history,stats,cluster runs a subset.
-const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history,stats,cluster").split(",").map((s) => s.trim()));
+// BENCH_ONLY=console,relay,history,stats,cluster,ui runs a subset.
+const only = new Set((process.env.BENCH_ONLY ?? "console,relay,history,stats,cluster,ui").split(",").map((s) => s.trim()));
 if (only.has("console")) await benchConsole();
 if (only.has("relay")) await benchRelay();
 if (only.has("history")) await benchHistory();
 if (only.has("stats")) await benchStats();
 if (only.has("cluster")) await benchCluster();
+if (only.has("ui")) await benchUi();

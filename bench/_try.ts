@@ -1,2 +1,0 @@
-import { benchUi } from "./ui";
-await benchUi();
