@@ -205,6 +205,22 @@ export async function benchUi(): Promise<void> {
       `- Slowest page's server response: ${slowest.page.route}, p95 ${slowest.p95.toFixed(1)} ms (target every page ≤ ${RESPONSE_TARGET_MS} ms): ${met(!over.length)}${over.length ? ` (over: ${over.join(", ")})` : ""}.`,
       `- Load average (1 min) at the end of the run: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
     ];
+    if (largest.gzip / 1024 > JS_TARGET_KB) {
+      lines.push(
+        `- Why the JavaScript target is not met: every page shares React, Next, the providers and the console shell (${kb(results.find((r) => r.page.route === "/servers")!.gzip)} KB gzip on /servers), of which one chunk of ~94 KB gzip is zod with the schemas of the lib doors (\`lib/<domain>/index.ts\`) the hooks import; ${largest.page.route} adds its own libraries on top (the dashboard: recharts with its redux and d3 parts, ~131 KB gzip). What would close it: keep zod out of the client graph (only the add/edit server forms and the roots editor parse with it), or a smaller chart library.`,
+      );
+    }
+    if (over.length) {
+      // Next renders these per request; the others are prerendered HTML.
+      const rendered = (r: Measured) => /\[|not found\)$/.test(r.page.route) && r.page.route !== "(not found)";
+      const cpu = (pred: (r: Measured) => boolean) => results.filter(pred).map((r) => r.cpuMs);
+      const dynamic = cpu(rendered);
+      const rest = cpu((r) => !rendered(r));
+      const staticOver = results.filter((r) => !rendered(r) && over.includes(r.page.route)).map((r) => r.page.route);
+      lines.push(
+        `- Why the response target is not met: the pages Next renders per request (a dynamic segment such as \`[id]\` or \`[token]\`, the share page with its database lookup)${staticOver.length ? ` are over it; ${staticOver.join(", ")} (prerendered) only from the machine's load` : ""}. They cost ${Math.min(...dynamic).toFixed(0)}–${Math.max(...dynamic).toFixed(0)} ms of CPU each against ${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)} ms for prerendered pages, and a CPU profile of \`/servers/[id]\` shows Next's render pipeline (React's server render, the RSC and HTML streams, request routing), no application code, taking that time; with the machine's load, wall time is several times the CPU time. What would close it: serve the \`[id]\` pages (whose content the client fetches) from one prerendered shell that reads the id on the client, so only the share and invitation pages render per request.`,
+      );
+    }
     writeSection("UI: page JavaScript and server response", lines.join("\n"));
     console.log(lines.join("\n"));
   } catch (err) {

@@ -102,8 +102,6 @@ test("public pages: sign-in, invitation, shared call", async ({ browser }) => {
 });
 
 test("console pages", async ({ browser }) => {
-  // 14 pages × 2 widths × 2 themes, each with an axe run: more than the default 90 s on a busy machine.
-  test.setTimeout(240_000);
   const cookie = await sessionCookie(sb.url, owner.email, owner.password);
   const pages: Record<string, string> = {
     servers: "/servers",
