@@ -6,10 +6,14 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { safeNextPath } from "@/lib/auth";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
 
-/** `next`: a same-origin path (already checked with safeNextPath) to return to after signing in. */
-export function SignInForm({ next }: { next?: string | null }) {
+/**
+ * Signs in and goes back to `?next=` (a same-origin path, checked with safeNextPath) or the servers.
+ * The query is read when the form is sent, so the page itself is static.
+ */
+export function SignInForm() {
   const router = useRouter();
   const signIn = useSignIn();
   const setup = useSetupStatus();
@@ -18,6 +22,7 @@ export function SignInForm({ next }: { next?: string | null }) {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
+    const next = safeNextPath(new URLSearchParams(window.location.search).get("next"));
     signIn.mutate({ email, password }, { onSuccess: () => router.replace(next ?? "/servers") });
   }
 

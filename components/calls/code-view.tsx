@@ -1,7 +1,9 @@
 "use client";
 
-import { Highlight, themes } from "prism-react-renderer";
-import { useDarkTheme } from "@/components/theme/use-dark-theme";
+import { lazy, Suspense } from "react";
+
+// Prism is fetched the first time highlighted text is shown; until then the plain text.
+const CodeHighlight = lazy(() => import("./code-highlight"));
 
 const HIGHLIGHT_LIMIT = 100_000;
 
@@ -34,23 +36,13 @@ export function languageFor(mimeType: string | undefined): string | null {
 
 /** Text with syntax highlighting picked by mimeType; plain <pre> when unknown or very long. */
 export function CodeView({ text, mimeType, className = "max-h-[32rem]" }: { text: string; mimeType?: string; className?: string }) {
-  const dark = useDarkTheme();
   const language = languageFor(mimeType);
   const base = `${className} overflow-auto rounded bg-panel p-2 font-mono text-xs whitespace-pre-wrap break-words`;
-  if (!language || text.length > HIGHLIGHT_LIMIT) return <pre className={base}>{text}</pre>;
+  const plain = <pre className={base}>{text}</pre>;
+  if (!language || text.length > HIGHLIGHT_LIMIT) return plain;
   return (
-    <Highlight code={text} language={language} theme={dark ? themes.vsDark : themes.github}>
-      {({ tokens, getLineProps, getTokenProps }) => (
-        <pre className={base} data-language={language}>
-          {tokens.map((line, i) => (
-            <div key={i} {...getLineProps({ line })} style={undefined}>
-              {line.map((token, key) => (
-                <span key={key} {...getTokenProps({ token })} />
-              ))}
-            </div>
-          ))}
-        </pre>
-      )}
-    </Highlight>
+    <Suspense fallback={plain}>
+      <CodeHighlight text={text} language={language} className={base} />
+    </Suspense>
   );
 }

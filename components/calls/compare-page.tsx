@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,6 +16,14 @@ import { formatDuration, formatTime } from "./format";
 import { ResultView } from "./result-view";
 
 /** Two calls side by side, arguments and outcomes, with their differences; the URL keeps the pair. */
+/** The compare page for `?a=<call id>&b=<call id>`. */
+export function ComparePageFromUrl() {
+  const params = useSearchParams();
+  const a = params.get("a") ?? undefined;
+  const b = params.get("b") ?? undefined;
+  return <ComparePage key={`${a}:${b}`} a={a} b={b} />;
+}
+
 export function ComparePage({ a, b }: { a?: string; b?: string }) {
   if (!a || !b) {
     return (

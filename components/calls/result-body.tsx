@@ -1,5 +1,6 @@
 "use client";
 
+import { lazy, Suspense } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
@@ -9,7 +10,10 @@ import { findCards } from "@/lib/cards";
 import { ContentBlocks, ResourceContents } from "./content-blocks";
 import { useRenderSource } from "./render-context";
 import { asRecord, asString } from "./safe-content";
-import { StructuredContent, StructuredContentFromServer } from "./structured-content";
+
+// The outputSchema check (ajv) is fetched only for results that carry structured content.
+const StructuredContent = lazy(() => import("./structured-content").then((m) => ({ default: m.StructuredContent })));
+const StructuredContentFromServer = lazy(() => import("./structured-content").then((m) => ({ default: m.StructuredContentFromServer })));
 
 function Empty({ children, raw }: { children: string; raw?: unknown }) {
   return (
@@ -43,12 +47,15 @@ export function ResultBody({ call, outputSchema }: { call: CallDto; outputSchema
         )}
         {cards.length > 0 && <CardList entries={cards} />}
         {empty ? <Empty raw={result}>The tool returned an empty result: no content, no structured content.</Empty> : <ContentBlocks blocks={content} />}
-        {"structuredContent" in result &&
-          (outputSchema === undefined && !readOnly ? (
-            <StructuredContentFromServer serverId={call.serverId} toolName={call.name} value={result.structuredContent} />
-          ) : (
-            <StructuredContent value={result.structuredContent} outputSchema={outputSchema} />
-          ))}
+        {"structuredContent" in result && (
+          <Suspense fallback={<p role="status" className="text-xs text-muted">Loading structured content…</p>}>
+            {outputSchema === undefined && !readOnly ? (
+              <StructuredContentFromServer serverId={call.serverId} toolName={call.name} value={result.structuredContent} />
+            ) : (
+              <StructuredContent value={result.structuredContent} outputSchema={outputSchema} />
+            )}
+          </Suspense>
+        )}
       </>
     );
   }

@@ -7,7 +7,7 @@ import { Loading } from "@/components/ui/spinner";
 import { useMe } from "@/lib/auth/hooks";
 import { useServerEvents } from "./use-server-events";
 import { InteractionHost } from "@/components/interactions/interaction-host";
-import { CommandPalette } from "@/components/palette/command-palette";
+import { Palette } from "@/components/palette/palette";
 import { useUserTheme } from "@/components/theme/use-user-theme";
 import { ConsoleHeader } from "./console-header";
 import { Sidebar } from "./sidebar";
@@ -75,7 +75,7 @@ function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["
       <main id="main" className="min-h-0 overflow-auto" inert={navOpen}>
         {children}
       </main>
-      <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
+      <Palette open={paletteOpen} onOpenChange={setPaletteOpen} />
       <InteractionHost />
     </div>
   );

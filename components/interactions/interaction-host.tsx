@@ -1,11 +1,14 @@
 "use client";
 
+import { lazy, Suspense } from "react";
 import { usePendingInteractions } from "@/lib/interactions/hooks";
 import type { InteractionDto } from "@/lib/interactions";
-import { ElicitationFormDialog } from "./elicitation-form-dialog";
-import { SamplingDialog } from "./sampling-dialog";
-import { UrlElicitationDialog } from "./url-elicitation-dialog";
 import { useCan } from "@/lib/auth/hooks";
+
+// Every console page mounts this host; the dialogs (forms, sampling, their validation) load when a request arrives.
+const ElicitationFormDialog = lazy(() => import("./elicitation-form-dialog").then((m) => ({ default: m.ElicitationFormDialog })));
+const SamplingDialog = lazy(() => import("./sampling-dialog").then((m) => ({ default: m.SamplingDialog })));
+const UrlElicitationDialog = lazy(() => import("./url-elicitation-dialog").then((m) => ({ default: m.UrlElicitationDialog })));
 
 /**
  * Mounted once in the console frame: shows the oldest pending server-initiated request of the
@@ -18,7 +21,11 @@ export function InteractionHost() {
   const queue = [...(pending.data ?? [])].reverse();
   const current = queue[0];
   if (!current || !canAnswer) return null;
-  return <InteractionDialog key={current.id} interaction={current} waiting={queue.length - 1} />;
+  return (
+    <Suspense fallback={null}>
+      <InteractionDialog key={current.id} interaction={current} waiting={queue.length - 1} />
+    </Suspense>
+  );
 }
 
 function InteractionDialog({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {

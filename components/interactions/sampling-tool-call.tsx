@@ -2,6 +2,7 @@
 
 import { Field, Select, Textarea } from "@/components/ui/field";
 import { checkSamplingReply, type SamplingTool, type ToolCallDraft } from "@/lib/interactions";
+import { validateArguments } from "@/lib/json-schema";
 
 /** The tool call a person is writing: the tool's name and the JSON input as typed. */
 export interface ToolCallText {
@@ -22,7 +23,7 @@ export function parseToolCall(request: { tools?: unknown; toolChoice?: unknown }
   }
   if (!input || typeof input !== "object" || Array.isArray(input)) return { error: "The input must be a JSON object" };
   const call = { name: draft.name, input: input as Record<string, unknown> };
-  const errors = checkSamplingReply(request, { toolUses: [call] });
+  const errors = checkSamplingReply(request, { toolUses: [call] }, validateArguments);
   if (errors.length) return { error: errors.map((e) => (e.field.includes(".input") ? `${e.field.replace(/^toolUses\.\d+\.input/, "") || "/"} ${e.message}` : e.message)).join("; ") };
   return { call };
 }

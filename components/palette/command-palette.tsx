@@ -40,7 +40,7 @@ function arrange(items: PaletteItem[], search: string): { heading: string | null
   return ranked.length ? [{ heading: null, items: ranked }] : [];
 }
 
-/** ⌘K / Ctrl+K: jump to any server, tool, prompt, resource, recent call or page, or run an action. */
+/** ⌘K / Ctrl+K: jump to any server, tool, prompt, resource, recent call or page, or run an action (loaded lazily through ./palette). */
 export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [search, setSearch] = useState("");
@@ -48,18 +48,6 @@ export function CommandPalette({ open, onOpenChange }: CommandPaletteProps) {
   const close = () => onOpenChange(false);
   const { items, rerun } = usePaletteItems(open, close);
   const mod = useModKey();
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      // On Apple platforms Ctrl+K stays the text fields' "delete to end of line".
-      if ((mod.apple ? event.metaKey : event.ctrlKey) && !event.altKey && event.key.toLowerCase() === "k") {
-        event.preventDefault();
-        onOpenChange(!open);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open, onOpenChange, mod.apple]);
 
   useEffect(() => {
     const dialog = ref.current;

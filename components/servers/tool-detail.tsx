@@ -1,10 +1,14 @@
 "use client";
 
+import { lazy, Suspense } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
+import { Loading } from "@/components/ui/spinner";
 import type { CallDto } from "@/lib/calls";
 import type { McpTool, ToolAnnotations } from "@/lib/servers/hooks";
-import { ToolRunner } from "./tool-runner";
+
+// The run form (rjsf, ajv, CodeMirror) is most of the server page's JavaScript: fetched when a tool is opened.
+const ToolRunner = lazy(() => import("./tool-runner").then((m) => ({ default: m.ToolRunner })));
 
 const HINTS: { key: keyof ToolAnnotations; yes: [string, BadgeTone]; no?: [string, BadgeTone] }[] = [
   { key: "readOnlyHint", yes: ["read-only", "green"] },
@@ -51,7 +55,9 @@ export function ToolDetail({ serverId, tool, defaultTimeoutMs, source }: { serve
           {tool.outputSchema && <SchemaDetails label="Output schema" schema={tool.outputSchema} />}
         </div>
       </header>
-      <ToolRunner key={tool.name} serverId={serverId} tool={tool} defaultTimeoutMs={defaultTimeoutMs} source={source} />
+      <Suspense fallback={<Loading label="Loading the run form…" />}>
+        <ToolRunner key={tool.name} serverId={serverId} tool={tool} defaultTimeoutMs={defaultTimeoutMs} source={source} />
+      </Suspense>
     </article>
   );
 }

@@ -1,66 +1,27 @@
 "use client";
 
-import { useEffect, useMemo, useRef } from "react";
-import CodeMirror, { EditorView, keymap, Prec } from "@uiw/react-codemirror";
-import { json } from "@codemirror/lang-json";
-import { useDarkTheme } from "@/components/theme/use-dark-theme";
+import { lazy, Suspense } from "react";
+import type { JsonEditorProps } from "./json-editor-codemirror";
 
-interface JsonEditorProps {
-  value: string;
-  onChange: (value: string) => void;
-  /** The accessible name of the editable text box. */
-  label: string;
-  minHeight?: string;
-  maxHeight?: string;
-  readOnly?: boolean;
-  /** Called on Ctrl/Cmd+Enter inside the editor. */
-  onSubmit?: () => void;
-}
+// CodeMirror is a large share of a page's JavaScript: fetched when an editor is first shown.
+const CodeMirrorJsonEditor = lazy(() => import("./json-editor-codemirror"));
 
 /** A CodeMirror JSON editor whose text box is named `label` (role="textbox"). */
-export function JsonEditor({ value, onChange, label, minHeight = "8rem", maxHeight = "24rem", readOnly, onSubmit }: JsonEditorProps) {
-  const dark = useDarkTheme();
-  const submitRef = useRef(onSubmit);
-  useEffect(() => {
-    submitRef.current = onSubmit;
-  }, [onSubmit]);
-  const hasSubmit = Boolean(onSubmit);
-  const extensions = useMemo(
-    () => [
-      json(),
-      EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ "aria-label": label }),
-      // Handled here (and the key event marked as handled) so the default Mod-Enter does not insert a line.
-      ...(hasSubmit
-        ? [
-            Prec.highest(
-              keymap.of([
-                {
-                  key: "Mod-Enter",
-                  run: () => {
-                    submitRef.current?.();
-                    return true;
-                  },
-                },
-              ]),
-            ),
-          ]
-        : []),
-    ],
-    [label, hasSubmit],
-  );
+export function JsonEditor(props: JsonEditorProps) {
   return (
-    <div className="overflow-hidden rounded-md border text-xs">
-      <CodeMirror
-        value={value}
-        onChange={onChange}
-        extensions={extensions}
-        theme={dark ? "dark" : "light"}
-        readOnly={readOnly}
-        minHeight={minHeight}
-        maxHeight={maxHeight}
-        basicSetup={{ foldGutter: true, highlightActiveLine: false, autocompletion: false }}
-      />
-    </div>
+    <Suspense
+      fallback={
+        <div className="overflow-hidden rounded-md border text-xs" style={{ minHeight: props.minHeight ?? "8rem" }}>
+          <p role="status" className="px-2 py-1 text-muted">
+            Loading editor…
+          </p>
+          <pre aria-hidden className="px-2 font-mono whitespace-pre-wrap text-muted">
+            {props.value}
+          </pre>
+        </div>
+      }
+    >
+      <CodeMirrorJsonEditor {...props} />
+    </Suspense>
   );
 }

@@ -194,7 +194,6 @@ export const callKeys = {
   detail: (id: string) => ["calls", "detail", id] as const,
   tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
 };
-export { validateArguments, type FieldError } from "@/lib/json-schema";
 export { csvField, csvRow } from "./csv";
 export { apiBodyFor, curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "./snippets";
 

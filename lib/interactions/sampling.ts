@@ -1,9 +1,13 @@
 /**
  * Sampling with tools: the spec's sequencing rules for an incoming `sampling/createMessage`, and
  * what a person may reply given the tools and `toolChoice` offered. Isomorphic (the dialog shows
- * the same errors the API returns); JSON Schema checks use ajv through lib/calls.
+ * the same errors the API returns). The JSON Schema check of a tool's input is passed in
+ * (`validateArguments` from lib/json-schema), so that ajv is not in every page that imports this door.
  */
-import { validateArguments } from "@/lib/json-schema";
+import type { FieldError } from "@/lib/json-schema";
+
+/** Checks a value against a JSON Schema: lib/json-schema's `validateArguments`. */
+export type ValidateArguments = (schema: unknown, args: unknown) => FieldError[];
 
 /** A tool as offered in a sampling request. */
 export interface SamplingTool {
@@ -78,7 +82,11 @@ export interface ReplyError {
  * tool calls by `"none"` or when no tools were offered; each call must name an offered tool (the
  * one named by `toolChoice.name`, if any) and its input must match that tool's inputSchema.
  */
-export function checkSamplingReply(request: { tools?: unknown; toolChoice?: unknown }, reply: { text?: string; toolUses?: ToolCallDraft[] }): ReplyError[] {
+export function checkSamplingReply(
+  request: { tools?: unknown; toolChoice?: unknown },
+  reply: { text?: string; toolUses?: ToolCallDraft[] },
+  validateArguments: ValidateArguments,
+): ReplyError[] {
   const tools = Array.isArray(request.tools) ? (request.tools as SamplingTool[]) : [];
   const choice = (request.toolChoice ?? {}) as SamplingToolChoice;
   const uses = reply.toolUses ?? [];

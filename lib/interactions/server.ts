@@ -8,6 +8,7 @@ import { publish } from "@/lib/events/server";
 import type { InteractionDto, InteractionKind, InteractionStatus, ListInteractions, RespondInteraction } from "./index";
 import { declined, isWaiting, settleWaiting, type Settlement } from "./broker";
 import { checkFormContent, withFormDefaults } from "./validate";
+import { validateArguments } from "@/lib/json-schema";
 import { checkSamplingReply } from "./sampling";
 import * as q from "./queries";
 
@@ -85,7 +86,7 @@ function toSettlement(kind: InteractionKind, request: Record<string, unknown>, i
  * 422 if the reply breaks the request's tools or `toolChoice`.
  */
 function samplingResult(request: Record<string, unknown>, input: Extract<RespondInteraction, { action: "reply" }>): Record<string, unknown> {
-  const errors = checkSamplingReply(request, { text: input.text, toolUses: input.toolUses });
+  const errors = checkSamplingReply(request, { text: input.text, toolUses: input.toolUses }, validateArguments);
   if (errors.length) throw new SwitchboardError("unprocessable", errors[0].message, { errors });
   const uses = input.toolUses ?? [];
   if (!uses.length) return { role: "assistant", content: { type: "text", text: input.text }, model: input.model, stopReason: input.stopReason };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSamplingReply, checkSamplingSequence } from "@/lib/interactions";
+import { validateArguments } from "@/lib/json-schema";
 
 const ask = { role: "user", content: { type: "text", text: "Weather?" } };
 const use = (id: string) => ({ type: "tool_use", id, name: "get_weather", input: { city: "Oslo" } });
@@ -23,11 +24,11 @@ describe("sampling tool-use sequencing", () => {
 
 describe("a person's sampling reply", () => {
   it("honours toolChoice and the tool's inputSchema", () => {
-    expect(checkSamplingReply({ tools }, { text: "Sunny" })).toEqual([]);
-    expect(checkSamplingReply({ tools, toolChoice: { mode: "required" } }, { text: "Sunny" })[0].message).toMatch(/requires a tool call/);
-    expect(checkSamplingReply({ tools, toolChoice: { mode: "none" } }, { toolUses: [{ name: "get_weather", input: { city: "Oslo" } }] })[0].message).toMatch(/forbids/);
-    expect(checkSamplingReply({ tools }, { toolUses: [{ name: "nope", input: {} }] })[0].message).toMatch(/not one of the tools/);
-    expect(checkSamplingReply({ tools }, { toolUses: [{ name: "get_weather", input: {} }] })[0].field).toBe("toolUses.0.input/city");
-    expect(checkSamplingReply({}, { toolUses: [{ name: "get_weather", input: {} }] })[0].message).toMatch(/offered no tools/);
+    expect(checkSamplingReply({ tools }, { text: "Sunny" }, validateArguments)).toEqual([]);
+    expect(checkSamplingReply({ tools, toolChoice: { mode: "required" } }, { text: "Sunny" }, validateArguments)[0].message).toMatch(/requires a tool call/);
+    expect(checkSamplingReply({ tools, toolChoice: { mode: "none" } }, { toolUses: [{ name: "get_weather", input: { city: "Oslo" } }] }, validateArguments)[0].message).toMatch(/forbids/);
+    expect(checkSamplingReply({ tools }, { toolUses: [{ name: "nope", input: {} }] }, validateArguments)[0].message).toMatch(/not one of the tools/);
+    expect(checkSamplingReply({ tools }, { toolUses: [{ name: "get_weather", input: {} }] }, validateArguments)[0].field).toBe("toolUses.0.input/city");
+    expect(checkSamplingReply({}, { toolUses: [{ name: "get_weather", input: {} }] }, validateArguments)[0].message).toMatch(/offered no tools/);
   });
 });
