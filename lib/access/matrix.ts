@@ -51,6 +51,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /api/v1/servers": "viewer",
   "POST /api/v1/servers": "admin",
   "POST /api/v1/servers/import": "admin",
+  "POST /api/v1/servers/demo": "admin",
   "GET /api/v1/servers/export": "viewer",
   "GET /api/v1/servers/:id": "viewer",
   "PATCH /api/v1/servers/:id": "admin",
