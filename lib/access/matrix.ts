@@ -24,6 +24,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /api/v1/public/shares/:token": "public",
 
   "GET /api/v1/me": "viewer",
+  "PATCH /api/v1/me": "viewer",
   "POST /api/v1/workspaces": "viewer",
   "GET /api/v1/workspace": "viewer",
   "PATCH /api/v1/workspace": "admin",
