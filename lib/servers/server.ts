@@ -90,11 +90,11 @@ export async function createServer(principal: Principal, input: CreateServer): P
 
 export async function updateServer(principal: Principal, id: string, input: UpdateServer): Promise<ServerDto> {
   const current = await getServerForCall(principal, id);
-  if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
-  if (input.url !== undefined) await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   if (current.kind === "demo" && (input.url || input.transport || input.headers || input.authMode)) {
     throw new SwitchboardError("bad_request", "The demo server runs inside the console: it has no URL, headers or sign-in to edit");
   }
+  if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
+  if (input.url !== undefined) await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   // An agent server's name is the name its agent announced: the relay finds it by that name.
   if (current.kind !== "http" && current.kind !== "demo" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
     throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");

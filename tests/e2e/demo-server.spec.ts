@@ -65,7 +65,9 @@ test("the theme follows the person: dark chosen in one browser, a fresh browser 
   const first = await browser.newContext();
   const page = await first.newPage();
   await new ConsolePage(page, sb.url).signIn(OWNER);
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/v1/me") && r.request().method() === "PATCH");
   await page.getByRole("group", { name: "Theme" }).first().getByTitle("Dark theme").click();
+  expect((await saved).status()).toBe(200);
   await expect.poll(() => isDark(page)).toBe(true);
   await first.close();
 
