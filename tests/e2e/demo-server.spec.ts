@@ -42,6 +42,7 @@ test("an empty console offers the demo server: tools, a UI card and an MCP App i
   const card = page.getByRole("article", { name: /^Card: 2d6: \d+$/ });
   await expect(card).toBeVisible();
   await expect(card.getByRole("button", { name: "Roll again" })).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/demo-card.png` });
 
   await ui.openTool("dice-app");
