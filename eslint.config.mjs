@@ -18,7 +18,7 @@ export default tseslint.config(
             },
             {
               regex: "^@modelcontextprotocol/(client|server|core)",
-              message: "The MCP SDK is used only in lib/mcp, lib/relay, agent/ (and tests/bench).",
+              message: "The MCP SDK is used only in lib/mcp, lib/relay, lib/demo (the built-in server), agent/ (and tests/bench).",
             },
           ],
         },
@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**"],
+    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**", "lib/demo/**"],
     rules: { "no-restricted-imports": "off" },
   },
   {

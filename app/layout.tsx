@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { AccountThemeScript } from "@/components/theme/account-theme-script";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -13,6 +14,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     // next-themes sets the theme class on <html> before hydration, so React must not compare it.
     <html lang="en" suppressHydrationWarning>
       <body className="font-sans">
+        <AccountThemeScript />
         <Providers>{children}</Providers>
       </body>
     </html>

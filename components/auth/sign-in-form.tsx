@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useTheme } from "next-themes";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
@@ -15,6 +16,7 @@ import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
  */
 export function SignInForm() {
   const router = useRouter();
+  const { setTheme } = useTheme();
   const signIn = useSignIn();
   const setup = useSetupStatus();
   const [email, setEmail] = useState("");
@@ -23,7 +25,16 @@ export function SignInForm() {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const next = safeNextPath(new URLSearchParams(window.location.search).get("next"));
-    signIn.mutate({ email, password }, { onSuccess: () => router.replace(next ?? "/servers") });
+    signIn.mutate(
+      { email, password },
+      {
+        onSuccess: (theme) => {
+          // A new browser shows the person's own theme from the console's first render.
+          if (theme) setTheme(theme);
+          router.replace(next ?? "/servers");
+        },
+      },
+    );
   }
 
   return (

@@ -42,7 +42,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
 
 function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["data"]>; children: ReactNode }) {
   useServerEvents();
-  useUserTheme(me.user.id);
+  useUserTheme(me.user.id, me.user.theme);
   const [navOpen, setNavOpen] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);

@@ -1,12 +1,12 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useTheme } from "next-themes";
 import { formatTime } from "@/components/calls/format";
 import { compareUrl } from "@/components/calls/urls";
 import { NAV } from "@/components/console/sidebar";
 import { SETTINGS_PAGES } from "@/components/settings/settings-nav";
 import { THEMES } from "@/components/theme/theme-switch";
+import { useChooseTheme } from "@/components/theme/use-user-theme";
 import { roleAtLeast, type Role } from "@/lib/access";
 import { useMe } from "@/lib/auth/hooks";
 import { useRecentCalls, useRerunCall } from "@/lib/calls/hooks";
@@ -39,7 +39,7 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
   const pathname = usePathname();
   const role = useMe().data?.role;
   const can = (min: Role) => role !== undefined && roleAtLeast(role, min);
-  const { setTheme } = useTheme();
+  const chooseTheme = useChooseTheme();
   const servers = useServers().data ?? [];
   const capabilities = useLoadedCapabilities(servers, open);
   const recent = useRecentCalls(RECENT_CALLS, open).data ?? [];
@@ -65,7 +65,7 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
       run: () => rerun.mutate(again, { onSuccess: (next) => (onDone(), router.push(compareUrl(again, next.id))) }),
     });
   }
-  for (const t of THEMES) items.push({ id: `action:theme-${t.value}`, group: "Actions", label: `Theme: ${t.label}`, keywords: ["appearance", "mode"], run: () => setTheme(t.value) });
+  for (const t of THEMES) items.push({ id: `action:theme-${t.value}`, group: "Actions", label: `Theme: ${t.label}`, keywords: ["appearance", "mode"], run: () => chooseTheme(t.value) });
 
   for (const page of NAV) items.push({ id: `page:${page.href}`, group: "Pages", label: page.label, run: go(page.href) });
   for (const page of SETTINGS_PAGES) {

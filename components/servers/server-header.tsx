@@ -48,7 +48,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
             {server.kind === "agent" && server.agentId ? (
               <ViaAgent agentId={server.agentId} />
             ) : (
-              (server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : "—"))
+              (server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : server.kind === "demo" ? "built into this console (in-process, nothing spawned)" : "—"))
             )}
             {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
           </p>

@@ -6,6 +6,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
 import { useServers } from "@/lib/servers/hooks";
+import { DemoOffer } from "./demo-offer";
 import { ServerStatusLabel } from "./server-status";
 
 export function ServerList() {
@@ -23,14 +24,18 @@ export function ServerList() {
   if (servers.data.length === 0) {
     return (
       <EmptyState
-        title="No servers yet — add one"
+        title="No servers yet — add one, or try the demo"
         action={
-          <Link href="/servers/new" className={buttonClasses("primary")}>
-            Add your first server
-          </Link>
+          <div className="flex flex-wrap items-start justify-center gap-2">
+            <DemoOffer />
+            <Link href="/servers/new" className={buttonClasses("secondary")}>
+              Add your first server
+            </Link>
+          </div>
         }
       >
-        Point Switchboard at a Streamable HTTP or SSE endpoint, or import an <code>mcpServers</code> file.
+        Point Switchboard at a Streamable HTTP or SSE endpoint, or import an <code>mcpServers</code> file. The demo server runs
+        inside the console: a few tools, one answering with a UI card and one with an MCP App, in a minute.
       </EmptyState>
     );
   }

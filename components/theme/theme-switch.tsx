@@ -3,6 +3,7 @@
 import { useSyncExternalStore } from "react";
 import { useTheme } from "next-themes";
 import { cn } from "@/components/ui/cn";
+import { useChooseTheme } from "./use-user-theme";
 
 export const THEMES = [
   { value: "light", label: "Light" },
@@ -12,9 +13,10 @@ export const THEMES = [
 
 const noSubscription = () => () => undefined;
 
-/** Light / dark / system as three radio buttons; the choice is kept in this browser by next-themes. */
+/** Light / dark / system as three radio buttons; the choice is kept in this browser and on the person's account. */
 export function ThemeSwitch({ name, className }: { name: string; className?: string }) {
-  const { theme, setTheme } = useTheme();
+  const { theme } = useTheme();
+  const choose = useChooseTheme();
   // The stored choice is only known in the browser; the server renders none checked.
   const mounted = useSyncExternalStore(noSubscription, () => true, () => false);
   const current = mounted ? (theme ?? "system") : undefined;
@@ -31,7 +33,7 @@ export function ThemeSwitch({ name, className }: { name: string; className?: str
             current === t.value && "bg-hover text-fg",
           )}
         >
-          <input type="radio" name={name} value={t.value} checked={current === t.value} onChange={() => setTheme(t.value)} className="sr-only" />
+          <input type="radio" name={name} value={t.value} checked={current === t.value} onChange={() => choose(t.value)} className="sr-only" />
           <span className="sr-only">{t.label}</span>
           <ThemeIcon theme={t.value} />
         </label>

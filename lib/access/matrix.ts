@@ -24,6 +24,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /api/v1/public/shares/:token": "public",
 
   "GET /api/v1/me": "viewer",
+  "PATCH /api/v1/me": "viewer",
   "POST /api/v1/workspaces": "viewer",
   "GET /api/v1/workspace": "viewer",
   "PATCH /api/v1/workspace": "admin",
@@ -51,6 +52,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /api/v1/servers": "viewer",
   "POST /api/v1/servers": "admin",
   "POST /api/v1/servers/import": "admin",
+  "POST /api/v1/servers/demo": "admin",
   "GET /api/v1/servers/export": "viewer",
   "GET /api/v1/servers/:id": "viewer",
   "PATCH /api/v1/servers/:id": "admin",

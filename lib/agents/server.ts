@@ -91,7 +91,7 @@ export async function revokeAgent(principal: Principal, id: string): Promise<voi
  */
 export async function bindServerToAgent(principal: Principal, serverId: string, agentId: string | null): Promise<ServerDto> {
   const server = await getServer(principal, serverId);
-  if (server.kind === "http") throw new SwitchboardError("bad_request", `"${server.name}" is an HTTP server; only servers run by an agent are bound to one`);
+  if (server.kind === "http" || server.kind === "demo") throw new SwitchboardError("bad_request", `"${server.name}" is ${server.kind === "http" ? "an HTTP" : "the demo"} server; only servers run by an agent are bound to one`);
   const previous = server.agentId ? await q.findAgent({ workspaceId: principal.workspaceId, id: server.agentId }) : null;
   const next = agentId ? await q.findAgent({ workspaceId: principal.workspaceId, id: agentId }) : null;
   if (agentId && (!next || next.revokedAt)) throw new SwitchboardError("unprocessable", "agentId must name an agent of this workspace that is not revoked");

@@ -15,6 +15,8 @@ export const auth = betterAuth({
   secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
   database: prismaAdapter(prisma, { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+  // Declared so the sign-in answer carries the person's theme: the browser applies it before the console's first page.
+  user: { additionalFields: { theme: { type: "string", required: false, input: false } } },
   session: { expiresIn: 60 * 60 * 24 * 30, cookieCache: { enabled: true, maxAge: 60 } },
   // Same-origin requests are trusted whatever host name the console is reached by.
   trustedOrigins: (request) => [...(request ? [requestOrigin(request)] : []), ...extraOrigins()],

@@ -5,7 +5,7 @@ import { createAuthClient } from "better-auth/react";
 import { api, getWorkspaceId, isApiError, setWorkspaceId } from "@/lib/api-client";
 import { needsRole, roleAtLeast, type Role, type TokenScope } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
-import type { MeDto } from "@/lib/workspaces";
+import type { MeDto, Theme } from "@/lib/workspaces";
 
 /** better-auth's browser client; its endpoints live under /api/auth on this origin. */
 export const authClient = createAuthClient();
@@ -58,12 +58,15 @@ export function useSetup() {
   });
 }
 
+/** Signs in; answers the person's saved theme (null if they never chose), to apply before the console renders. */
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { email: string; password: string }) => {
+    mutationFn: async (input: { email: string; password: string }): Promise<Theme | null> => {
       const result = await authClient.signIn.email(input);
       if (result.error) throw new Error(result.error.message || "Wrong email or password");
+      const theme = (result.data?.user as { theme?: unknown } | undefined)?.theme;
+      return theme === "light" || theme === "dark" || theme === "system" ? theme : null;
     },
     onSuccess: () => queryClient.clear(),
   });

@@ -29,7 +29,7 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   const deadline = Date.now() + config.timeoutMs;
   const prior = options.prior ?? priorFor(config);
   if (config.createTransport) {
-    return attempt("relay", config.createTransport, null, config, hooks, prior, deadline);
+    return attempt(config.transportKind ?? "relay", config.createTransport, null, config, hooks, prior, deadline);
   }
   const url = parseEndpoint(config.url);
   const open = (kind: "streamable-http" | "sse") => {

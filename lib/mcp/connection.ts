@@ -282,7 +282,7 @@ class Connection implements McpConnection {
         this.retired.add(stale);
       }
       const fresh = await openSession(this.config, this.hooks, {
-        mode: stale && stale.kind !== "relay" ? stale.kind : undefined,
+        mode: stale && (stale.kind === "streamable-http" || stale.kind === "sse") ? stale.kind : undefined,
         prior: era === "legacy" ? { kind: "legacy" } : undefined,
       });
       if (this.closed) {

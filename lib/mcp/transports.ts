@@ -9,7 +9,7 @@ import {
 import { McpError } from "./errors";
 import type { HttpRecorder } from "./http";
 
-export type SessionTransportKind = "streamable-http" | "sse" | "relay";
+export type SessionTransportKind = "streamable-http" | "sse" | "relay" | "memory";
 
 /** Parses the configured endpoint; only http(s) URLs are accepted. */
 export function parseEndpoint(url: string): URL {

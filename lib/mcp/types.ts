@@ -37,6 +37,8 @@ export interface ConnectionConfig {
   machine?: MachineCredentials;
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
+  /** What createTransport is, as recorded on the session: the agent relay (default) or an in-process server. */
+  transportKind?: "relay" | "memory";
   onListChanged?: (kind: ListChangedKind) => void;
   /** `notifications/resources/updated` for a subscribed resource. */
   onResourceUpdated?: (uri: string) => void;
@@ -72,7 +74,7 @@ export type ServerRequest =
 export type ServerRequestOutcome = { result: Record<string, unknown> } | { error: { code: number; message: string } };
 
 export interface ConnectionInfo {
-  transport: "streamable-http" | "sse" | "relay";
+  transport: "streamable-http" | "sse" | "relay" | "memory";
   protocolVersion: string | null;
   era: "legacy" | "modern";
   serverInfo: { name: string; version: string; [k: string]: unknown } | null;

@@ -54,6 +54,7 @@ export function mcpServersEntry(server: SnippetServer): McpServersEntry {
 /** `{ "mcpServers": { name: entry } }` for these servers, as Claude Desktop, Cursor and our import read it. */
 export function mcpServersConfig(servers: SnippetServer[]): { mcpServers: Record<string, McpServersEntry> } {
   const mcpServers: Record<string, McpServersEntry> = {};
-  for (const server of servers) Object.defineProperty(mcpServers, server.name, { value: mcpServersEntry(server), enumerable: true, writable: true, configurable: true });
+  // The demo server runs inside this console: no other host can start or reach it.
+  for (const server of servers.filter((s) => s.kind !== "demo")) Object.defineProperty(mcpServers, server.name, { value: mcpServersEntry(server), enumerable: true, writable: true, configurable: true });
   return { mcpServers };
 }

@@ -218,6 +218,15 @@ export function usePurgeServer() {
   });
 }
 
+/** Adds the built-in demo server (or answers the workspace's existing one). */
+export function useAddDemoServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ server: ServerDto }>("/servers/demo", { method: "POST" }).then((r) => r.server),
+    onSuccess: () => invalidateServer(queryClient),
+  });
+}
+
 export function useImportServers() {
   const queryClient = useQueryClient();
   return useMutation({

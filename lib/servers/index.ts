@@ -70,7 +70,8 @@ export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 export const ImportServersSchema = z.object({ config: z.string().min(2).max(1_000_000) });
 export type ImportServers = z.infer<typeof ImportServersSchema>;
 
-export type ServerKind = "http" | "agent" | "stdio";
+/** "demo": the built-in demo server, served by the console itself (no URL, no process). */
+export type ServerKind = "http" | "agent" | "stdio" | "demo";
 export type Era = "legacy" | "modern";
 export type { ServerStatus } from "@/lib/events";
 

@@ -41,6 +41,11 @@ export function findServerNames({ workspaceId }: { workspaceId: string }) {
   return prisma.server.findMany({ where: { workspaceId, archivedAt: null }, select: { name: true } });
 }
 
+/** The workspace's active demo server, if it has one. */
+export function findDemoServer({ workspaceId }: { workspaceId: string }) {
+  return prisma.server.findFirst({ where: { workspaceId, archivedAt: null, kind: "demo" }, include: withLatestSession });
+}
+
 /** Creates a server; null when an active server of the workspace has the name already (a lost race). */
 export async function createServer({ data }: { data: Prisma.ServerUncheckedCreateInput }) {
   try {

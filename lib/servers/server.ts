@@ -26,6 +26,7 @@ export type { ServerSecretRow } from "./queries";
 const SERVER_CACHE_MS = 10_000;
 const serverCache = piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
 export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
+export { addDemoServer } from "./demo";
 
 /** The active servers (archived ones: listArchivedServers). */
 export async function listServers(principal: Principal): Promise<ServerDto[]> {
@@ -37,7 +38,8 @@ export async function listServers(principal: Principal): Promise<ServerDto[]> {
  * header names (values are `${VAR}` placeholders), stdio servers as their imported command.
  */
 export async function exportServers(principal: Principal): Promise<{ mcpServers: Record<string, McpServersEntry> }> {
-  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
+  // The demo server lives inside this console: no other host can reach it.
+  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto).filter((s) => s.kind !== "demo");
   await audit(principal, { action: "servers.exported", target: { type: "workspace", id: principal.workspaceId }, details: { count: servers.length } });
   return mcpServersConfig(servers);
 }
@@ -103,10 +105,13 @@ export async function createServer(principal: Principal, input: CreateServer): P
 
 export async function updateServer(principal: Principal, id: string, input: UpdateServer): Promise<ServerDto> {
   const current = await getServerForCall(principal, id);
+  if (current.kind === "demo" && (input.url || input.transport || input.headers || input.authMode)) {
+    throw new SwitchboardError("bad_request", "The demo server runs inside the console: it has no URL, headers or sign-in to edit");
+  }
   if (input.name && input.name !== current.name) await assertNameFree(principal.workspaceId, input.name);
   if (input.url !== undefined) await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   // An agent server's name is the name its agent announced: the relay finds it by that name.
-  if (current.kind !== "http" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
+  if (current.kind !== "http" && current.kind !== "demo" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
     throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
   }
   const before = current.headersSecret ? decryptJson<Record<string, string>>(current.headersSecret) : {};

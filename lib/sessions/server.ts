@@ -129,6 +129,7 @@ function open(server: ServerSecretRow): LiveEntry {
         timeoutMs: server.timeoutMs,
         eraHint: server.eraHint as "legacy" | "modern" | null,
         createTransport: connectionTransportFor(server),
+        ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
         onListChanged: (kind) => publish(server.workspaceId, { type: "list_changed", serverId: server.id, kind }),
         onResourceUpdated: (uri) =>
           publish(server.workspaceId, { type: "resource_updated", serverId: server.id, uri, at: new Date().toISOString() }),

@@ -10,8 +10,16 @@ export interface WorkspaceDto {
   slug: string;
 }
 
+export const ThemeSchema = z.enum(["light", "dark", "system"]);
+export type Theme = z.infer<typeof ThemeSchema>;
+
+/** PATCH /api/v1/me – the caller's own preferences. */
+export const UpdateMeSchema = z.object({ theme: ThemeSchema });
+export type UpdateMe = z.infer<typeof UpdateMeSchema>;
+
 export interface MeDto {
-  user: { id: string; name: string; email: string };
+  /** `theme`: the person's choice, null until they make one (the browser's own applies then). */
+  user: { id: string; name: string; email: string; theme: Theme | null };
   workspace: WorkspaceDto;
   role: string;
   workspaces: (WorkspaceDto & { role: string })[];

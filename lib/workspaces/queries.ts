@@ -6,7 +6,15 @@ export function countUsers() {
 }
 
 export function findUser({ userId }: { userId: string }) {
-  return prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, name: true, email: true } });
+  return prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, name: true, email: true, theme: true } });
+}
+
+export async function findUserTheme({ userId }: { userId: string }) {
+  return (await prisma.user.findUnique({ where: { id: userId }, select: { theme: true } }))?.theme ?? null;
+}
+
+export function setUserTheme({ userId, theme }: { userId: string; theme: string }) {
+  return prisma.user.update({ where: { id: userId }, data: { theme }, select: { theme: true } });
 }
 
 export function listMemberships({ userId }: { userId: string }) {

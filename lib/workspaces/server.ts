@@ -2,12 +2,12 @@ import "server-only";
 import { classifyAddress, parseIp } from "@/lib/net";
 import { setupCodeMatches } from "./setup-code";
 import { audit } from "@/lib/audit/server";
-import { clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
+import { auth, clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
 import type { TokenScope } from "@/lib/access";
 import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
-import type { MeDto, WorkspaceDto } from "./index";
+import { ThemeSchema, type MeDto, type Theme, type UpdateMe, type WorkspaceDto } from "./index";
 import * as q from "./queries";
 
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
@@ -73,7 +73,26 @@ export async function getMe(principal: Principal): Promise<MeDto> {
   const workspaces = memberships.map((m) => ({ ...toWorkspace(m.workspace), role: m.role }));
   const current = workspaces.find((w) => w.id === principal.workspaceId);
   if (!current) throw notFound("Workspace");
-  return { user, workspace: toWorkspace(current), role: current.role, workspaces };
+  return { user: { ...user, theme: asTheme(user.theme) }, workspace: toWorkspace(current), role: current.role, workspaces };
+}
+
+/** Saves the caller's own preferences (the theme), whichever workspace the request is in. */
+export async function updateMe(principal: Principal, input: UpdateMe): Promise<{ theme: Theme | null }> {
+  const { theme } = await q.setUserTheme({ userId: principal.userId, theme: input.theme });
+  return { theme: asTheme(theme) };
+}
+
+/** The theme of the person signed in with this request's session cookie, or null (nobody, or no choice yet). */
+export async function signedInTheme(headers: Headers): Promise<Theme | null> {
+  if (!headers.get("cookie")) return null;
+  const session = await auth.api.getSession({ headers }).catch(() => null);
+  // Every page's layout asks: a database hiccup costs the saved theme, never the page.
+  return session ? asTheme(await q.findUserTheme({ userId: session.user.id }).catch(() => null)) : null;
+}
+
+function asTheme(value: string | null): Theme | null {
+  const parsed = ThemeSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 export function createWorkspace(principal: Principal, name: string): Promise<WorkspaceDto> {

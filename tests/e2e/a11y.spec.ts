@@ -75,6 +75,17 @@ test("set-up page", async ({ browser }) => {
   owner = await setupOwner(sb.url);
   const { api } = owner;
   ids.user = (await api("GET", "/api/v1/me")).body.user.id;
+  // The empty console, with its offer of the demo server.
+  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
+  for (const theme of THEMES) {
+    for (const width of WIDTHS) {
+      const { context, page } = await newPage(browser, width, theme, cookie);
+      await page.goto(`${sb.url}/servers`);
+      await expect(page.getByRole("button", { name: "Try the demo server" })).toBeVisible();
+      await check(page, "servers-empty", width, theme);
+      await context.close();
+    }
+  }
   ids.server = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url, timeoutMs: 30_000 })).body.server.id;
   expect((await api("POST", `/api/v1/servers/${ids.server}/connect`)).status).toBeLessThan(300);
   const first = await api("POST", `/api/v1/servers/${ids.server}/tools/call`, { name: "echo", arguments: { message: "hello" } });

@@ -89,6 +89,9 @@ test("theme: system by default, a choice overrides it, is remembered per person,
   await signInAs(await sessionCookie(sb.url, owner.email, owner.password));
   await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "Dark" })).toBeChecked();
   await expect.poll(() => isDark(page)).toBe(true);
+  // The choice is the owner's own now (kept on the account): back to the default for the tests after this one.
+  await page.getByRole("group", { name: "Theme" }).getByTitle("System theme").click();
+  await expect.poll(async () => (await owner.api("GET", "/api/v1/me")).body.user.theme).toBe("system");
   await context.close();
 });
 
