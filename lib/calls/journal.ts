@@ -89,15 +89,25 @@ function sqliteJournal(db: BetterSqlite3.Database): CallJournal {
     `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES (${PENDING_COLUMNS.map(() => "?").join(", ")})`,
   );
   const update = db.prepare(`UPDATE "call" SET ${COMPLETION_COLUMNS.map(([c]) => `"${c}" = ?`).join(", ")} WHERE "id" = ?`);
+  const insertAll = db.transaction((calls: PendingCall[]) => {
+    for (const call of calls) insert.run(PENDING_COLUMNS.map(([, key]) => sqliteValue(call[key])));
+  });
+  const updateAll = db.transaction((rows: [string, CallCompletion][]) => {
+    for (const [id, completion] of rows) update.run([...COMPLETION_COLUMNS.map(([, key]) => sqliteValue(completion[key])), id]);
+  });
+  // better-sqlite3 is synchronous: a batch gathers what arrives before the next turn of the loop.
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   return {
-    async pending(call) {
+    pending: grouped(async (calls) => {
+      await nextTurn();
       await outsideTransaction(db);
-      insert.run(PENDING_COLUMNS.map(([, key]) => sqliteValue(call[key])));
-    },
-    async complete(id, completion) {
+      insertAll(calls);
+    }),
+    complete: withId(grouped(async (rows) => {
+      await nextTurn();
       await outsideTransaction(db);
-      update.run([...COMPLETION_COLUMNS.map(([, key]) => sqliteValue(completion[key])), id]);
-    },
+      updateAll(rows);
+    })),
   };
 }
 
@@ -118,22 +128,65 @@ function sqliteValue(value: unknown): unknown {
 }
 
 function postgresJournal(pool: import("pg").Pool): CallJournal {
-  const insert = {
-    name: "call-journal-pending",
-    text: `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES (${PENDING_COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})`,
-  };
-  const update = {
-    name: "call-journal-complete",
-    text: `UPDATE "call" SET ${COMPLETION_COLUMNS.map(([c], i) => `"${c}" = $${i + 1}`).join(", ")} WHERE "id" = $${COMPLETION_COLUMNS.length + 1}`,
-  };
+  const width = PENDING_COLUMNS.length;
+  const rowsOf = (n: number, cols: number) =>
+    Array.from({ length: n }, (_, r) => `(${Array.from({ length: cols }, (_, c) => `$${r * cols + c + 1}`).join(", ")})`).join(", ");
+  const names = ["id", ...COMPLETION_COLUMNS.map(([c]) => c)];
+  // VALUES hands every parameter over as text: each column is cast back to its own type.
+  const casts: Record<string, string> = { is_error: "::boolean", finished_at: "::timestamp(3)", duration_ms: "::double precision", result_size: "::integer" };
   return {
-    async pending(call) {
-      await pool.query({ ...insert, values: PENDING_COLUMNS.map(([, key]) => postgresValue(call[key])) });
-    },
-    async complete(id, completion) {
-      await pool.query({ ...update, values: [...COMPLETION_COLUMNS.map(([, key]) => postgresValue(completion[key])), id] });
-    },
+    pending: grouped(async (calls) => {
+      await pool.query({
+        name: `call-journal-pending-${calls.length}`,
+        text: `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES ${rowsOf(calls.length, width)}`,
+        values: calls.flatMap((call) => PENDING_COLUMNS.map(([, key]) => postgresValue(call[key]))),
+      });
+    }),
+    complete: withId(grouped(async (rows) => {
+      await pool.query({
+        name: `call-journal-complete-${rows.length}`,
+        text: `UPDATE "call" AS c SET ${COMPLETION_COLUMNS.map(([col]) => `"${col}" = v."${col}"${casts[col] ?? ""}`).join(", ")}
+          FROM (VALUES ${rowsOf(rows.length, names.length)}) AS v(${names.map((n) => `"${n}"`).join(", ")}) WHERE c."id" = v."id"`,
+        values: rows.flatMap(([id, completion]) => [id, ...COMPLETION_COLUMNS.map(([, key]) => postgresValue(completion[key]))]),
+      });
+    })),
   };
+}
+
+// At most this many rows in one statement (and one prepared statement per size up to it).
+const MAX_GROUP = 64;
+
+/**
+ * Group commit: what arrives while a write is in flight goes out together in the next one, so
+ * under load many calls share one commit and at one call at a time nothing waits. When a group
+ * fails, each of its rows is tried alone: one bad row fails only its own call.
+ */
+function grouped<T>(write: (items: T[]) => Promise<void>): (item: T) => Promise<void> {
+  const queue: { item: T; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let busy = false;
+  const drain = async () => {
+    busy = true;
+    while (queue.length) {
+      const group = queue.splice(0, MAX_GROUP);
+      try {
+        await write(group.map((g) => g.item));
+        for (const g of group) g.resolve();
+      } catch (err) {
+        if (group.length === 1) group[0]!.reject(err);
+        else for (const g of group) await write([g.item]).then(g.resolve, g.reject);
+      }
+    }
+    busy = false;
+  };
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!busy) void drain();
+    });
+}
+
+function withId(write: (row: [string, CallCompletion]) => Promise<void>): CallJournal["complete"] {
+  return (id, completion) => write([id, completion]);
 }
 
 // The columns are `timestamp(3)` holding UTC, as Prisma writes them; pg would send local time.
