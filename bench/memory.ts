@@ -122,13 +122,13 @@ export async function benchMemory(): Promise<void> {
     const end = points.at(-1)!;
     const peak = Math.max(...points.map((p) => p.rss));
     const ratio = end.rss / ref.rss;
-    const answered = calls + failed;
-    // A request that got no answer may or may not have reached the console (and made a row).
-    const recorded = Number(rows.ok) === calls && Number(rows.n) >= answered && Number(rows.n) <= answered + unanswered;
     const rows = (await sb.db.get<{ n: number | bigint; ok: number | bigint }>(
       `SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok FROM "call" WHERE server_id = ?`,
       server.id,
     ))!;
+    const answered = calls + failed;
+    // A request that got no answer may or may not have reached the console (and made a row).
+    const recorded = Number(rows.ok) === calls && Number(rows.n) >= answered && Number(rows.n) <= answered + unanswered;
 
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average (1/5/15 min) ${loadAtStart} at the start, ${loadAtEnd} at the end (the machine is shared).`,

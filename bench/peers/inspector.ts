@@ -15,6 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
+import { Agent, fetch as undiciFetch } from "undici";
 import { waitFor } from "../../tests/support/console";
 import { freePort } from "../../tests/support/servers";
 
@@ -91,6 +92,9 @@ export async function startInspectorPeer({ mcpUrl }: { mcpUrl: string }): Promis
 
   const waiting = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
   const events = new AbortController();
+  // The event stream stays quiet while other rows run: no body timeout (undici's default is 300 s).
+  const eventsAgent = new Agent({ bodyTimeout: 0 });
+  let lost: Error | undefined; // the event stream ended: no response can arrive any more
   try {
     await waitFor(() => {
       if (child.exitCode !== null) throw new Error(`Inspector exited early:\n${output}`);
@@ -98,23 +102,29 @@ export async function startInspectorPeer({ mcpUrl }: { mcpUrl: string }): Promis
     }, 60_000, () => output);
 
     const { sessionId } = await post("/api/mcp/connect", { config: { type: "streamable-http", url: mcpUrl } });
-    const stream = await fetch(`${base}/api/mcp/events?sessionId=${encodeURIComponent(sessionId)}`, { headers, signal: events.signal });
+    const stream = await undiciFetch(`${base}/api/mcp/events?sessionId=${encodeURIComponent(sessionId)}`, { headers, signal: events.signal, dispatcher: eventsAgent });
     if (!stream.ok || !stream.body) throw new Error(`Inspector events stream failed (${stream.status})`);
-    void readEvents(stream.body, (msg) => {
+    void readEvents(stream.body as ReadableStream<Uint8Array>, (msg) => {
       const wait = msg.id === undefined ? undefined : waiting.get(msg.id);
       if (wait && ("result" in msg || "error" in msg)) {
         waiting.delete(msg.id!);
         wait.resolve(msg);
       }
-    }).catch((err: Error) => {
-      if (!events.signal.aborted) for (const w of waiting.values()) w.reject(err);
-    });
+    })
+      .then(() => new Error("Inspector event stream ended"))
+      .catch((err: Error) => err)
+      .then((err) => {
+        lost = err;
+        if (!events.signal.aborted) for (const w of waiting.values()) w.reject(err);
+        waiting.clear();
+      });
 
     let nextId = 0;
     let protocolVersion: string | undefined;
     // A request the way the web client sends it: the send returns after the response, which
     // itself arrives on the event stream; the call is done when both are in.
     const request = async (method: string, params: unknown): Promise<Message> => {
+      if (lost) throw lost;
       const id = ++nextId;
       const response = new Promise<Message>((resolve, reject) => waiting.set(id, { resolve, reject }));
       const [, msg] = await Promise.all([post("/api/mcp/send", { sessionId, message: { jsonrpc: "2.0", id, method, params }, protocolVersion }), response]);
@@ -136,11 +146,13 @@ export async function startInspectorPeer({ mcpUrl }: { mcpUrl: string }): Promis
       async close() {
         await post("/api/mcp/disconnect", { sessionId }).catch(() => undefined);
         events.abort();
+        await eventsAgent.destroy();
         await kill();
       },
     };
   } catch (err) {
     events.abort();
+    await eventsAgent.destroy();
     await kill();
     throw err;
   }
