@@ -2,12 +2,14 @@ import { benchCluster } from "./cluster";
 import { benchConsole } from "./console";
 import { benchHistory } from "./history";
 import { benchJournal } from "./journal";
+import { benchMemory } from "./memory";
 import { benchRelay } from "./relay";
 import { benchStats } from "./stats";
 import { benchUi } from "./ui";
 
-// BENCH_ONLY=console,journal,relay,history,stats,cluster,ui runs a subset.
-const only = new Set((process.env.BENCH_ONLY ?? "console,journal,relay,history,stats,cluster,ui").split(",").map((s) => s.trim()));
+// BENCH_ONLY=console,journal,relay,history,stats,cluster,ui,memory runs a subset. memory takes 10
+// minutes (SWITCHBOARD_BENCH_MEMORY_MINUTES shortens it, or skips it at 0).
+const only = new Set((process.env.BENCH_ONLY ?? "console,journal,relay,history,stats,cluster,ui,memory").split(",").map((s) => s.trim()));
 if (only.has("console")) await benchConsole();
 if (only.has("journal")) await benchJournal();
 if (only.has("relay")) await benchRelay();
@@ -15,3 +17,4 @@ if (only.has("history")) await benchHistory();
 if (only.has("stats")) await benchStats();
 if (only.has("cluster")) await benchCluster();
 if (only.has("ui")) await benchUi();
+if (only.has("memory")) await benchMemory();
