@@ -1,6 +1,6 @@
 import { prisma, sql } from "@/lib/db/client";
 import { decodeBins, emptySummary, mergeSummary, type Summary } from "./histogram";
-import { bucketStart, calls, durationBin, instant, num, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
+import { bucketStart, calls, durationBin, instant, num, real, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
 
 export interface StatsScope {
   workspaceId: string;
@@ -103,7 +103,7 @@ export async function groupSummaries({ scope, by, through }: { scope: StatsScope
   const [rolled, ...lives] = await Promise.all([
     cover
       ? prisma.$queryRaw<Row[]>`
-          SELECT key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, sum(duration_sum) AS total, min(duration_min) AS least, max(duration_max) AS greatest
+          SELECT key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
           FROM call_rollup WHERE ${rollupScope(scope, cover, kind)} GROUP BY key, name`
       : [],
     ...(await liveSources(scope, cover)).map(

@@ -47,8 +47,17 @@ export const durationBin = sql.sql`CASE WHEN duration_ms IS NULL THEN NULL WHEN 
 
 export const errorCount = sql.sql`sum(CASE WHEN status = 'error' THEN 1 ELSE 0 END)`;
 
+/**
+ * A computed float as the query's result. SQLite's Prisma adapter types a column without a
+ * declared type by its first value, and a whole number there truncates every later one: on
+ * SQLite the value travels as text with every digit (`num` reads it back).
+ */
+export function real(expr: Fragment): Fragment {
+  return postgres ? expr : sql.sql`(CASE WHEN (${expr}) IS NULL THEN NULL ELSE printf('%.17g', ${expr}) END)`;
+}
+
 /** The sums every summary query selects, over the calls of its group. */
-export const summaryColumns = sql.sql`count(*) AS count, ${errorCount} AS errors, count(duration_ms) AS timed, coalesce(sum(duration_ms), 0) AS total, min(duration_ms) AS least, max(duration_ms) AS greatest`;
+export const summaryColumns = sql.sql`count(*) AS count, ${errorCount} AS errors, count(duration_ms) AS timed, ${real(sql.sql`coalesce(sum(duration_ms), 0)`)} AS total, ${real(sql.sql`min(duration_ms)`)} AS least, ${real(sql.sql`max(duration_ms)`)} AS greatest`;
 
 export interface SummaryRow {
   count: Num;
