@@ -33,49 +33,53 @@ export function coverOf(scope: StatsScope, grain: number | null, through: number
   return fromMinute < toMinute ? { grain, fromMinute, toMinute } : null;
 }
 
-/** The calls of the scope read live (FROM … WHERE …): outside the cover, or listed as pending inside it. */
-async function liveSources(scope: StatsScope, cover: Cover | null): Promise<Fragment[]> {
-  const servers = sql.sql`${calls} WHERE ${serversWhere(scope.workspaceId, scope.serverIds)}`;
-  if (!cover) return [sql.sql`${servers} AND started_at >= ${instant(scope.from)} AND started_at <= ${instant(scope.to)}`];
-  const [a, b] = [new Date(cover.fromMinute * 60_000), new Date(cover.toMinute * 60_000)];
-  const pending = await prisma.$queryRaw<{ call_id: string }[]>`
-    SELECT call_id FROM call_rollup_pending WHERE workspace_id = ${scope.workspaceId} AND started_at >= ${instant(a)} AND started_at < ${instant(b)}`;
-  const parts = [
-    sql.sql`${servers} AND started_at >= ${instant(scope.from)} AND started_at < ${instant(a)}`,
-    sql.sql`${servers} AND started_at >= ${instant(b)} AND started_at <= ${instant(scope.to)}`,
-  ];
-  // By id: the call table's primary key, not the stats index.
-  if (pending.length) parts.push(sql.sql`"call" WHERE ${serversWhere(scope.workspaceId, scope.serverIds)} AND id IN (${sql.join(pending.map((p) => p.call_id))})`);
-  return parts;
+/** A call that was pending when its hour was rolled up (lib/stats/rollup.ts). */
+export interface PendingCall {
+  id: string;
+  startedAt: number;
 }
 
-const rollupScope = (scope: StatsScope, cover: Cover, kind: string) =>
-  sql.sql`workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = ${cover.grain} AND kind = ${kind} AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}`;
+const LIVE_COLUMNS = sql.sql`started_at, method, name, user_id, origin, status, duration_ms`;
+
+/**
+ * The calls of the scope read live, as one `live` CTE: outside the cover, or listed as pending
+ * inside it. One statement per answer part, since each costs the same fixed overhead.
+ */
+function liveCalls(scope: StatsScope, cover: Cover | null, pending: PendingCall[]): Fragment {
+  const servers = serversWhere(scope.workspaceId, scope.serverIds);
+  const range = (from: Date, to: Date, inclusive: boolean) =>
+    sql.sql`SELECT ${LIVE_COLUMNS} FROM ${calls} WHERE ${servers} AND started_at >= ${instant(from)} AND started_at ${sql.raw(inclusive ? "<=" : "<")} ${instant(to)}`;
+  if (!cover) return sql.sql`WITH live AS (${range(scope.from, scope.to, true)})`;
+  const [a, b] = [cover.fromMinute * 60_000, cover.toMinute * 60_000];
+  const parts = [range(scope.from, new Date(a), false), range(new Date(b), scope.to, true)];
+  const listed = pending.filter((p) => p.startedAt >= a && p.startedAt < b).map((p) => p.id);
+  // By id: the call table's primary key, not the stats index.
+  if (listed.length) parts.push(sql.sql`SELECT ${LIVE_COLUMNS} FROM "call" WHERE ${servers} AND id IN (${sql.join(listed)})`);
+  return sql.sql`WITH live AS (${sql.join(parts, " UNION ALL ")})`;
+}
 
 /** Summaries with duration histograms per bucket of `width` seconds (bucket start, seconds since the epoch); only buckets that hold calls. */
-export async function seriesSummaries({ scope, width, through }: { scope: StatsScope; width: number; through: number | null }): Promise<Map<number, Summary>> {
+export async function seriesSummaries({ scope, width, through, pending }: { scope: StatsScope; width: number; through: number | null; pending: PendingCall[] }): Promise<Map<number, Summary>> {
   const grain = width % 3600 === 0 ? 60 : width % 900 === 0 ? 15 : null;
   const cover = coverOf(scope, grain, through);
   const out = new Map<number, Summary>();
   const into = (start: number) => out.get(start) ?? out.set(start, emptySummary()).get(start)!;
   const bucket = bucketStart(width);
-  const live = (where: Fragment) =>
-    prisma.$queryRaw<(SummaryRow & { b: Num; bin: Num })[]>`
-      SELECT ${bucket} AS b, ${durationBin} AS bin, ${summaryColumns} FROM ${where} GROUP BY ${bucket}, ${durationBin}`;
-  const [rolled, ...lives] = await Promise.all([
-    cover
-      ? prisma.$queryRaw<(SummaryRow & { start_minute: Num; histogram: string })[]>`
-          SELECT start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
-          FROM call_rollup WHERE ${rollupScope(scope, cover, "total")}`
-      : [],
-    ...(await liveSources(scope, cover)).map(live),
-  ]);
+  const rolled = cover
+    ? await prisma.$queryRaw<(SummaryRow & { start_minute: Num; histogram: string })[]>`
+        SELECT start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
+        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = ${cover.grain} AND kind = 'total'
+          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}`
+    : [];
+  const live = await prisma.$queryRaw<(SummaryRow & { b: Num; bin: Num })[]>`
+    ${liveCalls(scope, cover, pending)}
+    SELECT ${bucket} AS b, ${durationBin} AS bin, ${summaryColumns} FROM live GROUP BY ${bucket}, ${durationBin}`;
   for (const r of rolled) {
     const part = summaryOf(r);
     decodeBins(r.histogram, part.bins);
     mergeSummary(into(Math.floor((num(r.start_minute) * 60) / width) * width), part);
   }
-  for (const r of lives.flat()) {
+  for (const r of live) {
     const part = summaryOf(r);
     if (r.bin !== null) part.bins.set(num(r.bin), part.timed);
     mergeSummary(into(num(r.b)), part);
@@ -83,11 +87,8 @@ export async function seriesSummaries({ scope, width, through }: { scope: StatsS
   return out;
 }
 
-const GROUPS = {
-  tool: { kind: "tool", columns: sql.sql`method AS key, name`, groupBy: sql.sql`method, name`, limit: 10 },
-  user: { kind: "user", columns: sql.sql`coalesce(user_id, '') AS key, '' AS name`, groupBy: sql.sql`coalesce(user_id, '')`, limit: 10 },
-  origin: { kind: "origin", columns: sql.sql`origin AS key, '' AS name`, groupBy: sql.sql`origin`, limit: 50 },
-} as const;
+const LIMITS = { tool: 10, user: 10, origin: 50 } as const;
+type GroupKind = keyof typeof LIMITS;
 
 export interface GroupSummary {
   key: string;
@@ -95,30 +96,33 @@ export interface GroupSummary {
   summary: Summary;
 }
 
-/** The largest groups of the range by number of calls (ties by key, so the order is stable). */
-export async function groupSummaries({ scope, by, through }: { scope: StatsScope; by: keyof typeof GROUPS; through: number | null }): Promise<GroupSummary[]> {
-  const { kind, columns, groupBy, limit } = GROUPS[by];
+/** The largest groups of the range by number of calls, of each kind (ties by key, so the order is stable). */
+export async function groupSummaries({ scope, through, pending }: { scope: StatsScope; through: number | null; pending: PendingCall[] }): Promise<Record<GroupKind, GroupSummary[]>> {
   const cover = coverOf(scope, 60, through);
-  type Row = SummaryRow & { key: string; name: string };
-  const [rolled, ...lives] = await Promise.all([
-    cover
-      ? prisma.$queryRaw<Row[]>`
-          SELECT key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
-          FROM call_rollup WHERE ${rollupScope(scope, cover, kind)} GROUP BY key, name`
-      : [],
-    ...(await liveSources(scope, cover)).map(
-      (where) => prisma.$queryRaw<Row[]>`SELECT ${columns}, ${summaryColumns} FROM ${where} GROUP BY ${groupBy}`,
-    ),
-  ]);
-  const groups = new Map<string, GroupSummary>();
-  for (const r of [...rolled, ...lives.flat()]) {
+  type Row = SummaryRow & { kind: GroupKind; key: string; name: string };
+  const rolled = cover
+    ? await prisma.$queryRaw<Row[]>`
+        SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
+        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = 60 AND kind IN ('tool', 'user', 'origin')
+          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}
+        GROUP BY kind, key, name`
+    : [];
+  const live = await prisma.$queryRaw<Row[]>`
+    ${liveCalls(scope, cover, pending)}
+    SELECT 'tool' AS kind, method AS key, name, ${summaryColumns} FROM live GROUP BY method, name
+    UNION ALL SELECT 'user' AS kind, coalesce(user_id, '') AS key, '' AS name, ${summaryColumns} FROM live GROUP BY coalesce(user_id, '')
+    UNION ALL SELECT 'origin' AS kind, origin AS key, '' AS name, ${summaryColumns} FROM live GROUP BY origin`;
+  const groups = { tool: new Map<string, GroupSummary>(), user: new Map<string, GroupSummary>(), origin: new Map<string, GroupSummary>() };
+  for (const r of [...rolled, ...live]) {
+    const byKey = groups[r.kind];
     const id = `${r.key}\u0000${r.name}`;
-    const group = groups.get(id) ?? groups.set(id, { key: r.key, name: r.name, summary: emptySummary() }).get(id)!;
+    const group = byKey.get(id) ?? byKey.set(id, { key: r.key, name: r.name, summary: emptySummary() }).get(id)!;
     mergeSummary(group.summary, summaryOf(r));
   }
   const order = (a: GroupSummary, b: GroupSummary) =>
     b.summary.count - a.summary.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return [...groups.values()].sort(order).slice(0, limit);
+  const top = (kind: GroupKind) => [...groups[kind].values()].sort(order).slice(0, LIMITS[kind]);
+  return { tool: top("tool"), user: top("user"), origin: top("origin") };
 }
 
 /** Users' names: their current one, else (they have left) the one on their latest call that has one. */

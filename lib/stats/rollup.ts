@@ -1,5 +1,6 @@
 import { prisma, sql } from "@/lib/db/client";
 import { emptySummary, encodeBins, mergeSummary, type Summary } from "./histogram";
+import type { PendingCall } from "./queries";
 import { calls, durationBin, epochSeconds, instant, num, postgres, serversWhere, summaryColumns, summaryOf, type Num, type SummaryRow } from "./sql";
 
 // Loaded by server.ts for the retention scheduler (outside Next): no "server-only" here.
@@ -98,26 +99,26 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
   for (let i = 0; i < data.length; i += 1000) await tx.callRollup.createMany({ data: data.slice(i, i + 1000) });
 }
 
-/** Hours holding calls that were pending when rolled up and have ended (or are gone) since. */
-async function hoursToSettle(workspaceId: string): Promise<number[]> {
-  const rows = await prisma.$queryRaw<{ s: Num }[]>`
-    SELECT DISTINCT (${sql.raw(postgres ? "floor(extract(epoch from p.started_at))::bigint" : "CAST(strftime('%s', p.started_at) AS INTEGER)")} / 3600) * 60 AS s
-    FROM call_rollup_pending p LEFT JOIN "call" c ON c.id = p.call_id
-    WHERE p.workspace_id = ${workspaceId} AND (c.id IS NULL OR c.status <> 'pending')`;
-  return rows.map((r) => num(r.s));
+/** The calls listed as pending when their hour was rolled up, and whether each has ended (or is gone) since. */
+async function pendingCalls(workspaceId: string): Promise<(PendingCall & { ended: boolean })[]> {
+  const rows = await prisma.$queryRaw<{ call_id: string; started_at: Date | string; ended: Num }[]>`
+    SELECT p.call_id, p.started_at, CASE WHEN c.id IS NULL OR c.status <> 'pending' THEN 1 ELSE 0 END AS ended
+    FROM call_rollup_pending p LEFT JOIN "call" c ON c.id = p.call_id WHERE p.workspace_id = ${workspaceId}`;
+  return rows.map((r) => ({ id: r.call_id, startedAt: new Date(r.started_at).getTime(), ended: num(r.ended) === 1 }));
 }
 
 /**
  * Brings the workspace's rollups up to date: every closed hour rolled up (a first run starts at
  * its oldest call), and the hours of calls that ended after their hour was rolled up rebuilt.
- * Returns the minute up to which rollups hold; on PostgreSQL, while another instance is at it,
- * whatever it has reached (the rest is counted live).
+ * Returns the minute up to which rollups hold (on PostgreSQL, while another instance is at it,
+ * whatever it has reached: the rest is counted live) and the calls to count live within it.
  */
-export async function advanceRollups({ workspaceId, now = new Date() }: { workspaceId: string; now?: Date }): Promise<number | null> {
+export async function advanceRollups({ workspaceId, now = new Date() }: { workspaceId: string; now?: Date }): Promise<{ through: number | null; pending: PendingCall[] }> {
   const closed = hourFloor(minuteOf(now.getTime() - CLOSE_AFTER_MS));
-  let through = await throughOf(prisma, workspaceId);
-  const settle = await hoursToSettle(workspaceId);
-  if (through !== null && through >= closed && !settle.length) return through;
+  const through = await throughOf(prisma, workspaceId);
+  const pending = await pendingCalls(workspaceId);
+  const settle = [...new Set(pending.filter((p) => p.ended).map((p) => hourFloor(minuteOf(p.startedAt))))];
+  if (through !== null && through >= closed && !settle.length) return { through, pending };
   try {
     if (through === null) {
       const first = await prisma.call.findFirst({ where: { workspaceId }, orderBy: { startedAt: "asc" }, select: { startedAt: true } });
@@ -146,8 +147,7 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
   } catch (err) {
     if (!(err instanceof Busy)) throw err;
   }
-  through = await throughOf(prisma, workspaceId);
-  return through;
+  return { through: await throughOf(prisma, workspaceId), pending: await pendingCalls(workspaceId) };
 }
 
 /** After a retention purge of the calls started before `before`: their hours' rollups go, the hour it cut is rebuilt. */

@@ -16,17 +16,15 @@ export async function getStats(principal: Principal, query: StatsQuery): Promise
   const servers = await q.serverIds({ workspaceId });
   if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
   // Without up-to-date rollups the answer is still right, computed from the call table.
-  const through = await advanceRollups({ workspaceId }).catch((err: unknown) => {
+  const { through, pending } = await advanceRollups({ workspaceId }).catch((err: unknown) => {
     console.error("[stats] rolling up failed", err);
-    return null;
+    return { through: null, pending: [] };
   });
   const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, serverId: query.serverId ?? null, from: query.from, to: query.to };
   const width = BUCKETS[query.bucket];
-  const [series, tools, users, origins] = await Promise.all([
-    q.seriesSummaries({ scope, width, through }),
-    q.groupSummaries({ scope, by: "tool", through }),
-    q.groupSummaries({ scope, by: "user", through }),
-    q.groupSummaries({ scope, by: "origin", through }),
+  const [series, { tool: tools, user: users, origin: origins }] = await Promise.all([
+    q.seriesSummaries({ scope, width, through, pending }),
+    q.groupSummaries({ scope, through, pending }),
   ]);
   const total = [...series.values()].reduce(mergeSummary, emptySummary());
   const names = await q.userNames({ workspaceId, userIds: users.flatMap((u) => (u.key ? [u.key] : [])) });
