@@ -27,6 +27,7 @@ async function main() {
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
   const { insertAuditEvents } = await import("./lib/audit/queries");
+  const { forgetRollupsBefore } = await import("./lib/stats/rollup");
 
   // On PostgreSQL other instances may share the database: join them (events, agents, forwarding).
   const { startCluster } = await import("./lib/cluster/start");
@@ -109,7 +110,7 @@ async function main() {
     if (needsSetup) console.log(`Set-up code (needed to set up from another machine): ${setupCode()}`);
   });
   // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
-  startRetention({ recordAudit: insertAuditEvents });
+  startRetention({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore });
 
   // Stop taking requests, let the writes in flight finish for up to the grace period, then record
   // what is still pending as interrupted (never left pending) and exit.

@@ -21,8 +21,11 @@ export const COPY_ORDER = [
   "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
   "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace",
 ] as const;
-/** Short-lived counters (failed sign-ins) that start afresh on the new database. */
-export const NOT_COPIED = ["rateLimit"] as const;
+/**
+ * Short-lived counters (failed sign-ins) that start afresh on the new database, and the
+ * dashboard's rollups: derived from the calls, rebuilt by the new console on first use.
+ */
+export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending"] as const;
 /** Models without an `id` column page by their compound key. */
 const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;

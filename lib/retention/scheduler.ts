@@ -29,22 +29,27 @@ type RecordAudit = (input: {
   }[];
 }) => Promise<unknown>;
 
+/** What else must forget the purged calls (lib/stats' rollups), handed in by server.ts. */
+type OnCallsPurged = (input: { workspaceId: string; before: Date }) => Promise<unknown>;
+
 export interface RetentionScheduler {
   timer: NodeJS.Timeout | null;
   running: Promise<RetentionRun[]> | null;
   recordAudit: RecordAudit | null;
+  onCallsPurged: OnCallsPurged | null;
 }
 
 export type RetentionRun = RetentionOutcome & { workspaceId: string };
 
-const scheduler = piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null }));
+const scheduler = piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null, onCallsPurged: null }));
 
 /**
  * Starts (once per process) the retention purge: one run now, then one every interval. Runs
  * never overlap (a tick while one is running is skipped), and the timer does not keep the process alive.
  */
-export function startRetention({ recordAudit }: { recordAudit: RecordAudit }): void {
+export function startRetention({ recordAudit, onCallsPurged }: { recordAudit: RecordAudit; onCallsPurged?: OnCallsPurged }): void {
   scheduler.recordAudit = recordAudit;
+  scheduler.onCallsPurged = onCallsPurged ?? null;
   if (scheduler.timer || !(INTERVAL_MS > 0)) return;
   void runRetention();
   scheduler.timer = setInterval(() => void runRetention(), INTERVAL_MS);
@@ -99,6 +104,7 @@ async function purgeAll(now: Date): Promise<RetentionRun[]> {
 async function purgeWorkspace(workspaceId: string, retentionDays: number, cutoff: Date): Promise<RetentionOutcome> {
   const outcome: RetentionOutcome = { retentionDays, cutoff: cutoff.toISOString(), calls: 0, sessions: 0, logs: 0, traffic: 0 };
   outcome.calls = await drain(() => q.deleteOldCalls({ workspaceId, cutoff, limit: BATCH }));
+  if (outcome.calls) await scheduler.onCallsPurged?.({ workspaceId, before: cutoff });
   for (;;) {
     const ids = await q.findOldSessions({ workspaceId, cutoff, limit: SESSION_BATCH });
     if (!ids.length) break;

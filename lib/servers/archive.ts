@@ -3,6 +3,7 @@ import { audit } from "@/lib/audit/server";
 import type { Principal } from "@/lib/auth";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { disconnectServer } from "@/lib/sessions/server";
+import { forgetServerStats } from "@/lib/stats/server";
 import { toDto } from "./dto";
 import type { ArchivedServerDto, ServerDto } from "./index";
 import * as q from "./queries";
@@ -65,6 +66,7 @@ export async function purgeServer(principal: Principal, id: string, confirm: num
     throw new SwitchboardError("conflict", `This deletes ${calls} call${calls === 1 ? "" : "s"}; send { "confirm": ${calls} } to purge "${row.name}"`, { calls });
   }
   const deletedCalls = await q.purgeServer({ workspaceId: principal.workspaceId, id });
+  if (deletedCalls) await forgetServerStats({ workspaceId: principal.workspaceId });
   await audit(principal, { action: "server.purged", target: { type: "server", id, name: row.name }, details: { calls: deletedCalls } });
   return { deletedCalls };
 }

@@ -1,145 +1,128 @@
-import { databaseProvider, prisma, sql } from "@/lib/db/client";
-import type { Prisma } from "@prisma/client";
-
-type Fragment = Prisma.Sql;
-type Num = number | bigint | string | null;
+import { prisma, sql } from "@/lib/db/client";
+import { decodeBins, emptySummary, mergeSummary, type Summary } from "./histogram";
+import { bucketStart, calls, durationBin, instant, num, real, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
 
 export interface StatsScope {
   workspaceId: string;
   /** The servers whose calls count: one, or all of the workspace's (archived ones too). */
   serverIds: string[];
+  /** The one server asked for, or null for the whole workspace (its rollup rows have server ""). */
+  serverId: string | null;
   from: Date;
   to: Date;
 }
 
-const postgres = databaseProvider === "postgresql";
-const num = (v: Num): number => Number(v ?? 0);
-const numOrNull = (v: Num): number | null => (v === null || v === undefined ? null : Number(v));
-
-// SQLite keeps DateTime as the text Prisma's adapter writes ("…T20:02:56.839+00:00"), compared as
-// text; PostgreSQL's timestamp(3) holds UTC wall time, which an ISO string cast to timestamp gives.
-function instant(d: Date): Fragment {
-  const iso = d.toISOString();
-  return postgres ? sql.sql`CAST(${iso} AS timestamp(3))` : sql.sql`${iso.replace("Z", "+00:00")}`;
+/**
+ * Which calls of a range come from rollup rows: the periods of `grain` minutes wholly inside the
+ * range and rolled up, [fromMinute, toMinute). The others are read from the call table: the range's
+ * ragged ends, hours not rolled up yet (the current one), and calls that were pending when their
+ * hour was rolled up.
+ */
+export interface Cover {
+  grain: number;
+  fromMinute: number;
+  toMinute: number;
 }
+
+/** The covered periods of `grain` minutes, or null when none is. The range includes its end. */
+export function coverOf(scope: StatsScope, grain: number | null, through: number | null): Cover | null {
+  if (grain === null || through === null) return null;
+  const ms = grain * 60_000;
+  const fromMinute = Math.ceil(scope.from.getTime() / ms) * grain;
+  const toMinute = Math.min(through, Math.floor((scope.to.getTime() + 1) / ms) * grain);
+  return fromMinute < toMinute ? { grain, fromMinute, toMinute } : null;
+}
+
+/** A call that was pending when its hour was rolled up (lib/stats/rollup.ts). */
+export interface PendingCall {
+  id: string;
+  startedAt: number;
+}
+
+const LIVE_COLUMNS = sql.sql`started_at, method, name, user_id, origin, status, duration_ms`;
 
 /**
- * Naming every server, even for the whole workspace, turns the range into one short scan of
- * call_stats_idx (workspace, server, started_at, …) per server: a single index serves both scopes.
+ * The calls of the scope read live, as one `live` CTE: outside the cover, or listed as pending
+ * inside it. One statement per answer part, since each costs the same fixed overhead.
  */
-function scopeWhere({ workspaceId, serverIds, from, to }: StatsScope): Fragment {
-  const servers = serverIds.length ? sql.sql`server_id IN (${sql.join(serverIds)})` : sql.sql`1 = 0`;
-  return sql.sql`workspace_id = ${workspaceId} AND ${servers} AND started_at >= ${instant(from)} AND started_at <= ${instant(to)}`;
+function liveCalls(scope: StatsScope, cover: Cover | null, pending: PendingCall[]): Fragment {
+  const servers = serversWhere(scope.workspaceId, scope.serverIds);
+  const range = (from: Date, to: Date, inclusive: boolean) =>
+    sql.sql`SELECT ${LIVE_COLUMNS} FROM ${calls} WHERE ${servers} AND started_at >= ${instant(from)} AND started_at ${sql.raw(inclusive ? "<=" : "<")} ${instant(to)}`;
+  if (!cover) return sql.sql`WITH live AS (${range(scope.from, scope.to, true)})`;
+  const [a, b] = [cover.fromMinute * 60_000, cover.toMinute * 60_000];
+  const parts = [range(scope.from, new Date(a), false), range(new Date(b), scope.to, true)];
+  const listed = pending.filter((p) => p.startedAt >= a && p.startedAt < b).map((p) => p.id);
+  // By id: the call table's primary key, not the stats index.
+  if (listed.length) parts.push(sql.sql`SELECT ${LIVE_COLUMNS} FROM "call" WHERE ${servers} AND id IN (${sql.join(listed)})`);
+  return sql.sql`WITH live AS (${sql.join(parts, " UNION ALL ")})`;
 }
 
-// Without statistics SQLite would rather walk an index that hands user_id in order, reading every row.
-const calls = postgres ? sql.sql`"call"` : sql.sql`"call" INDEXED BY call_stats_idx`;
-
-/** Whole seconds since the epoch, truncated alike on both databases, divided into buckets of `width` seconds. */
-function bucketStart(width: number): Fragment {
-  const w = sql.raw(String(Math.trunc(width)));
-  return postgres
-    ? sql.sql`(floor(extract(epoch from started_at))::bigint / ${w}) * ${w}`
-    : sql.sql`(CAST(strftime('%s', started_at) AS INTEGER) / ${w}) * ${w}`;
-}
-
-const errors = sql.sql`sum(CASE WHEN status = 'error' THEN 1 ELSE 0 END)`;
-
-export interface Percentiles {
-  p50: number | null;
-  p95: number | null;
-}
-
-/**
- * p50 and p95 of `duration_ms` per group, with PostgreSQL's `percentile_cont` semantics (linear
- * interpolation between the ranks around p·(n−1)). SQLite has no percentile function: the ranks
- * come from one window sort, and the interpolation is the same double arithmetic, so both
- * databases give the same answers.
- */
-async function percentiles(scope: StatsScope, group: Fragment): Promise<Map<string, Percentiles>> {
-  const where = scopeWhere(scope);
-  const out = new Map<string, Percentiles>();
-  if (postgres) {
-    const rows = await prisma.$queryRaw<{ g: Num; p50: Num; p95: Num }[]>`
-      SELECT ${group} AS g,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95
-      FROM ${calls} WHERE ${where} AND duration_ms IS NOT NULL GROUP BY 1`;
-    for (const r of rows) out.set(String(r.g), { p50: numOrNull(r.p50), p95: numOrNull(r.p95) });
-    return out;
+/** Summaries with duration histograms per bucket of `width` seconds (bucket start, seconds since the epoch); only buckets that hold calls. */
+export async function seriesSummaries({ scope, width, through, pending }: { scope: StatsScope; width: number; through: number | null; pending: PendingCall[] }): Promise<Map<number, Summary>> {
+  const grain = width % 3600 === 0 ? 60 : width % 900 === 0 ? 15 : null;
+  const cover = coverOf(scope, grain, through);
+  const out = new Map<number, Summary>();
+  const into = (start: number) => out.get(start) ?? out.set(start, emptySummary()).get(start)!;
+  const bucket = bucketStart(width);
+  const rolled = cover
+    ? await prisma.$queryRaw<(SummaryRow & { start_minute: Num; histogram: string })[]>`
+        SELECT start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
+        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = ${cover.grain} AND kind = 'total'
+          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}`
+    : [];
+  const live = await prisma.$queryRaw<(SummaryRow & { b: Num; bin: Num })[]>`
+    ${liveCalls(scope, cover, pending)}
+    SELECT ${bucket} AS b, ${durationBin} AS bin, ${summaryColumns} FROM live GROUP BY ${bucket}, ${durationBin}`;
+  for (const r of rolled) {
+    const part = summaryOf(r);
+    decodeBins(r.histogram, part.bins);
+    mergeSummary(into(Math.floor((num(r.start_minute) * 60) / width) * width), part);
   }
-  const rank = (p: string, k: 1 | 2) => sql.raw(`CAST(${p} * (n - 1) AS INTEGER) + ${k}`);
-  const frac = (p: string) => sql.raw(`${p} * (n - 1) - CAST(${p} * (n - 1) AS INTEGER)`);
-  const rows = await prisma.$queryRaw<{ g: Num; lo50: Num; hi50: Num; f50: Num; lo95: Num; hi95: Num; f95: Num }[]>`
-    WITH d AS (SELECT ${group} AS g, duration_ms AS v FROM ${calls} WHERE ${where} AND duration_ms IS NOT NULL),
-    r AS (
-      SELECT g, v, ROW_NUMBER() OVER w AS rn, COUNT(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS n
-      FROM d WINDOW w AS (PARTITION BY g ORDER BY v)
-    )
-    SELECT g,
-      max(CASE WHEN rn = ${rank("0.5", 1)} THEN v END) AS lo50, max(CASE WHEN rn = ${rank("0.5", 2)} THEN v END) AS hi50, max(${frac("0.5")}) AS f50,
-      max(CASE WHEN rn = ${rank("0.95", 1)} THEN v END) AS lo95, max(CASE WHEN rn = ${rank("0.95", 2)} THEN v END) AS hi95, max(${frac("0.95")}) AS f95
-    FROM r
-    WHERE rn IN (${rank("0.5", 1)}, ${rank("0.5", 2)}, ${rank("0.95", 1)}, ${rank("0.95", 2)})
-    GROUP BY g`;
-  const lerp = (lo: Num, hi: Num, f: Num): number | null => {
-    if (lo === null) return null;
-    const low = Number(lo);
-    return hi === null || Number(f) === 0 ? low : low + Number(f) * (Number(hi) - low);
-  };
-  for (const r of rows) out.set(String(r.g), { p50: lerp(r.lo50, r.hi50, r.f50), p95: lerp(r.lo95, r.hi95, r.f95) });
+  for (const r of live) {
+    const part = summaryOf(r);
+    if (r.bin !== null) part.bins.set(num(r.bin), part.timed);
+    mergeSummary(into(num(r.b)), part);
+  }
   return out;
 }
 
-export interface SeriesRow extends Percentiles {
-  /** Bucket start, seconds since the epoch. */
-  start: number;
-  count: number;
-  errors: number;
+const LIMITS = { tool: 10, user: 10, origin: 50 } as const;
+type GroupKind = keyof typeof LIMITS;
+
+export interface GroupSummary {
+  key: string;
+  name: string;
+  summary: Summary;
 }
 
-/** Calls, errors and percentiles per bucket of `width` seconds; only buckets that hold calls. */
-export async function seriesRows({ scope, width }: { scope: StatsScope; width: number }): Promise<SeriesRow[]> {
-  const bucket = bucketStart(width);
-  const [rows, pct] = await Promise.all([
-    prisma.$queryRaw<{ b: Num; count: Num; errors: Num }[]>`
-      SELECT ${bucket} AS b, count(*) AS count, ${errors} AS errors FROM ${calls} WHERE ${scopeWhere(scope)} GROUP BY 1 ORDER BY 1`,
-    percentiles(scope, bucket),
-  ]);
-  return rows.map((r) => ({ start: num(r.b), count: num(r.count), errors: num(r.errors), ...(pct.get(String(num(r.b))) ?? { p50: null, p95: null }) }));
-}
-
-export interface GroupRow {
-  count: number;
-  errors: number;
-  meanMs: number | null;
-}
-
-/** Calls, errors and mean duration of the whole range, with its p50 and p95. */
-export async function totalRow({ scope }: { scope: StatsScope }): Promise<GroupRow & Percentiles> {
-  const [[row], pct] = await Promise.all([
-    prisma.$queryRaw<{ count: Num; errors: Num; mean: Num }[]>`
-      SELECT count(*) AS count, ${errors} AS errors, avg(duration_ms) AS mean FROM ${calls} WHERE ${scopeWhere(scope)}`,
-    percentiles(scope, sql.sql`0`),
-  ]);
-  return { count: num(row?.count ?? 0), errors: num(row?.errors ?? 0), meanMs: numOrNull(row?.mean ?? null), ...(pct.get("0") ?? { p50: null, p95: null }) };
-}
-
-const GROUPS = {
-  tool: { columns: sql.sql`method, name`, limit: 10 },
-  user: { columns: sql.sql`user_id`, limit: 10 },
-  origin: { columns: sql.sql`origin`, limit: 50 },
-} as const;
-
-type GroupKeys = { tool: { method: string; name: string }; user: { user_id: string | null }; origin: { origin: string } };
-
-/** The largest groups of the range by number of calls (ties by key, so the order is stable). */
-export async function groupRows<K extends keyof typeof GROUPS>({ scope, by }: { scope: StatsScope; by: K }): Promise<(GroupRow & GroupKeys[K])[]> {
-  const { columns, limit } = GROUPS[by];
-  const rows = await prisma.$queryRaw<(GroupKeys[K] & { count: Num; errors: Num; mean: Num })[]>`
-    SELECT ${columns}, count(*) AS count, ${errors} AS errors, avg(duration_ms) AS mean
-    FROM ${calls} WHERE ${scopeWhere(scope)} GROUP BY ${columns} ORDER BY count(*) DESC, ${columns} LIMIT ${sql.raw(String(limit))}`;
-  return rows.map(({ count, errors: e, mean, ...key }) => ({ ...(key as unknown as GroupKeys[K]), count: num(count), errors: num(e), meanMs: numOrNull(mean) }));
+/** The largest groups of the range by number of calls, of each kind (ties by key, so the order is stable). */
+export async function groupSummaries({ scope, through, pending }: { scope: StatsScope; through: number | null; pending: PendingCall[] }): Promise<Record<GroupKind, GroupSummary[]>> {
+  const cover = coverOf(scope, 60, through);
+  type Row = SummaryRow & { kind: GroupKind; key: string; name: string };
+  const rolled = cover
+    ? await prisma.$queryRaw<Row[]>`
+        SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
+        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = 60 AND kind IN ('tool', 'user', 'origin')
+          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}
+        GROUP BY kind, key, name`
+    : [];
+  const live = await prisma.$queryRaw<Row[]>`
+    ${liveCalls(scope, cover, pending)}
+    SELECT 'tool' AS kind, method AS key, name, ${summaryColumns} FROM live GROUP BY method, name
+    UNION ALL SELECT 'user' AS kind, coalesce(user_id, '') AS key, '' AS name, ${summaryColumns} FROM live GROUP BY coalesce(user_id, '')
+    UNION ALL SELECT 'origin' AS kind, origin AS key, '' AS name, ${summaryColumns} FROM live GROUP BY origin`;
+  const groups = { tool: new Map<string, GroupSummary>(), user: new Map<string, GroupSummary>(), origin: new Map<string, GroupSummary>() };
+  for (const r of [...rolled, ...live]) {
+    const byKey = groups[r.kind];
+    const id = `${r.key}\u0000${r.name}`;
+    const group = byKey.get(id) ?? byKey.set(id, { key: r.key, name: r.name, summary: emptySummary() }).get(id)!;
+    mergeSummary(group.summary, summaryOf(r));
+  }
+  const order = (a: GroupSummary, b: GroupSummary) =>
+    b.summary.count - a.summary.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const top = (kind: GroupKind) => [...groups[kind].values()].sort(order).slice(0, LIMITS[kind]);
+  return { tool: top("tool"), user: top("user"), origin: top("origin") };
 }
 
 /** Users' names: their current one, else (they have left) the one on their latest call that has one. */

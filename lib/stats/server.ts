@@ -1,49 +1,67 @@
 import "server-only";
 import type { Principal } from "@/lib/auth";
 import { notFound } from "@/lib/errors";
-import { BUCKETS, type Stats, type StatsPoint, type StatsQuery } from "./index";
+import { estimatePercentile, emptySummary, mergeSummary, type Summary } from "./histogram";
+import { BUCKETS, type Stats, type StatsGroup, type StatsPoint, type StatsQuery } from "./index";
 import * as q from "./queries";
+import { advanceRollups, forgetRollups } from "./rollup";
 
 /**
- * The dashboard of a workspace, or of one of its servers (archived ones too), over a time range:
- * everything is computed by the database from the call table.
+ * The dashboard of a workspace, or of one of its servers (archived ones too), over a time range,
+ * computed by the database: closed hours from their rollups (brought up to date first), the rest
+ * of the range from the call table. Percentiles are estimated from duration histograms.
  */
 export async function getStats(principal: Principal, query: StatsQuery): Promise<Stats> {
   const { workspaceId } = principal;
   const servers = await q.serverIds({ workspaceId });
   if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
-  const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, from: query.from, to: query.to };
+  // Without up-to-date rollups the answer is still right, computed from the call table.
+  const { through, pending } = await advanceRollups({ workspaceId }).catch((err: unknown) => {
+    console.error("[stats] rolling up failed", err);
+    return { through: null, pending: [] };
+  });
+  const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, serverId: query.serverId ?? null, from: query.from, to: query.to };
   const width = BUCKETS[query.bucket];
-  const [totals, rows, tools, users, origins] = await Promise.all([
-    q.totalRow({ scope }),
-    q.seriesRows({ scope, width }),
-    q.groupRows({ scope, by: "tool" }),
-    q.groupRows({ scope, by: "user" }),
-    q.groupRows({ scope, by: "origin" }),
+  const [series, { tool: tools, user: users, origin: origins }] = await Promise.all([
+    q.seriesSummaries({ scope, width, through, pending }),
+    q.groupSummaries({ scope, through, pending }),
   ]);
-  const names = await q.userNames({ workspaceId, userIds: users.flatMap((u) => (u.user_id ? [u.user_id] : [])) });
+  const total = [...series.values()].reduce(mergeSummary, emptySummary());
+  const names = await q.userNames({ workspaceId, userIds: users.flatMap((u) => (u.key ? [u.key] : [])) });
   return {
     from: query.from.toISOString(),
     to: query.to.toISOString(),
     bucket: query.bucket,
     serverId: query.serverId ?? null,
-    totals,
-    series: fillBuckets(rows, query.from, query.to, width),
-    topTools: tools,
-    byUser: users.map(({ user_id, ...g }) => ({ userId: user_id, userName: user_id ? (names.get(user_id) ?? null) : null, ...g })),
-    byOrigin: origins,
+    totals: { ...group(total), ...percentiles(total) },
+    series: fillBuckets(series, query.from, query.to, width),
+    topTools: tools.map((t) => ({ method: t.key, name: t.name, ...group(t.summary) })),
+    byUser: users.map((u) => ({ userId: u.key || null, userName: u.key ? (names.get(u.key) ?? null) : null, ...group(u.summary) })),
+    byOrigin: origins.map((o) => ({ origin: o.key, ...group(o.summary) })),
   };
 }
 
+/** After a server's calls were purged: the workspace's dashboard sums are rebuilt from what remains. */
+export async function forgetServerStats({ workspaceId }: { workspaceId: string }): Promise<void> {
+  await forgetRollups({ workspaceId });
+}
+
+function group(s: Summary): StatsGroup {
+  return { count: s.count, errors: s.errors, meanMs: s.timed ? s.sum / s.timed : null };
+}
+
+function percentiles(s: Summary): { p50: number | null; p95: number | null } {
+  return { p50: estimatePercentile(s, 0.5), p95: estimatePercentile(s, 0.95) };
+}
+
 /** Every bucket from the one holding `from` to the one holding `to`, empty ones as zeros, so charts keep a true time axis. */
-function fillBuckets(rows: q.SeriesRow[], from: Date, to: Date, width: number): StatsPoint[] {
-  const byStart = new Map(rows.map((r) => [r.start, r]));
+function fillBuckets(series: Map<number, Summary>, from: Date, to: Date, width: number): StatsPoint[] {
   const first = Math.floor(from.getTime() / 1000 / width) * width;
   const last = Math.floor(to.getTime() / 1000 / width) * width;
   const points: StatsPoint[] = [];
   for (let start = first; start <= last; start += width) {
-    const row = byStart.get(start);
-    points.push({ start: new Date(start * 1000).toISOString(), count: row?.count ?? 0, errors: row?.errors ?? 0, p50: row?.p50 ?? null, p95: row?.p95 ?? null });
+    const s = series.get(start) ?? emptySummary();
+    points.push({ start: new Date(start * 1000).toISOString(), count: s.count, errors: s.errors, ...percentiles(s) });
   }
   return points;
 }

@@ -13,6 +13,8 @@ export interface SeedCall {
   userId?: string | null;
   userName?: string | null;
   origin?: string;
+  /** The console instance waiting for it: a pending call of none (or of a stopped one) is soon marked interrupted. */
+  instanceId?: string | null;
 }
 
 /**
@@ -23,8 +25,8 @@ export async function insertCalls(db: TestDatabase, calls: SeedCall[]): Promise<
   const stamp = (d: Date) => (db.provider === "sqlite" ? d.toISOString().replace("Z", "+00:00") : d.toISOString());
   const ids = calls.map(() => crypto.randomUUID());
   const statements: [string, ...unknown[]][] = calls.map((c, i) => [
-    `INSERT INTO "call" (id, workspace_id, server_id, user_id, user_name, method, name, params, status, request_id, trace_id, origin, started_at, finished_at, duration_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, 't', ?, ${db.provider === "sqlite" ? "?, ?" : "CAST(? AS timestamp(3)), CAST(? AS timestamp(3))"}, ?)`,
+    `INSERT INTO "call" (id, workspace_id, server_id, user_id, user_name, method, name, params, status, request_id, trace_id, origin, started_at, finished_at, duration_ms, instance_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, 't', ?, ${db.provider === "sqlite" ? "?, ?" : "CAST(? AS timestamp(3)), CAST(? AS timestamp(3))"}, ?, ?)`,
     ids[i],
     c.workspaceId,
     c.serverId,
@@ -38,6 +40,7 @@ export async function insertCalls(db: TestDatabase, calls: SeedCall[]): Promise<
     stamp(c.startedAt),
     c.durationMs === null ? null : stamp(new Date(c.startedAt.getTime() + Math.ceil(c.durationMs))),
     c.durationMs,
+    c.instanceId ?? null,
   ]);
   for (let i = 0; i < statements.length; i += 500) await db.batch(statements.slice(i, i + 500));
   return ids;

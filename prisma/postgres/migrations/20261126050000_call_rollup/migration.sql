@@ -1,0 +1,48 @@
+-- CreateTable
+CREATE TABLE "call_rollup" (
+    "workspace_id" TEXT NOT NULL,
+    "server_id" TEXT NOT NULL,
+    "grain" INTEGER NOT NULL,
+    "start_minute" INTEGER NOT NULL,
+    "kind" TEXT NOT NULL,
+    "key" TEXT NOT NULL DEFAULT '',
+    "name" TEXT NOT NULL DEFAULT '',
+    "count" INTEGER NOT NULL,
+    "errors" INTEGER NOT NULL,
+    "timed" INTEGER NOT NULL,
+    "duration_sum" DOUBLE PRECISION NOT NULL,
+    "duration_min" DOUBLE PRECISION,
+    "duration_max" DOUBLE PRECISION,
+    "histogram" TEXT NOT NULL DEFAULT '',
+
+    CONSTRAINT "call_rollup_pkey" PRIMARY KEY ("workspace_id","server_id","grain","kind","start_minute","key","name")
+);
+
+-- CreateTable
+CREATE TABLE "call_rollup_state" (
+    "workspace_id" TEXT NOT NULL,
+    "through_minute" INTEGER NOT NULL,
+
+    CONSTRAINT "call_rollup_state_pkey" PRIMARY KEY ("workspace_id")
+);
+
+-- CreateTable
+CREATE TABLE "call_rollup_pending" (
+    "call_id" TEXT NOT NULL,
+    "workspace_id" TEXT NOT NULL,
+    "started_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "call_rollup_pending_pkey" PRIMARY KEY ("call_id")
+);
+
+-- CreateIndex
+CREATE INDEX "call_rollup_pending_workspace_id_started_at_idx" ON "call_rollup_pending"("workspace_id", "started_at");
+
+-- AddForeignKey
+ALTER TABLE "call_rollup" ADD CONSTRAINT "call_rollup_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "call_rollup_state" ADD CONSTRAINT "call_rollup_state_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "call_rollup_pending" ADD CONSTRAINT "call_rollup_pending_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
