@@ -2,7 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ContentBlocks } from "@/components/calls/content-blocks";
-import { Markdown } from "@/components/calls/markdown";
+// The Markdown renderer itself (components/calls/markdown.tsx loads it lazily, showing the plain text until then).
+import Markdown from "@/components/calls/markdown-view";
 
 const XSS = `<script>alert(1)</script><img src=x onerror=alert(1)> [click](javascript:alert(1)) <a href="javascript:alert(1)">a</a>`;
 const SVG64 = Buffer.from("<svg onload=alert(1)/>").toString("base64");
