@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERCENTILE_RELATIVE_ERROR } from "@/lib/stats/histogram";
 import { apiClient, sessionCookie, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { insertCalls, percentileCont, type SeedCall } from "../support/seed-calls";
+import { random } from "../support/random";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -10,15 +11,6 @@ const BASE = Date.UTC(2026, 10, 10, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A seeded pseudo-random sequence (mulberry32): the same data on both databases. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Api = ReturnType<typeof apiClient>;
 type Call = SeedCall & { id?: string };
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { PERCENTILE_RELATIVE_ERROR } from "@/lib/stats/histogram";
 import { insertCalls, percentileCont, type SeedCall } from "../support/seed-calls";
+import { random } from "../support/random";
 
 const HOUR = 3_600_000;
 // A fixed past hour, so buckets and ranges never depend on when the test runs.
@@ -16,15 +17,6 @@ function expectNear(actual: number | null, exact: number | null) {
 }
 
 /** A seeded pseudo-random sequence (mulberry32): the same data on both databases. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * GET /api/v1/stats: every figure is checked against a reference computed here from the seeded
  * calls, on SQLite and on PostgreSQL (the integration-postgres project), so both databases are

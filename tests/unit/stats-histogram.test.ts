@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PERCENTILE_RELATIVE_ERROR, binOf, decodeBins, emptySummary, encodeBins, estimatePercentile, mergeSummary, type Summary } from "@/lib/stats/histogram";
 import { percentileCont } from "../support/seed-calls";
+import { random } from "../support/random";
 
 function summarise(values: number[]): Summary {
   const s = emptySummary();
@@ -8,16 +9,6 @@ function summarise(values: number[]): Summary {
     mergeSummary(s, { count: 1, errors: 0, timed: 1, sum: v, min: v, max: v, bins: new Map([[binOf(v), 1]]) });
   }
   return s;
-}
-
-/** A seeded pseudo-random sequence (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("stats histogram", () => {
