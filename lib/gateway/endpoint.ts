@@ -22,7 +22,13 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const TOUCH_EVERY_MS = 60_000;
 
 // The relays' owners: who opened each session (a session is never handed to another person).
-const owners = new WeakMap<GatewayRelay, { userId: string; serverId: string; principal: GatewayPrincipal; touchedAt: number }>();
+// The route and principal are those of the latest request: exposure and role changes apply at once.
+const owners = new WeakMap<GatewayRelay, Current & { userId: string; serverId: string; touchedAt: number }>();
+
+interface Current {
+  principal: GatewayPrincipal;
+  route: GatewayRoute;
+}
 
 /**
  * One HTTP request to /mcp/<slug>/<server>: authenticated on every request, routed to the host's
@@ -64,6 +70,7 @@ async function existing(request: Request, body: Body | null, sessionId: string, 
   }
   if (owner.userId !== principal.userId || owner.serverId !== route.serverId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
   owner.principal = principal;
+  owner.route = route;
   if (Date.now() - owner.touchedAt > TOUCH_EVERY_MS) {
     owner.touchedAt = Date.now();
     void q.touchConnection({ id: sessionId }).catch(() => undefined);
@@ -88,23 +95,24 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
   }
   const kind = server.transport === "sse" ? "sse" : "streamable-http";
   const id = crypto.randomUUID();
-  const relay: GatewayRelay = new GatewayRelay(id, openUpstream(config, kind).transport, hooksFor(id, server, route, (): GatewayPrincipal => owners.get(relay)!.principal, (err) => {
+  const relay: GatewayRelay = new GatewayRelay(id, openUpstream(config, kind).transport, hooksFor(id, server, (): Current => owners.get(relay)!, (err) => {
     if (server.transport !== "auto" || !SdkHttpError.isInstance(err) || ![400, 404, 405].includes(err.status)) return null;
     return openUpstream(config, "sse").transport;
   }));
-  owners.set(relay, { userId: principal.userId, serverId: server.id, principal, touchedAt: Date.now() });
+  owners.set(relay, { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() });
   relays.set(id, relay);
   await relay.start();
   return relay.downstream.handleRequest(request, { parsedBody: body.parsed });
 }
 
-function hooksFor(id: string, server: ServerSecretRow, route: GatewayRoute, principal: () => GatewayPrincipal, fallback: RelayHooks["fallback"]): RelayHooks {
+function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
   const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
   let client: string | null = null;
-  const filtered = route.readOnly || route.tools !== null;
+  const principal = () => current().principal;
   return {
     async admit(request, relay) {
-      const who = principal();
+      const { principal: who, route } = current();
+      const filtered = route.readOnly || route.tools !== null;
       if (request.method !== "tools/call" && request.method !== "resources/read" && request.method !== "prompts/get") return null;
       if (request.method === "tools/call") {
         if (who.role === "viewer") return { code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" };
@@ -127,7 +135,7 @@ function hooksFor(id: string, server: ServerSecretRow, route: GatewayRoute, prin
     shape(method, result) {
       if (method !== "tools/list") return result;
       for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
-      return offeredTools(route, result);
+      return offeredTools(current().route, result);
     },
     initialized(info) {
       client = [info.name, info.version].filter(Boolean).join(" ") || null;
@@ -135,8 +143,8 @@ function hooksFor(id: string, server: ServerSecretRow, route: GatewayRoute, prin
       void q
         .createConnection({
           id,
-          workspaceId: route.workspaceId,
-          serverId: route.serverId,
+          workspaceId: server.workspaceId,
+          serverId: server.id,
           userId: who.userId,
           tokenId: who.tokenId,
           oauthClientId: who.oauthClientId,
