@@ -170,12 +170,13 @@ export class GatewayRelay {
       if (isJSONRPCResultResponse(message)) {
         const result = this.hooks.shape(flight.method, message.result as Record<string, unknown>);
         if (flight.method === "initialize") this.setProtocolVersion(result);
-        await flight.call?.finish({ result }).catch(() => undefined);
-        return this.toHost({ ...message, result } as JSONRPCMessage);
+        // The host is not kept waiting for the completion write (it retries until the database takes it).
+        await this.toHost({ ...message, result } as JSONRPCMessage);
+        return void flight.call?.finish({ result }).catch(() => undefined);
       }
       const outcome: RelayedOutcome = { status: "error", error: { kind: "protocol", message: message.error.message, code: message.error.code, data: message.error.data } };
-      await flight.call?.finish(outcome).catch(() => undefined);
-      return this.toHost(message);
+      await this.toHost(message);
+      return void flight.call?.finish(outcome).catch(() => undefined);
     }
     if (isJSONRPCNotification(message) && message.method === "notifications/progress") {
       const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;

@@ -44,7 +44,11 @@ describe("the gateway in front of a stdio server on a paired agent", () => {
   it("lists and calls the stdio server's tools, recorded as gateway calls", async () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
     expect((await client.callTool({ name: "echo", arguments: { message: "via agent" } })).content).toEqual([{ type: "text", text: "Echo: via agent" }]);
-    const call = (await api("GET", "/api/v1/calls?origin=gateway")).body.items.find((c: any) => c.name === "echo");
+    let call: any;
+    await waitFor(async () => {
+      call = (await api("GET", "/api/v1/calls?origin=gateway")).body.items.find((c: any) => c.name === "echo");
+      return call?.status === "ok";
+    });
     expect(call).toMatchObject({ serverId: id, status: "ok", origin: "gateway" });
     expect((await api("GET", `/api/v1/calls/${call.id}`)).body.call.client).toBe("stdio-host 0.9");
   });

@@ -83,8 +83,12 @@ describe("the gateway: a workspace server as an MCP endpoint for other hosts (se
     expect(tools.tools.map((t) => t.name)).toContain("echo");
     const result = await client.callTool({ name: "echo", arguments: { message: "through the gateway" } });
     expect(result.content).toEqual([{ type: "text", text: "Echo: through the gateway" }]);
-    const calls = (await api("GET", "/api/v1/calls?origin=gateway")).body.items;
-    const call = calls.find((c: any) => c.name === "echo");
+    // The answer reaches the host first; its completion is written right after.
+    let call: any;
+    await waitFor(async () => {
+      call = (await api("GET", "/api/v1/calls?origin=gateway")).body.items.find((c: any) => c.name === "echo");
+      return call?.status === "ok";
+    });
     expect(call).toMatchObject({ origin: "gateway", status: "ok", serverId, userName: "Ada Owner", method: "tools/call" });
     const full = (await api("GET", `/api/v1/calls/${call.id}`)).body.call;
     expect(full.client).toBe("gateway-test 1.2.3");
@@ -114,7 +118,11 @@ describe("the gateway: a workspace server as an MCP endpoint for other hosts (se
       const items = (await api("GET", "/api/v1/calls?origin=gateway&status=cancelled")).body.items;
       return items.some((c: any) => c.name === "trigger-long-running-operation");
     });
-    const done = (await api("GET", "/api/v1/calls?origin=gateway&status=ok")).body.items.find((c: any) => c.name === "trigger-long-running-operation");
+    let done: any;
+    await waitFor(async () => {
+      done = (await api("GET", "/api/v1/calls?origin=gateway&status=ok")).body.items.find((c: any) => c.name === "trigger-long-running-operation");
+      return Boolean(done);
+    });
     expect((await api("GET", `/api/v1/calls/${done.id}`)).body.call.progress).toMatchObject({ progress: 3, total: 3 });
   });
 
