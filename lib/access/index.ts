@@ -1,13 +1,10 @@
-import { z } from "zod";
-
 /** Workspace roles, weakest first. Each role can do everything the ones before it can. */
 export const ROLES = ["viewer", "member", "admin", "owner"] as const;
-export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = (typeof ROLES)[number];
 
 /** What an API token may do: everything its creator's role allows, or reading only. */
-export const TokenScopeSchema = z.enum(["full", "read"]);
-export type TokenScope = z.infer<typeof TokenScopeSchema>;
+export const TOKEN_SCOPES = ["full", "read"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Who may reach a route: anyone (the route authenticates by other means), or a role and above. */
 export type Access = "public" | Role;

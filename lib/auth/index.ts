@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { TokenScopeSchema, type Role, type TokenScope } from "@/lib/access";
+import type { Role, TokenScope } from "@/lib/access";
 
 /** Where a request came from, for the audit log. */
 export interface ClientInfo {
@@ -21,23 +20,6 @@ export interface Principal {
   tokenScope?: TokenScope;
   client: ClientInfo;
 }
-
-export const SetupSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  email: z.email().max(200),
-  password: z.string().min(8).max(128),
-  workspaceName: z.string().trim().min(1).max(100).default("Default"),
-  /** The one-time code from the console's log; needed unless set-up comes from this machine. */
-  setupCode: z.string().trim().max(40).optional(),
-});
-export type Setup = z.infer<typeof SetupSchema>;
-
-export const CreateTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  /** "read": the token can only read, whatever its creator's role. */
-  scope: TokenScopeSchema.default("full"),
-});
-export type CreateToken = z.infer<typeof CreateTokenSchema>;
 
 export interface ApiTokenInfo {
   id: string;
@@ -88,3 +70,4 @@ export function requestOrigin(request: Request): string {
 export function consoleOrigin(request: Request): string {
   return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
 }
+export type { Setup, CreateToken } from "./schemas";

@@ -1,9 +1,3 @@
-import { z } from "zod";
-
-/** Body of POST /api/v1/servers/:id/resources/subscribe and /unsubscribe. */
-export const ResourceSubscriptionSchema = z.object({ uri: z.string().min(1).max(10_000) });
-export type ResourceSubscription = z.infer<typeof ResourceSubscriptionSchema>;
-
 /** The resources a server's live session is subscribed to; `sessionId` null when it has no live session. */
 export interface ResourceSubscriptionsDto {
   sessionId: string | null;
@@ -16,3 +10,4 @@ export const resourceKeys = {
   /** When the console last heard `notifications/resources/updated` for a URI (fed by the event stream). */
   updated: (serverId: string, uri: string) => ["servers", serverId, "resource-updated", uri] as const,
 };
+export type { ResourceSubscription } from "./schemas";

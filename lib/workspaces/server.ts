@@ -7,7 +7,8 @@ import type { TokenScope } from "@/lib/access";
 import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
-import { ThemeSchema, type MeDto, type Theme, type UpdateMe, type WorkspaceDto } from "./index";
+import type { MeDto, Theme, UpdateMe, WorkspaceDto } from "./index";
+import { ThemeSchema } from "./schemas";
 import * as q from "./queries";
 
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
