@@ -8,6 +8,8 @@ export interface WorkspaceDto {
 
 export const THEMES = ["light", "dark", "system"] as const;
 export type Theme = (typeof THEMES)[number];
+/** The cookie proxy.ts sets on every page response to the signed-in person's saved theme (components/theme/account-theme-script.tsx reads it). */
+export const THEME_COOKIE = "sb-theme";
 
 export interface MeDto {
   /** `theme`: the person's choice, null until they make one (the browser's own applies then). */

@@ -87,7 +87,7 @@ export async function updateMe(principal: Principal, input: UpdateMe): Promise<{
 export async function signedInTheme(headers: Headers): Promise<Theme | null> {
   if (!headers.get("cookie")) return null;
   const session = await auth.api.getSession({ headers }).catch(() => null);
-  // Every page's layout asks: a database hiccup costs the saved theme, never the page.
+  // proxy.ts asks on every page load: a database hiccup costs the saved theme, never the page.
   return session ? asTheme(await q.findUserTheme({ userId: session.user.id }).catch(() => null)) : null;
 }
 
