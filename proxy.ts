@@ -19,6 +19,9 @@ export async function proxy(request: NextRequest) {
     return share.state === "gone" ? NextResponse.next({ status: 410 }) : NextResponse.next();
   }
   const response = NextResponse.next();
+  // Prerendered pages would say s-maxage=31536000: a shared cache in front must neither keep one
+  // person's theme cookie for others nor hold the HTML past a new build, as when pages were dynamic.
+  response.headers.set("cache-control", "private, no-cache, no-store, max-age=0, must-revalidate");
   const theme = await signedInTheme(request.headers);
   if (theme) response.cookies.set(THEME_COOKIE, theme, { path: "/", sameSite: "lax" });
   else if (request.cookies.has(THEME_COOKIE)) response.cookies.delete(THEME_COOKIE);
