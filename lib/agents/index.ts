@@ -1,3 +1,5 @@
+export type { CreatePairing, PairAgent } from "./schemas";
+
 /** How long a pairing code stays valid. */
 export const PAIRING_TTL_MS = 10 * 60 * 1000;
 
@@ -61,4 +63,3 @@ export const agentKeys = {
   all: () => ["agents"] as const,
   detail: (id: string) => ["agents", id] as const,
 };
-export type { CreatePairing, PairAgent } from "./schemas";

@@ -1,3 +1,5 @@
+export type { AppCallTool, AppReadResource } from "./schemas";
+
 /** The MCP Apps extension id, as declared in client capabilities. */
 export const APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 /** The only mimeType a UI resource may have. */
@@ -127,4 +129,3 @@ export function buildAppCsp(csp: AppCsp | null | undefined): string {
     "form-action 'none'",
   ].join("; ");
 }
-export type { AppCallTool, AppReadResource } from "./schemas";

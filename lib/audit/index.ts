@@ -1,4 +1,5 @@
 import type { ListAuditQuery } from "./schemas";
+export type { ListAuditQuery } from "./schemas";
 
 /** Who did it: a person (session or token), an agent, the console itself, or nobody signed in. */
 export type ActorType = "user" | "token" | "agent" | "system" | "anonymous";
@@ -27,4 +28,3 @@ export const auditKeys = {
   all: () => ["audit"] as const,
   list: (filters: Partial<AuditFilters>) => ["audit", filters] as const,
 };
-export type { ListAuditQuery } from "./schemas";

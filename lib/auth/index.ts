@@ -1,4 +1,5 @@
 import type { Role, TokenScope } from "@/lib/access";
+export type { Setup, CreateToken } from "./schemas";
 
 /** Where a request came from, for the audit log. */
 export interface ClientInfo {
@@ -70,4 +71,3 @@ export function requestOrigin(request: Request): string {
 export function consoleOrigin(request: Request): string {
   return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
 }
-export type { Setup, CreateToken } from "./schemas";

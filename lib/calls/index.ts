@@ -1,5 +1,6 @@
 import type { SignInRequired } from "@/lib/oauth";
 import type { ListCallsQuery } from "./schemas";
+export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuery } from "./schemas";
 
 export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -123,4 +124,3 @@ export interface CallReview {
   starred: boolean;
   noteCount: number;
 }
-export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuery } from "./schemas";

@@ -1,4 +1,5 @@
 import type { ListInteractions } from "./schemas";
+export type { RespondInteraction, ListInteractions, Root } from "./schemas";
 
 /** What a server asks a person: a form, a link to open, or a sampling completion. */
 export type InteractionKind = "elicitation-form" | "elicitation-url" | "sampling";
@@ -41,4 +42,3 @@ export const interactionKeys = {
 };
 export { checkFormContent, enumValues, withFormDefaults } from "./validate";
 export { checkSamplingReply, checkSamplingSequence, contentBlocks, type ReplyError, type SamplingTool, type SamplingToolChoice, type ToolCallDraft, type ValidateArguments } from "./sampling";
-export type { RespondInteraction, ListInteractions, Root } from "./schemas";

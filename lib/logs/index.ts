@@ -1,3 +1,5 @@
+export type { SetLogLevel, ListLogsQuery } from "./schemas";
+
 /** RFC 5424 severities as MCP names them, lowest first; the index is the stored `severity`. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,4 +29,3 @@ export const logKeys = {
   all: () => ["logs"] as const,
   session: (sessionId: string, filter: { level?: LogLevel; q?: string }) => ["logs", sessionId, filter] as const,
 };
-export type { SetLogLevel, ListLogsQuery } from "./schemas";

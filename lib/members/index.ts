@@ -1,4 +1,5 @@
 import type { Role } from "@/lib/access";
+export type { CreateInvitation, AcceptInvitation } from "./schemas";
 
 /** How long an invitation link stays valid. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -58,4 +59,3 @@ export const memberKeys = {
   invitations: () => ["invitations"] as const,
   preview: (token: string) => ["invitation-preview", token] as const,
 };
-export type { CreateInvitation, AcceptInvitation } from "./schemas";

@@ -1,4 +1,5 @@
 import type { OAuthTrace } from "@/lib/mcp";
+export type { Authorize } from "./schemas";
 
 /**
  * Whose credential calls to a server use: none, each member's own, one shared by the workspace,
@@ -62,4 +63,3 @@ export interface OAuthTraces {
 export const oauthTraceKeys = {
   traces: (serverId: string) => ["servers", serverId, "oauth", "trace"] as const,
 };
-export type { Authorize } from "./schemas";

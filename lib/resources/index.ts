@@ -1,3 +1,5 @@
+export type { ResourceSubscription } from "./schemas";
+
 /** The resources a server's live session is subscribed to; `sessionId` null when it has no live session. */
 export interface ResourceSubscriptionsDto {
   sessionId: string | null;
@@ -10,4 +12,3 @@ export const resourceKeys = {
   /** When the console last heard `notifications/resources/updated` for a URI (fed by the event stream). */
   updated: (serverId: string, uri: string) => ["servers", serverId, "resource-updated", uri] as const,
 };
-export type { ResourceSubscription } from "./schemas";

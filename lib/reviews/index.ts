@@ -1,3 +1,5 @@
+export type { NoteBody, SetTags, CreateView } from "./schemas";
+
 export const NOTE_MAX_LENGTH = 10_000;
 export const TAG_MAX_LENGTH = 40;
 export const TAGS_PER_CALL = 20;
@@ -51,4 +53,3 @@ export const reviewKeys = {
   tags: () => ["tags"] as const,
   views: () => ["views"] as const,
 };
-export type { NoteBody, SetTags, CreateView } from "./schemas";

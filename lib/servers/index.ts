@@ -2,6 +2,7 @@ import type { ServerStatus } from "@/lib/events";
 import type { Root } from "@/lib/interactions";
 import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import type { Complete } from "./schemas";
+export type { CreateServer, UpdateServer, ImportServers, PurgeServer, Complete } from "./schemas";
 
 export const TRANSPORT_MODES = ["auto", "streamable-http", "sse"] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
@@ -95,4 +96,3 @@ export const serverKeys = {
   completion: (id: string, input: Complete) => ["servers", id, "complete", input] as const,
 };
 export { envNameFor, headerEnvNames, mcpServersConfig, mcpServersEntry, UNKNOWN_COMMAND, type McpServersEntry, type SnippetServer } from "./config-file";
-export type { CreateServer, UpdateServer, ImportServers, PurgeServer, Complete } from "./schemas";

@@ -1,4 +1,5 @@
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+export type { CreateShare, ListSharesQuery } from "./schemas";
 
 export const SHARE_MAX_DAYS = 365;
 /** The expiry choices the Share dialog offers, in days (null: never). */
@@ -76,4 +77,3 @@ export const shareKeys = {
   forCall: (callId: string) => ["shares", "call", callId] as const,
   preview: (callId: string) => ["shares", "preview", callId] as const,
 };
-export type { CreateShare, ListSharesQuery } from "./schemas";

@@ -1,3 +1,5 @@
+export type { StatsQuery } from "./schemas";
+
 /** Bucket widths of the time series, in seconds; buckets start at multiples of their width (UTC). */
 export const BUCKETS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "3h": 10_800, "6h": 21_600, "1d": 86_400 } as const;
 export type Bucket = keyof typeof BUCKETS;
@@ -72,4 +74,3 @@ export function historyHref(filters: { serverId?: string | null; from: string; t
   if (!filters.origin) params.set("origin", "any");
   return `/history?${params}`;
 }
-export type { StatsQuery } from "./schemas";

@@ -1,3 +1,5 @@
+export type { ListTrafficQuery } from "./schemas";
+
 export const TRAFFIC_DIRECTIONS = ["in", "out"] as const;
 export type TrafficDirection = (typeof TRAFFIC_DIRECTIONS)[number];
 export type TrafficKind = "request" | "response" | "error" | "notification";
@@ -27,4 +29,3 @@ export const trafficKeys = {
   all: () => ["traffic"] as const,
   session: (sessionId: string, filter: { direction?: TrafficDirection; method?: string; q?: string }) => ["traffic", sessionId, filter] as const,
 };
-export type { ListTrafficQuery } from "./schemas";

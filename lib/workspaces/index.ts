@@ -1,4 +1,5 @@
 import type { NetworkMode } from "@/lib/net";
+export type { CreateWorkspace, UpdateMe, UpdateWorkspace } from "./schemas";
 
 export interface WorkspaceDto {
   id: string;
@@ -36,4 +37,3 @@ export interface WorkspaceSettingsDto extends WorkspaceDto {
 }
 
 export const workspaceKeys = { me: () => ["me"] as const, settings: () => ["workspace-settings"] as const };
-export type { CreateWorkspace, UpdateMe, UpdateWorkspace } from "./schemas";
