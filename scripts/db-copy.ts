@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
   "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
-  "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace",
+  "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace", "gatewayExposure", "gatewayConnection",
 ] as const;
 /**
  * Short-lived counters (failed sign-ins) that start afresh on the new database, and the

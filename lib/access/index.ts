@@ -6,6 +6,24 @@ export type Role = (typeof ROLES)[number];
 export const TOKEN_SCOPES = ["full", "read"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
+/**
+ * A token's scopes: an API scope ("full" or "read", at most one) and/or "gateway" (the MCP
+ * endpoints under /mcp, lib/gateway). A token with only "gateway" opens no API route.
+ */
+export const TOKEN_SCOPE_NAMES = ["full", "read", "gateway"] as const;
+export type TokenScopeName = (typeof TOKEN_SCOPE_NAMES)[number];
+
+/** A stored scope string ("full", "read gateway", "gateway" …) read back. */
+export function parseTokenScopes(stored: string): { api: TokenScope | null; gateway: boolean } {
+  const names = stored.split(" ");
+  const api = names.includes("full") ? "full" : names.includes("read") ? "read" : null;
+  return { api, gateway: names.includes("gateway") };
+}
+
+export function formatTokenScopes(scopes: readonly TokenScopeName[]): string {
+  return TOKEN_SCOPE_NAMES.filter((s) => scopes.includes(s)).join(" ");
+}
+
 /** Who may reach a route: anyone (the route authenticates by other means), or a role and above. */
 export type Access = "public" | Role;
 

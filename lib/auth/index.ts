@@ -1,4 +1,4 @@
-import type { Role, TokenScope } from "@/lib/access";
+import type { Role, TokenScope, TokenScopeName } from "@/lib/access";
 export type { Setup, CreateToken } from "./schemas";
 
 /** Where a request came from, for the audit log. */
@@ -18,7 +18,10 @@ export interface Principal {
   memberRole: Role;
   via: "session" | "token";
   tokenId?: string;
+  /** A token's API scope (absent for a gateway-only token). */
   tokenScope?: TokenScope;
+  /** Whether the token opens the MCP gateway endpoints (lib/gateway). */
+  tokenGateway?: boolean;
   client: ClientInfo;
 }
 
@@ -26,7 +29,9 @@ export interface ApiTokenInfo {
   id: string;
   name: string;
   prefix: string;
-  scope: TokenScope;
+  /** The API scope, or null for a gateway-only token. */
+  scope: TokenScope | null;
+  scopes: TokenScopeName[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

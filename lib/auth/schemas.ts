@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TokenScopeSchema } from "@/lib/access/schemas";
+import { TokenScopeSchema, TokenScopesSchema } from "@/lib/access/schemas";
 
 export const SetupSchema = z.object({
   name: z.string().trim().min(1).max(100),
@@ -11,9 +11,14 @@ export const SetupSchema = z.object({
 });
 export type Setup = z.infer<typeof SetupSchema>;
 
-export const CreateTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  /** "read": the token can only read, whatever its creator's role. */
-  scope: TokenScopeSchema.default("full"),
-});
+export const CreateTokenSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    /** "read": the token can only read, whatever its creator's role. */
+    scope: TokenScopeSchema.optional(),
+    /** Instead of scope: any of "full" | "read" and "gateway" (the MCP endpoints under /mcp). */
+    scopes: TokenScopesSchema.optional(),
+  })
+  .refine((body) => !(body.scope && body.scopes), { message: "Send scope or scopes, not both" })
+  .transform(({ name, scope, scopes }) => ({ name, scopes: scopes ?? [scope ?? "full"] }));
 export type CreateToken = z.infer<typeof CreateTokenSchema>;

@@ -62,7 +62,7 @@ export const ListCallsQuerySchema = z.object({
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
   /**
-   * Who asked: "user", "app", "card", "subscription" (see CallOrigin), or "any". Without it,
+   * Who asked: "user", "app", "card", "subscription", "gateway" (see CallOrigin), or "any". Without it,
    * automatic work (subscription re-reads) is left out.
    */
   origin: z.string().min(1).max(40).optional(),
