@@ -31,7 +31,8 @@ export async function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     { source: "/s/:token", missing: [{ type: "header", key: "accept", value: ".*application/json.*" }] },
-    // Page loads only: not the API, Next's files, or client navigations (RSC requests) within a loaded page.
-    { source: "/((?!api/|_next/|s/|icon\\.svg|favicon\\.ico).*)", missing: [{ type: "header", key: "rsc" }] },
+    // Page loads only: not the API, the gateway's MCP endpoints, other route handlers, Next's files,
+    // or client navigations (RSC requests) within a loaded page.
+    { source: "/((?!api/|mcp/|oauth/|_next/|s/|icon\\.svg|favicon\\.ico).*)", missing: [{ type: "header", key: "rsc" }] },
   ],
 };
