@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 // One rule that matters: other code enters a domain only through its doors
-// (lib/<domain>/index.ts, server.ts, hooks.ts), and the MCP SDK stays in lib/mcp, lib/relay, agent/.
+// (lib/<domain>/index.ts, schemas.ts, server.ts, hooks.ts), and the MCP SDK stays in lib/mcp, lib/relay, agent/.
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next*/**", "agent/dist/**", "public/**", "data/**", "test-results/**"] },
   {
@@ -13,8 +13,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^@/lib/(?!api/route$|db/client$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$)[\\w./-]+$",
-              message: "Import a domain through its doors: lib/<domain>/index.ts, server.ts or hooks.ts.",
+              regex: "^@/lib/(?!api/route$|db/client$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$|schemas$)[\\w./-]+$",
+              message: "Import a domain through its doors: lib/<domain>/index.ts, schemas.ts, server.ts or hooks.ts.",
             },
             {
               regex: "^@modelcontextprotocol/(client|server|core)",

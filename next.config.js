@@ -11,11 +11,15 @@ const nextConfig = {
   // `npm test` type-checks the whole repo (tests, agent, bench included) with tsc.
   typescript: { ignoreBuildErrors: true },
   // A share link asked for JSON (scripts, `curl -H 'accept: application/json'`) answers with the public API.
+  // Pages with an id in the URL whose content the client fetches are one prerendered shell (the id
+  // "_"), read by the client (components/console/url-segment.tsx). After files: /servers/new stays itself.
   async rewrites() {
+    const shell = (path) => ({ source: path.replace("_", ":id"), destination: path });
     return {
       beforeFiles: [
         { source: "/s/:token", has: [{ type: "header", key: "accept", value: ".*application/json.*" }], destination: "/api/v1/public/shares/:token" },
       ],
+      afterFiles: ["/servers/_", "/servers/_/oauth", "/agents/_", "/calls/_", "/invite/_"].map(shell),
     };
   },
   async headers() {

@@ -1,19 +1,38 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { shareState } from "@/lib/shares/server";
+import { THEME_COOKIE } from "@/lib/workspaces";
+import { signedInTheme } from "@/lib/workspaces/server";
 
 /**
- * A page cannot choose its HTTP status, so a revoked or expired share link's page gets its 410
- * here: the status set on `next()` stays on the response Next renders (the page says why).
- * Not a rewrite to the same URL: Next would proxy that as an external URL when the host differs.
- * JSON requests for a link are rewritten to the public API by next.config.js and skip this.
+ * Two things a prerendered page cannot do for itself:
+ * - A revoked or expired share link's page gets its 410 here: the status set on `next()` stays on
+ *   the response Next renders (the page says why). Not a rewrite to the same URL: Next would proxy
+ *   that as an external URL when the host differs. JSON requests for a link are rewritten to the
+ *   public API by next.config.js and skip this.
+ * - Every other page load carries the signed-in person's saved theme in the `sb-theme` cookie,
+ *   which the root layout's fixed script applies before the first paint.
  */
 export async function proxy(request: NextRequest) {
-  const token = request.nextUrl.pathname.split("/")[2] ?? "";
-  const share = await shareState(token);
-  if (share.state === "gone") return NextResponse.next({ status: 410 });
-  return NextResponse.next();
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/s/")) {
+    const share = await shareState(pathname.split("/")[2] ?? "");
+    return share.state === "gone" ? NextResponse.next({ status: 410 }) : NextResponse.next();
+  }
+  const response = NextResponse.next();
+  // Prerendered pages would say s-maxage=31536000: a shared cache in front must neither keep one
+  // person's theme cookie for others nor hold the HTML past a new build, as when pages were dynamic.
+  response.headers.set("cache-control", "private, no-cache, no-store, max-age=0, must-revalidate");
+  const theme = await signedInTheme(request.headers);
+  if (theme) response.cookies.set(THEME_COOKIE, theme, { path: "/", sameSite: "lax" });
+  else if (request.cookies.has(THEME_COOKIE)) response.cookies.delete(THEME_COOKIE);
+  return response;
 }
 
 export const config = {
-  matcher: [{ source: "/s/:token", missing: [{ type: "header", key: "accept", value: ".*application/json.*" }] }],
+  matcher: [
+    { source: "/s/:token", missing: [{ type: "header", key: "accept", value: ".*application/json.*" }] },
+    // Page loads only: not the API, the gateway's MCP endpoints, other route handlers, Next's files,
+    // or client navigations (RSC requests) within a loaded page.
+    { source: "/((?!api/|mcp/|oauth/|_next/|s/|icon\\.svg|favicon\\.ico).*)", missing: [{ type: "header", key: "rsc" }] },
+  ],
 };

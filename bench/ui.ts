@@ -191,8 +191,8 @@ export async function benchUi(): Promise<void> {
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. The built console (\`next build\` served by server.ts as \`npm start\` does) on SQLite, signed in as an owner with two servers (one connected to server-everything), 43 calls, a share link, an invitation and a paired agent. Every page route under app/ (the bench fails if one has no URL here), plus the not-found pages.`,
       "",
-      `- JavaScript: the scripts the page's HTML loads (\`<script src>\`, each chunk once; Next's \`noModule\` polyfills left out, modern browsers skip them), compressed here with gzip level 6 and brotli quality 5 (the console serves them uncompressed, \`compress: false\`; a reverse proxy in front compresses). Widgets loaded lazily (the tool run form, CodeMirror, Markdown, Prism, structured content, the interaction dialogs, the command palette) are fetched only when first shown and are not counted.`,
-      `- Response: the first request after start-up (the route's server code loads then), then ${REQUESTS} requests one after another after ${WARMUP} warm-up, each timed until the whole HTML has arrived; CPU is the console process's user + system time per request (from /proc), which the machine's load does not inflate the way it does wall time.`,
+      `- JavaScript: the scripts the page's HTML loads (\`<script src>\`, each chunk once; Next's \`noModule\` polyfills left out, modern browsers skip them), compressed here with gzip level 6 and brotli quality 5 (the console serves them uncompressed, \`compress: false\`; a reverse proxy in front compresses). Widgets loaded lazily (the tool run form, CodeMirror, Markdown, Prism, structured content, the interaction dialogs, the command palette, the dashboard's charts, the zod schemas the add/edit server forms parse with) are fetched only when first shown or used and are not counted.`,
+      `- Response: the first request after start-up (the route's server code loads then), then ${REQUESTS} requests one after another after ${WARMUP} warm-up, each timed until the whole HTML has arrived; CPU is the console process's user + system time per request (from /proc; a page load includes proxy.ts looking up the signed-in person's theme), which the machine's load does not inflate the way it does wall time.`,
       "",
       "| page | URL | scripts | JS raw KB | JS gzip KB | JS brotli KB | first ms | p50 ms | p95 ms | CPU ms/request |",
       "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -207,18 +207,18 @@ export async function benchUi(): Promise<void> {
     ];
     if (largest.gzip / 1024 > JS_TARGET_KB) {
       lines.push(
-        `- Why the JavaScript target is not met: every page shares React, Next, the providers and the console shell (${kb(results.find((r) => r.page.route === "/servers")!.gzip)} KB gzip on /servers), of which one chunk of ~94 KB gzip is zod with the schemas of the lib doors (\`lib/<domain>/index.ts\`) the hooks import; ${largest.page.route} adds its own libraries on top (the dashboard: recharts with its redux and d3 parts, ~131 KB gzip). What would close it: keep zod out of the client graph (only the add/edit server forms and the roots editor parse with it), or a smaller chart library.`,
+        `- Why the JavaScript target is not met: every page shares React, Next, the providers and the console shell (${kb(results.find((r) => r.page.route === "/servers")!.gzip)} KB gzip on /servers); ${largest.page.route} adds its own libraries on top. What would close it: load what the page does not show at once lazily (docs/architecture.md, "Page weight"), as the dashboard's charts and the tool run form are.`,
       );
     }
     if (over.length) {
-      // Next renders these per request; the others are prerendered HTML.
-      const rendered = (r: Measured) => /\[|not found\)$/.test(r.page.route) && r.page.route !== "(not found)";
+      // Next renders these per request (the share page); the others are prerendered HTML.
+      const rendered = (r: Measured) => r.page.route.startsWith("/s/");
       const cpu = (pred: (r: Measured) => boolean) => results.filter(pred).map((r) => r.cpuMs);
       const dynamic = cpu(rendered);
       const rest = cpu((r) => !rendered(r));
       const staticOver = results.filter((r) => !rendered(r) && over.includes(r.page.route)).map((r) => r.page.route);
       lines.push(
-        `- Why the response target is not met: the pages Next renders per request (a dynamic segment such as \`[id]\` or \`[token]\`, the share page with its database lookup)${staticOver.length ? ` are over it; ${staticOver.join(", ")} (prerendered) only from the machine's load` : ""}. They cost ${Math.min(...dynamic).toFixed(0)}–${Math.max(...dynamic).toFixed(0)} ms of CPU each against ${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)} ms for prerendered pages, and a CPU profile of \`/servers/[id]\` shows Next's render pipeline (React's server render, the RSC and HTML streams, request routing), no application code, taking that time; with the machine's load, wall time is several times the CPU time. What would close it: serve the \`[id]\` pages (whose content the client fetches) from one prerendered shell that reads the id on the client, so only the share and invitation pages render per request.`,
+        `- Why the response target is not met: the share page is the one page Next renders per request (it builds the shared call from the database), at ${Math.min(...dynamic).toFixed(0)}–${Math.max(...dynamic).toFixed(0)} ms of CPU per request against ${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)} ms for prerendered pages (Next's render pipeline: React's server render, the RSC and HTML streams)${staticOver.length ? `; ${staticOver.join(", ")} (prerendered) are over it only from the machine's load, where wall time is several times the CPU time` : ""}. What would close it for the share page: a prerendered shell that fetches the public share API from the browser, as the \`[id]\` pages do.`,
       );
     }
     writeSection("UI: page JavaScript and server response", lines.join("\n"));

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Input } from "@/components/ui/field";
-import { RootsSchema, type Root } from "@/lib/interactions";
+import type { Root } from "@/lib/interactions";
 import type { ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
 import { useAgent } from "@/lib/agents/hooks";
@@ -18,7 +18,9 @@ export function RootsSection({ server }: { server: ServerDto }) {
   const update = useUpdateServer(server.id);
   const [rows, setRows] = useState<Root[]>(server.roots);
   const [error, setError] = useState<string | null>(null);
-  const save = () => {
+  const save = async () => {
+    // zod stays out of the page's first load: only saving needs it.
+    const { RootsSchema } = await import("@/lib/interactions/schemas");
     const parsed = RootsSchema.safeParse(rows.filter((r) => r.uri.trim()).map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) })));
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Invalid roots");
     setError(null);

@@ -4,7 +4,6 @@ import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CreateServerSchema } from "@/lib/servers";
 import { useCreateServer } from "@/lib/servers/hooks";
 import { EMPTY_OAUTH, OAuthFields, oauthPayload, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
@@ -18,8 +17,10 @@ export function AddServerForm() {
   const [errors, setErrors] = useState<ServerFieldErrors>({});
   const [oauth, setOAuth] = useState<OAuthFieldValues>(EMPTY_OAUTH);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    // zod stays out of the page's first load: only submitting needs it.
+    const { CreateServerSchema } = await import("@/lib/servers/schemas");
     const parsed = CreateServerSchema.safeParse({
       ...values,
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),

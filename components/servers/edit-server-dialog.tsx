@@ -5,7 +5,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/field";
-import { UpdateServerSchema, type ServerDto } from "@/lib/servers";
+import type { ServerDto } from "@/lib/servers";
 import { useUpdateServer } from "@/lib/servers/hooks";
 import { UnattendedFields, type UnattendedValues } from "@/components/interactions/unattended-fields";
 import { EMPTY_OAUTH, OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
@@ -46,8 +46,10 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
     scope: server.oauthScope ?? "",
   });
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    // zod stays out of the page's first load: only saving needs it.
+    const { UpdateServerSchema } = await import("@/lib/servers/schemas");
     const headers: Record<string, string | null> = {};
     for (const [name, action] of Object.entries(actions)) {
       if (action.kind === "remove") headers[name] = null;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -12,8 +12,11 @@ import { historyHref } from "@/lib/stats";
 import { useStats } from "@/lib/stats/hooks";
 import type { Stats } from "@/lib/stats";
 import { Figure, formatMs, formatRate } from "./chart-card";
-import { GroupCharts } from "./group-charts";
-import { SeriesCharts } from "./series-charts";
+
+// recharts (with its d3 and redux parts) is most of this page's JavaScript: fetched apart from the
+// page, starting when it opens, so it arrives while the figures are being computed.
+const loadCharts = () => import("./dashboard-charts");
+const DashboardCharts = lazy(loadCharts);
 
 const RANGES = { "1h": ["Last hour", 3_600_000], "24h": ["Last 24 hours", 86_400_000], "7d": ["Last 7 days", 7 * 86_400_000], "30d": ["Last 30 days", 30 * 86_400_000] } as const;
 type Range = keyof typeof RANGES;
@@ -36,6 +39,7 @@ export function DashboardPage() {
   const [now, setNow] = useState(() => Date.now());
   const filters = fixed ? { serverId, ...fixed } : { serverId, from: new Date(now - RANGES[range][1]).toISOString(), to: new Date(now).toISOString() };
   const stats = useStats(filters);
+  useEffect(() => void loadCharts(), []);
 
   const navigate = (patch: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params.toString());
@@ -92,10 +96,9 @@ export function DashboardPage() {
       ) : (
         <>
           <Figures stats={stats.data} />
-          <div className="grid grid-cols-1 gap-3 @4xl:grid-cols-2">
-            <SeriesCharts stats={stats.data} />
-            <GroupCharts stats={stats.data} />
-          </div>
+          <Suspense fallback={<Loading label="Loading charts…" />}>
+            <DashboardCharts stats={stats.data} />
+          </Suspense>
         </>
       )}
     </div>

@@ -1,15 +1,16 @@
-import { headers } from "next/headers";
-import { signedInTheme } from "@/lib/workspaces/server";
+import { THEME_COOKIE } from "@/lib/workspaces";
+
+// The cookie's value is one of three fixed words (the pattern admits nothing else), never user text.
+const SCRIPT = `try{var m=document.cookie.match(/(?:^|; )${THEME_COOKIE}=(light|dark|system)(?:;|$)/);if(m)localStorage.setItem("theme",m[1])}catch(e){}`;
 
 /**
  * Before next-themes' own script reads this browser's stored choice, replaces it with the signed-in
- * person's saved theme, so a page load shows their theme from the first paint even when they
- * changed it in another browser. Rendered only in the root layout, which is never rendered again
- * on the client (a script added by React on the client would not run).
+ * person's saved theme, which proxy.ts puts in the `sb-theme` cookie of every page response, so a
+ * page load shows their theme from the first paint even when they changed it in another browser.
+ * A fixed script reading a cookie keeps the pages prerendered: the root layout reads nothing per
+ * request. Rendered only in the root layout, which is never rendered again on the client (a
+ * script added by React on the client would not run).
  */
-export async function AccountThemeScript() {
-  const theme = await signedInTheme(await headers());
-  if (!theme) return null;
-  // The value is one of three fixed words (checked by signedInTheme), never user text.
-  return <script dangerouslySetInnerHTML={{ __html: `try{localStorage.setItem("theme",${JSON.stringify(theme)})}catch(e){}` }} />;
+export function AccountThemeScript() {
+  return <script dangerouslySetInnerHTML={{ __html: SCRIPT }} />;
 }

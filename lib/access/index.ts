@@ -1,24 +1,17 @@
-import { z } from "zod";
-
 /** Workspace roles, weakest first. Each role can do everything the ones before it can. */
 export const ROLES = ["viewer", "member", "admin", "owner"] as const;
-export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = (typeof ROLES)[number];
 
 /** What an API token may do: everything its creator's role allows, or reading only. */
-export const TokenScopeSchema = z.enum(["full", "read"]);
-export type TokenScope = z.infer<typeof TokenScopeSchema>;
+export const TOKEN_SCOPES = ["full", "read"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /**
  * A token's scopes: an API scope ("full" or "read", at most one) and/or "gateway" (the MCP
  * endpoints under /mcp, lib/gateway). A token with only "gateway" opens no API route.
  */
-export const TokenScopesSchema = z
-  .array(z.enum(["full", "read", "gateway"]))
-  .min(1)
-  .max(3)
-  .refine((scopes) => !(scopes.includes("full") && scopes.includes("read")), { message: 'A token is either "full" or "read", not both' });
-export type TokenScopeName = z.infer<typeof TokenScopesSchema>[number];
+export const TOKEN_SCOPE_NAMES = ["full", "read", "gateway"] as const;
+export type TokenScopeName = (typeof TOKEN_SCOPE_NAMES)[number];
 
 /** A stored scope string ("full", "read gateway", "gateway" …) read back. */
 export function parseTokenScopes(stored: string): { api: TokenScope | null; gateway: boolean } {
@@ -28,7 +21,7 @@ export function parseTokenScopes(stored: string): { api: TokenScope | null; gate
 }
 
 export function formatTokenScopes(scopes: readonly TokenScopeName[]): string {
-  return ["full", "read", "gateway"].filter((s) => scopes.includes(s as TokenScopeName)).join(" ");
+  return TOKEN_SCOPE_NAMES.filter((s) => scopes.includes(s)).join(" ");
 }
 
 /** Who may reach a route: anyone (the route authenticates by other means), or a role and above. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+export type { AppCallTool, AppReadResource } from "./schemas";
 
 /** The MCP Apps extension id, as declared in client capabilities. */
 export const APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
@@ -6,17 +6,6 @@ export const APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The deprecated flat `_meta` key some servers still use for the UI resource. */
 const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
-
-/** Body of `POST /api/v1/calls/:id/app/tools/call`: a tool on the hosting call's own server. */
-export const AppCallToolSchema = z.object({
-  name: z.string().min(1).max(500),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-});
-export type AppCallTool = z.infer<typeof AppCallToolSchema>;
-
-/** Body of `POST /api/v1/calls/:id/app/resources/read`. */
-export const AppReadResourceSchema = z.object({ uri: z.string().min(1).max(10_000) });
-export type AppReadResource = z.infer<typeof AppReadResourceSchema>;
 
 /** The domains a UI resource declares in `_meta.ui.csp`; nothing else ever gets in. */
 export interface AppCsp {

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { ListAuditQuery } from "./schemas";
+export type { ListAuditQuery } from "./schemas";
 
 /** Who did it: a person (session or token), an agent, the console itself, or nobody signed in. */
 export type ActorType = "user" | "token" | "agent" | "system" | "anonymous";
@@ -13,19 +14,6 @@ export interface AuditEntryDto {
   userAgent: string | null;
   createdAt: string;
 }
-
-export const ListAuditQuerySchema = z.object({
-  /** Exact action ("member.removed") or a prefix ending in "." ("member."). */
-  action: z.string().max(100).optional(),
-  actorId: z.string().max(100).optional(),
-  targetType: z.string().max(50).optional(),
-  targetId: z.string().max(100).optional(),
-  since: z.iso.datetime().optional(),
-  until: z.iso.datetime().optional(),
-  cursor: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export type ListAuditQuery = z.infer<typeof ListAuditQuerySchema>;
 
 /** One page of the audit log, newest first; pass `nextCursor` back as `cursor` for the next one. */
 export interface AuditPage {

@@ -1,17 +1,4 @@
-import { z } from "zod";
-
 // Isomorphic door of lib/gateway: the exposure settings, connected clients and endpoint paths.
-
-export const ExposureSchema = z.object({
-  enabled: z.boolean(),
-  /** The tool names offered (null or absent: every tool the server lists). */
-  tools: z.array(z.string().min(1).max(200)).max(1000).nullable().optional(),
-  /** Offer only tools annotated readOnlyHint. */
-  readOnly: z.boolean().optional(),
-  /** Calls per minute allowed to one token or OAuth grant (null or absent: no limit). */
-  rateLimitPerMinute: z.number().int().min(1).max(100_000).nullable().optional(),
-});
-export type ExposureInput = z.infer<typeof ExposureSchema>;
 
 export interface ExposureDto {
   serverId: string;
@@ -87,3 +74,4 @@ export function hostConfigs(serverName: string, url: string, token?: string): Ho
     { host: "vscode", label: "VS Code", where: ".vscode/mcp.json", text: json({ servers: { [key]: { type: "http", url, ...(auth ? { headers: auth } : {}) } } }) },
   ];
 }
+export type { ExposureInput } from "./schemas";

@@ -4,7 +4,6 @@
  * and matching only; lib/net/server.ts resolves names and pins connections to checked addresses.
  */
 import ipaddr from "ipaddr.js";
-import { z } from "zod";
 
 export const ADDRESS_CLASSES = [
   "public",
@@ -121,17 +120,6 @@ function v4(high: number, low: number): ipaddr.IPv4 {
 function tunnelled(inner: AddressClass): AddressClass {
   return inner === "public" ? "reserved" : inner;
 }
-
-/** A CIDR (`10.0.0.0/8`, `fd00::/8`), one address, a host name, or `*.` and a domain. */
-export const AllowedNetworkSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1)
-  .max(300)
-  .refine((entry) => parseAllowEntry(entry) !== null, "Not a CIDR (10.0.0.0/8), an address, a host name or *.domain");
-
-export const AllowedNetworksSchema = z.array(AllowedNetworkSchema).max(200);
 
 export type AllowEntry = { kind: "cidr"; range: [Addr, number]; text: string } | { kind: "host"; host: string; text: string };
 

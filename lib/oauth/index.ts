@@ -1,22 +1,22 @@
-import { z } from "zod";
 import type { OAuthTrace } from "@/lib/mcp";
+export type { Authorize } from "./schemas";
 
 /**
  * Whose credential calls to a server use: none, each member's own, one shared by the workspace,
  * or the console's own client credentials (machine to machine: no person signs in).
  */
-export const AuthModeSchema = z.enum(["none", "oauth-per-member", "oauth-shared", "oauth-machine"]);
-export type AuthMode = z.infer<typeof AuthModeSchema>;
+export const AUTH_MODES = ["none", "oauth-per-member", "oauth-shared", "oauth-machine"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 /**
  * How a machine client gets its tokens: client_credentials authenticated with a secret (RFC 6749
  * §2.3) or a private key JWT (RFC 7523 §2.2), or a JWT bearer grant with a platform-issued
  * assertion (RFC 7523 §2.1, workload identity).
  */
-export const ClientAuthSchema = z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt", "jwt_bearer"]);
-export type ClientAuth = z.infer<typeof ClientAuthSchema>;
+export const CLIENT_AUTHS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "jwt_bearer"] as const;
+export type ClientAuth = (typeof CLIENT_AUTHS)[number];
 /** Signing algorithms accepted for private_key_jwt. */
-export const KeyAlgSchema = z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]);
+export const KEY_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"] as const;
 
 /** The subject of the shared workspace credential (per-member credentials use the user id). */
 export const SHARED_SUBJECT = "workspace";
@@ -33,10 +33,6 @@ export interface OAuthStatus {
   /** Whether the server has a pre-registered client (the id only; the secret is write-only). */
   clientId: string | null;
 }
-
-/** `POST /api/v1/servers/:id/oauth/authorize` body: an optional larger scope (step-up). */
-export const AuthorizeSchema = z.object({ scope: z.string().trim().min(1).max(2000).optional() }).default({});
-export type Authorize = z.infer<typeof AuthorizeSchema>;
 
 /** Where the UI offers "Sign in": the details of an error that needs a person to sign in to the server. */
 export interface SignInRequired {

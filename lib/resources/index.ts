@@ -1,8 +1,4 @@
-import { z } from "zod";
-
-/** Body of POST /api/v1/servers/:id/resources/subscribe and /unsubscribe. */
-export const ResourceSubscriptionSchema = z.object({ uri: z.string().min(1).max(10_000) });
-export type ResourceSubscription = z.infer<typeof ResourceSubscriptionSchema>;
+export type { ResourceSubscription } from "./schemas";
 
 /** The resources a server's live session is subscribed to; `sessionId` null when it has no live session. */
 export interface ResourceSubscriptionsDto {

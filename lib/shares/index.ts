@@ -1,24 +1,9 @@
-import { z } from "zod";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+export type { CreateShare, ListSharesQuery } from "./schemas";
 
 export const SHARE_MAX_DAYS = 365;
 /** The expiry choices the Share dialog offers, in days (null: never). */
 export const SHARE_EXPIRY_CHOICES = [1, 7, 30, null] as const;
-
-export const CreateShareSchema = z
-  .object({
-    /** When the link stops working (must be in the future); absent with no expiresInDays: never. */
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
-    expiresInDays: z.number().int().min(1).max(SHARE_MAX_DAYS).optional(),
-  })
-  .refine((body) => !(body.expiresAt && body.expiresInDays), { message: "Give expiresAt or expiresInDays, not both", path: ["expiresAt"] });
-export type CreateShare = z.infer<typeof CreateShareSchema>;
-
-export const ListSharesQuerySchema = z.object({
-  cursor: z.string().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export type ListSharesQuery = z.infer<typeof ListSharesQuerySchema>;
 
 export type ShareStatus = "active" | "expired" | "revoked";
 

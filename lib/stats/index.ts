@@ -1,4 +1,4 @@
-import { z } from "zod";
+export type { StatsQuery } from "./schemas";
 
 /** Bucket widths of the time series, in seconds; buckets start at multiples of their width (UTC). */
 export const BUCKETS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "3h": 10_800, "6h": 21_600, "1d": 86_400 } as const;
@@ -6,7 +6,6 @@ export type Bucket = keyof typeof BUCKETS;
 
 export const MAX_RANGE_DAYS = 366;
 export const MAX_BUCKETS = 1000;
-const DAY_MS = 86_400_000;
 // A derived bucket is the narrowest that keeps the chart at this many points or fewer.
 const TARGET_BUCKETS = 120;
 
@@ -15,40 +14,6 @@ export function bucketFor(rangeMs: number): Bucket {
   const names = Object.keys(BUCKETS) as Bucket[];
   return names.find((b) => rangeMs / (BUCKETS[b] * 1000) <= TARGET_BUCKETS) ?? "1d";
 }
-
-const Instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-
-/**
- * GET /api/v1/stats: `from`/`to` (default: the last 24 hours up to now), `bucket` (default:
- * derived from the range). The range holds calls with from ≤ startedAt ≤ to, as history's filters.
- */
-export const StatsQuerySchema = z
-  .object({
-    serverId: z.string().min(1).max(100).optional(),
-    from: Instant.optional(),
-    to: Instant.optional(),
-    bucket: z.enum(Object.keys(BUCKETS) as [Bucket, ...Bucket[]]).optional(),
-  })
-  .transform(({ serverId, from, to, bucket }, ctx) => {
-    const end = to ?? new Date();
-    const start = from ?? new Date(end.getTime() - DAY_MS);
-    const range = end.getTime() - start.getTime();
-    if (range <= 0) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: "from must be before to" });
-      return z.NEVER;
-    }
-    if (range > MAX_RANGE_DAYS * DAY_MS) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: `The range is at most ${MAX_RANGE_DAYS} days` });
-      return z.NEVER;
-    }
-    const chosen = bucket ?? bucketFor(range);
-    if (range / (BUCKETS[chosen] * 1000) > MAX_BUCKETS) {
-      ctx.addIssue({ code: "custom", path: ["bucket"], message: `At most ${MAX_BUCKETS} buckets: choose a wider bucket for this range` });
-      return z.NEVER;
-    }
-    return { serverId, from: start, to: end, bucket: chosen };
-  });
-export type StatsQuery = z.output<typeof StatsQuerySchema>;
 
 /** One bucket of the series. Percentiles are over the calls that finished (null when none did), estimated from a duration histogram within 4.4 % (lib/stats/histogram.ts). */
 export interface StatsPoint {

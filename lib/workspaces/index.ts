@@ -1,8 +1,5 @@
-import { z } from "zod";
-import { AllowedNetworksSchema, type NetworkMode } from "@/lib/net";
-
-export const CreateWorkspaceSchema = z.object({ name: z.string().trim().min(1).max(100) });
-export type CreateWorkspace = z.infer<typeof CreateWorkspaceSchema>;
+import type { NetworkMode } from "@/lib/net";
+export type { CreateWorkspace, UpdateMe, UpdateWorkspace } from "./schemas";
 
 export interface WorkspaceDto {
   id: string;
@@ -10,12 +7,10 @@ export interface WorkspaceDto {
   slug: string;
 }
 
-export const ThemeSchema = z.enum(["light", "dark", "system"]);
-export type Theme = z.infer<typeof ThemeSchema>;
-
-/** PATCH /api/v1/me – the caller's own preferences. */
-export const UpdateMeSchema = z.object({ theme: ThemeSchema });
-export type UpdateMe = z.infer<typeof UpdateMeSchema>;
+export const THEMES = ["light", "dark", "system"] as const;
+export type Theme = (typeof THEMES)[number];
+/** The cookie proxy.ts sets on every page response to the signed-in person's saved theme (components/theme/account-theme-script.tsx reads it). */
+export const THEME_COOKIE = "sb-theme";
 
 export interface MeDto {
   /** `theme`: the person's choice, null until they make one (the browser's own applies then). */
@@ -24,20 +19,6 @@ export interface MeDto {
   role: string;
   workspaces: (WorkspaceDto & { role: string })[];
 }
-
-/** PATCH /api/v1/workspace – any subset; `retentionDays: null` keeps history forever, `redactionKeys: null` restores the default list. */
-export const UpdateWorkspaceSchema = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
-  retentionDays: z.number().int().min(1).max(3650).nullable().optional(),
-  publicSharesEnabled: z.boolean().optional(),
-  redactionKeys: z.array(z.string().trim().min(1).max(100)).max(200).nullable().optional(),
-  /** CIDRs, addresses, host names or `*.domain` the console may reach although its network policy refuses them. */
-  allowedNetworks: AllowedNetworksSchema.optional(),
-});
-export type UpdateWorkspace = z.infer<typeof UpdateWorkspaceSchema>;
-
-/** DELETE /api/v1/workspace – the workspace's exact name, typed to confirm. */
-export const DeleteWorkspaceSchema = z.object({ confirm: z.string().max(200) });
 
 export interface WorkspaceSettingsDto extends WorkspaceDto {
   /** Calls older than this many days are purged; null keeps them forever. */

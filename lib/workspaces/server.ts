@@ -7,7 +7,8 @@ import { formatTokenScopes, parseTokenScopes, type TokenScopeName } from "@/lib/
 import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
-import { ThemeSchema, type MeDto, type Theme, type UpdateMe, type WorkspaceDto } from "./index";
+import type { MeDto, Theme, UpdateMe, WorkspaceDto } from "./index";
+import { ThemeSchema } from "./schemas";
 import * as q from "./queries";
 
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
@@ -86,7 +87,7 @@ export async function updateMe(principal: Principal, input: UpdateMe): Promise<{
 export async function signedInTheme(headers: Headers): Promise<Theme | null> {
   if (!headers.get("cookie")) return null;
   const session = await auth.api.getSession({ headers }).catch(() => null);
-  // Every page's layout asks: a database hiccup costs the saved theme, never the page.
+  // proxy.ts asks on every page load: a database hiccup costs the saved theme, never the page.
   return session ? asTheme(await q.findUserTheme({ userId: session.user.id }).catch(() => null)) : null;
 }
 

@@ -95,6 +95,26 @@ test("theme: system by default, a choice overrides it, is remembered per person,
   await context.close();
 });
 
+test("theme: a choice saved in another browser is applied from the first paint of a page load here", async ({ browser }) => {
+  // A fresh browser: nothing in its localStorage; the saved choice comes with the page (proxy.ts's sb-theme cookie).
+  await owner.api("PATCH", "/api/v1/me", { theme: "dark" });
+  const { context, page } = await signedIn(browser);
+  try {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.route(`${sb.url}/servers`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/<script[^>]*\ssrc="[^"]*"[^>]*><\/script>/g, "");
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto(`${sb.url}/servers`);
+    expect(await isDark(page)).toBe(true);
+    expect((await context.cookies()).find((c) => c.name === "sb-theme")?.value).toBe("dark");
+  } finally {
+    await owner.api("PATCH", "/api/v1/me", { theme: "system" });
+    await context.close();
+  }
+});
+
 test("at 390 px the navigation is a drawer, tables are lists, dialogs fit, and the tool form and its result work", async ({ browser }) => {
   const { context, page } = await signedIn(browser, { width: 390 });
   await page.goto(`${sb.url}/servers`);

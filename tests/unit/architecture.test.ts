@@ -100,4 +100,13 @@ describe("architecture", () => {
     const offenders = files.filter((f) => /\.tsx?$/.test(f) && !f.startsWith(path.join(LIB, "runtime")) && /\bglobalThis\b/.test(fs.readFileSync(f, "utf8")));
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
+
+  it("keeps zod out of the browser's first load: no door the client imports, component or page imports zod or a schemas.ts but by import()", () => {
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === "api" ? [] : walk(path.join(dir, e.name))) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+    const doors = fs.readdirSync(LIB).flatMap((d) => ["index.ts", "hooks.ts"].map((f) => path.join(LIB, d, f)).filter((f) => fs.existsSync(f)));
+    const files = [...doors, ...walk(path.join(ROOT, "components")), ...walk(path.join(ROOT, "app"))];
+    const offenders = files.filter((f) => /^(?:import|export)\s+(?!type\b)[^;]*?from\s+["'](?:zod|[^"']*\/schemas)["']/m.test(fs.readFileSync(f, "utf8")));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
 });

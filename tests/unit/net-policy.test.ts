@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AllowedNetworkSchema, checkAddress, classifyAddress, parseAllowList, type NetworkPolicy } from "@/lib/net";
+import { checkAddress, classifyAddress, parseAllowList, type NetworkPolicy } from "@/lib/net";
+import { AllowedNetworkSchema } from "@/lib/net/schemas";
 import { envAllowedNetworks, networkMode } from "@/lib/net/server";
 
 // Classification only: nothing here connects anywhere.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ListCallsQuerySchema } from "@/lib/calls";
-import { CreateViewSchema, NoteBodySchema, SetTagsSchema, VIEW_FILTER_KEYS, normaliseTag } from "@/lib/reviews";
+import { ListCallsQuerySchema } from "@/lib/calls/schemas";
+import { normaliseTag } from "@/lib/reviews";
+import { CreateViewSchema, NoteBodySchema, SetTagsSchema, VIEW_FILTER_KEYS } from "@/lib/reviews/schemas";
 
 describe("tags", () => {
   it("are trimmed and lower-cased, and keep only letters, digits and - _ . :", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketFor, historyHref, StatsQuerySchema } from "@/lib/stats";
+import { bucketFor, historyHref } from "@/lib/stats";
+import { StatsQuerySchema } from "@/lib/stats/schemas";
 
 const HOUR = 3_600_000;
 

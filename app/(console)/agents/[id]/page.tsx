@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
-import { AgentDetail } from "@/components/agents/agent-detail";
+import { SHELL_ID } from "@/components/console/shell-id";
+import { AgentShell } from "./agent-shell";
 
 export const metadata: Metadata = { title: "Agent" };
 
-export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <AgentDetail key={id} id={id} />;
+// One prerendered shell for every agent (next.config.js rewrites /agents/<id> here); the client reads the id.
+export const dynamicParams = false;
+export const generateStaticParams = () => [{ id: SHELL_ID }];
+
+export default function AgentPage() {
+  return <AgentShell />;
 }

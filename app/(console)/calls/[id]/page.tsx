@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
-import { CallPage } from "@/components/calls/call-page";
+import { SHELL_ID } from "@/components/console/shell-id";
+import { CallShell } from "./call-shell";
 
 export const metadata: Metadata = { title: "Call" };
 
-export default async function CallPermalink({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <CallPage key={id} id={id} />;
+// One prerendered shell for every call (next.config.js rewrites /calls/<id> here); the client reads the id.
+export const dynamicParams = false;
+export const generateStaticParams = () => [{ id: SHELL_ID }];
+
+export default function CallPermalink() {
+  return <CallShell />;
 }

@@ -1,6 +1,10 @@
-import { ServerDetail } from "@/components/servers/server-detail";
+import { SHELL_ID } from "@/components/console/shell-id";
+import { ServerShell } from "./server-shell";
 
-export default async function ServerPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <ServerDetail key={id} id={id} />;
+// One prerendered shell for every server (next.config.js rewrites /servers/<id> here); the client reads the id.
+export const dynamicParams = false;
+export const generateStaticParams = () => [{ id: SHELL_ID }];
+
+export default function ServerPage() {
+  return <ServerShell />;
 }

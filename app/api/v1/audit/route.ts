@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListAuditQuerySchema } from "@/lib/audit";
+import { ListAuditQuerySchema } from "@/lib/audit/schemas";
 import { listAudit } from "@/lib/audit/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListCallsQuerySchema } from "@/lib/calls";
+import { ListCallsQuerySchema } from "@/lib/calls/schemas";
 import { listCalls } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

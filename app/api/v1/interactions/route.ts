@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { ListInteractionsSchema } from "@/lib/interactions";
+import { ListInteractionsSchema } from "@/lib/interactions/schemas";
 import { listInteractions } from "@/lib/interactions/server";
 
 export const runtime = "nodejs";

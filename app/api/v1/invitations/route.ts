@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateInvitationSchema } from "@/lib/members";
+import { CreateInvitationSchema } from "@/lib/members/schemas";
 import { createInvitation, listInvitations } from "@/lib/members/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateMeSchema } from "@/lib/workspaces";
+import { UpdateMeSchema } from "@/lib/workspaces/schemas";
 import { getMe, updateMe } from "@/lib/workspaces/server";
 
 export const runtime = "nodejs";

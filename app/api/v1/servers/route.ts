@@ -1,5 +1,5 @@
 import { parseBody, parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateServerSchema, ListServersQuerySchema } from "@/lib/servers";
+import { CreateServerSchema, ListServersQuerySchema } from "@/lib/servers/schemas";
 import { createServer, listArchivedServers, listServers } from "@/lib/servers/server";
 
 export const runtime = "nodejs";

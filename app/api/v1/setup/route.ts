@@ -1,5 +1,5 @@
 import { parseBody, Reply, withPublic } from "@/lib/api/route";
-import { SetupSchema } from "@/lib/auth";
+import { SetupSchema } from "@/lib/auth/schemas";
 import { clientAddress, requestHost } from "@/lib/auth/server";
 import { runSetup, setupCodeRequired, setupNeeded } from "@/lib/workspaces/server";
 

@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListSharesQuerySchema } from "@/lib/shares";
+import { ListSharesQuerySchema } from "@/lib/shares/schemas";
 import { listShares } from "@/lib/shares/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { StatsQuerySchema } from "@/lib/stats";
+import { StatsQuerySchema } from "@/lib/stats/schemas";
 import { getStats } from "@/lib/stats/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateTokenSchema } from "@/lib/auth";
+import { CreateTokenSchema } from "@/lib/auth/schemas";
 import { createToken, listTokens } from "@/lib/workspaces/server";
 
 export const runtime = "nodejs";

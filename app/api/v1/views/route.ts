@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateViewSchema } from "@/lib/reviews";
+import { CreateViewSchema } from "@/lib/reviews/schemas";
 import { createView, listViews } from "@/lib/reviews/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { DeleteWorkspaceSchema, UpdateWorkspaceSchema } from "@/lib/workspaces";
+import { DeleteWorkspaceSchema, UpdateWorkspaceSchema } from "@/lib/workspaces/schemas";
 import { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "@/lib/workspaces/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateWorkspaceSchema } from "@/lib/workspaces";
+import { CreateWorkspaceSchema } from "@/lib/workspaces/schemas";
 import { createWorkspace } from "@/lib/workspaces/server";
 
 export const runtime = "nodejs";

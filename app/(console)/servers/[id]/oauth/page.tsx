@@ -1,6 +1,10 @@
-import { OAuthGuide } from "@/components/oauth/oauth-guide";
+import { SHELL_ID } from "@/components/console/shell-id";
+import { OAuthShell } from "./oauth-shell";
 
-export default async function ServerOAuthPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <OAuthGuide key={id} id={id} />;
+// One prerendered shell for every server (next.config.js rewrites /servers/<id>/oauth here); the client reads the id.
+export const dynamicParams = false;
+export const generateStaticParams = () => [{ id: SHELL_ID }];
+
+export default function ServerOAuthPage() {
+  return <OAuthShell />;
 }

@@ -1,5 +1,5 @@
 import { parseBody, Reply, withPublic } from "@/lib/api/route";
-import { PairAgentSchema } from "@/lib/agents";
+import { PairAgentSchema } from "@/lib/agents/schemas";
 import { pairAgent } from "@/lib/agents/server";
 import { clientInfo } from "@/lib/auth/server";
 

@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreatePairingSchema } from "@/lib/agents";
+import { CreatePairingSchema } from "@/lib/agents/schemas";
 import { createPairing } from "@/lib/agents/server";
 
 export const runtime = "nodejs";

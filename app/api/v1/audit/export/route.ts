@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListAuditQuerySchema } from "@/lib/audit";
+import { ListAuditQuerySchema } from "@/lib/audit/schemas";
 import { exportAudit } from "@/lib/audit/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { CancelCallSchema } from "@/lib/calls";
+import { CancelCallSchema } from "@/lib/calls/schemas";
 import { cancelCall } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ExportCallsQuerySchema } from "@/lib/calls";
+import { ExportCallsQuerySchema } from "@/lib/calls/schemas";
 import { exportCalls } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

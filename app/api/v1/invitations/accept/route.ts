@@ -1,5 +1,5 @@
 import { parseBody, withPublic } from "@/lib/api/route";
-import { AcceptInvitationSchema } from "@/lib/members";
+import { AcceptInvitationSchema } from "@/lib/members/schemas";
 import { acceptInvitation } from "@/lib/members/server";
 
 export const runtime = "nodejs";

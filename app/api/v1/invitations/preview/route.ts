@@ -1,5 +1,5 @@
 import { parseBody, withPublic } from "@/lib/api/route";
-import { InvitationTokenSchema } from "@/lib/members";
+import { InvitationTokenSchema } from "@/lib/members/schemas";
 import { previewInvitation } from "@/lib/members/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateMemberSchema } from "@/lib/members";
+import { UpdateMemberSchema } from "@/lib/members/schemas";
 import { removeMember, updateMemberRole } from "@/lib/members/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { TransferOwnershipSchema } from "@/lib/members";
+import { TransferOwnershipSchema } from "@/lib/members/schemas";
 import { transferOwnership } from "@/lib/members/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { NoteBodySchema } from "@/lib/reviews";
+import { NoteBodySchema } from "@/lib/reviews/schemas";
 import { deleteNote, editNote } from "@/lib/reviews/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateServerSchema } from "@/lib/servers";
+import { UpdateServerSchema } from "@/lib/servers/schemas";
 import { archiveServer, getServer, updateServer } from "@/lib/servers/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { ImportServersSchema } from "@/lib/servers";
+import { ImportServersSchema } from "@/lib/servers/schemas";
 import { importServers } from "@/lib/servers/server";
 
 export const runtime = "nodejs";

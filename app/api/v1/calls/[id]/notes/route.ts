@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { NoteBodySchema } from "@/lib/reviews";
+import { NoteBodySchema } from "@/lib/reviews/schemas";
 import { addNote, listNotes } from "@/lib/reviews/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateShareSchema } from "@/lib/shares";
+import { CreateShareSchema } from "@/lib/shares/schemas";
 import { createShare, listCallShares } from "@/lib/shares/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { SetTagsSchema } from "@/lib/reviews";
+import { SetTagsSchema } from "@/lib/reviews/schemas";
 import { setTags } from "@/lib/reviews/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { RespondInteractionSchema } from "@/lib/interactions";
+import { RespondInteractionSchema } from "@/lib/interactions/schemas";
 import { respondInteraction } from "@/lib/interactions/server";
 
 export const runtime = "nodejs";

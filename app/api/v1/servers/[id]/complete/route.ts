@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { CompleteSchema } from "@/lib/servers";
+import { CompleteSchema } from "@/lib/servers/schemas";
 import { completeArgument } from "@/lib/servers/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { ExposureSchema } from "@/lib/gateway";
+import { ExposureSchema } from "@/lib/gateway/schemas";
 import { getExposure, setExposure } from "@/lib/gateway/server";
 
 export const runtime = "nodejs";

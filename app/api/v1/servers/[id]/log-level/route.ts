@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { SetLogLevelSchema } from "@/lib/logs";
+import { SetLogLevelSchema } from "@/lib/logs/schemas";
 import { getServerForCall } from "@/lib/servers/server";
 import { setServerLogLevel } from "@/lib/sessions/server";
 

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { PurgeServerSchema } from "@/lib/servers";
+import { PurgeServerSchema } from "@/lib/servers/schemas";
 import { purgeServer } from "@/lib/servers/server";
 
 export const runtime = "nodejs";

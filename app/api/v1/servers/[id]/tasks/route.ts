@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListTasksQuerySchema } from "@/lib/calls";
+import { ListTasksQuerySchema } from "@/lib/calls/schemas";
 import { listTaskCalls } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

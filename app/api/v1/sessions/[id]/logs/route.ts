@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListLogsQuerySchema } from "@/lib/logs";
+import { ListLogsQuerySchema } from "@/lib/logs/schemas";
 import { listSessionLogs } from "@/lib/logs/server";
 import { requireSession } from "@/lib/sessions/server";
 

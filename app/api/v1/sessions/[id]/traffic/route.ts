@@ -1,5 +1,5 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListTrafficQuerySchema } from "@/lib/traffic";
+import { ListTrafficQuerySchema } from "@/lib/traffic/schemas";
 import { exportSessionTraffic, listSessionTraffic } from "@/lib/traffic/server";
 import { requireSession } from "@/lib/sessions/server";
 

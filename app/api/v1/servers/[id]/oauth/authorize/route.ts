@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { AuthorizeSchema } from "@/lib/oauth";
+import { AuthorizeSchema } from "@/lib/oauth/schemas";
 import { startAuthorization } from "@/lib/oauth/server";
 import { getServerForCall } from "@/lib/servers/server";
 

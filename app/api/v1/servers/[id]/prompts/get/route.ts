@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { GetPromptSchema } from "@/lib/calls";
+import { GetPromptSchema } from "@/lib/calls/schemas";
 import { runCall } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { ReadResourceSchema } from "@/lib/calls";
+import { ReadResourceSchema } from "@/lib/calls/schemas";
 import { runCall } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

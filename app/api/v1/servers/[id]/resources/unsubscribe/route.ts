@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { ResourceSubscriptionSchema } from "@/lib/resources";
+import { ResourceSubscriptionSchema } from "@/lib/resources/schemas";
 import { unsubscribeResource } from "@/lib/resources/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { CallToolSchema } from "@/lib/calls";
+import { CallToolSchema } from "@/lib/calls/schemas";
 import { runCall } from "@/lib/calls/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { AppReadResourceSchema } from "@/lib/apps";
+import { AppReadResourceSchema } from "@/lib/apps/schemas";
 import { readAppResource } from "@/lib/apps/server";
 
 export const runtime = "nodejs";

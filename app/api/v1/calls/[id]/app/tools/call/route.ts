@@ -1,5 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { AppCallToolSchema } from "@/lib/apps";
+import { AppCallToolSchema } from "@/lib/apps/schemas";
 import { callAppTool } from "@/lib/apps/server";
 
 export const runtime = "nodejs";

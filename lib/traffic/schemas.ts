@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { TRAFFIC_DIRECTIONS } from "./index";
+
+export const TrafficDirectionSchema = z.enum(TRAFFIC_DIRECTIONS);
+
+/** `GET /api/v1/sessions/:id/traffic`: oldest first (a protocol trace reads forwards), paged by cursor. */
+export const ListTrafficQuerySchema = z.object({
+  direction: TrafficDirectionSchema.optional(),
+  /** Exact method, or a prefix ending in `/` (e.g. `notifications/`). */
+  method: z.string().trim().max(200).optional(),
+  q: z.string().trim().max(200).optional(),
+  cursor: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  format: z.enum(["json", "ndjson"]).default("json"),
+});
+export type ListTrafficQuery = z.infer<typeof ListTrafficQuerySchema>;
