@@ -20,12 +20,15 @@ export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
   "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
   "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace",
+  "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
+  "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken",
 ] as const;
 /**
- * Short-lived counters (failed sign-ins) that start afresh on the new database, and the
- * dashboard's rollups: derived from the calls, rebuilt by the new console on first use.
+ * Short-lived counters (failed sign-ins) and client-assertion replay tombstones that start afresh
+ * on the new database, and the dashboard's rollups: derived from the calls, rebuilt by the new
+ * console on first use.
  */
-export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending"] as const;
+export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
 /** Models without an `id` column page by their compound key. */
 const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
@@ -51,7 +54,9 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
 
   const source = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: from }) });
   const load = createRequire(path.join(ROOT, "package.json"));
-  const { PrismaClient: PostgresClient } = load(path.join(ROOT, "node_modules/.prisma/client-postgres")) as { PrismaClient: new (o: object) => object };
+  const postgres = load(path.join(ROOT, "node_modules/.prisma/client-postgres")) as { PrismaClient: new (o: object) => object; Prisma: { dmmf: Dmmf } };
+  const PostgresClient = postgres.PrismaClient;
+  const lists = listFields(postgres.Prisma.dmmf);
   const target = new PostgresClient({ adapter: new PrismaPg({ connectionString: to }) }) as PrismaClient;
   try {
     for (const model of COPY_ORDER) {
@@ -67,7 +72,8 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
       for (let cursor: object | undefined = undefined; ; ) {
         const rows: Record<string, unknown>[] = await delegate(source, model).findMany({ orderBy, take: PAGE, ...(cursor ? { cursor, skip: 1 } : {}) });
         if (!rows.length) break;
-        copied += (await delegate(target, model).createMany({ data: rows })).count;
+        const data = lists[model] ? rows.map((row) => parseLists(row, lists[model]!)) : rows;
+        copied += (await delegate(target, model).createMany({ data })).count;
         cursor = cursorOf(rows[rows.length - 1]!);
       }
       counts[model] = copied;
@@ -82,6 +88,28 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
   } finally {
     await Promise.all([source.$disconnect(), target.$disconnect()]);
   }
+}
+
+type Dmmf = { datamodel: { models: { name: string; fields: { name: string; kind: string; isList: boolean }[] }[] } };
+
+/** Scalar list fields by model: JSON text on SQLite (better-auth's lists), arrays on PostgreSQL. */
+function listFields(dmmf: Dmmf): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const model of dmmf.datamodel.models) {
+    const names = model.fields.filter((f) => f.kind === "scalar" && f.isList).map((f) => f.name);
+    if (names.length) out[model.name[0]!.toLowerCase() + model.name.slice(1)] = names;
+  }
+  return out;
+}
+
+function parseLists(row: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const out = { ...row };
+  for (const name of names) {
+    const value = out[name];
+    if (typeof value === "string") out[name] = JSON.parse(value) as unknown;
+    else if (value === null) delete out[name];
+  }
+  return out;
 }
 
 function arg(name: string): string | undefined {

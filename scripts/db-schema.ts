@@ -1,6 +1,8 @@
 /**
  * Writes prisma/postgres/schema.prisma from prisma/schema.prisma: the models are one source, the
- * PostgreSQL copy differs only in its datasource provider and where its client is generated.
+ * PostgreSQL copy differs only in its datasource provider, where its client is generated, and the
+ * fields marked `// postgres: String[]` (lists: JSON text on SQLite, where better-auth's Prisma
+ * adapter stores them so, native arrays on PostgreSQL, where it writes arrays).
  * `npm run db:schema` after editing the models; a unit test fails when the copy is stale.
  */
 import fs from "node:fs";
@@ -13,7 +15,8 @@ export const POSTGRES_SCHEMA = path.join(ROOT, "prisma/postgres/schema.prisma");
 export function postgresSchema(sqlite: string): string {
   const out = sqlite
     .replace(/provider(\s*)= "sqlite"/, 'provider$1= "postgresql"')
-    .replace(/provider(\s*)= "prisma-client-js"\n/, 'provider$1= "prisma-client-js"\n  output          = "../../node_modules/.prisma/client-postgres"\n');
+    .replace(/provider(\s*)= "prisma-client-js"\n/, 'provider$1= "prisma-client-js"\n  output          = "../../node_modules/.prisma/client-postgres"\n')
+    .replace(/^(\s+\w+\s+)String\??( [^\n]*?)? *\/\/ postgres: String\[\]$/gm, (_, head: string, rest = "") => `${head}String[]${rest}`.trimEnd());
   if (out === sqlite) throw new Error("prisma/schema.prisma no longer has the expected generator and datasource blocks");
   return `// Generated from prisma/schema.prisma by \`npm run db:schema\`: edit that file, not this one.\n\n${out}`;
 }
