@@ -9,6 +9,23 @@ import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from ".
 import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
 
 export { auth, createUserWithPassword } from "./better-auth";
+export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "./gateway-oauth";
+export { findGatewayTarget } from "./queries";
+
+/** A gateway access token as the OAuth provider sees it (RFC 7662 shape); `active: false` for anything else. */
+export interface GatewayTokenIntrospection {
+  active: boolean;
+  sub?: string;
+  client_id?: string;
+  scope?: string;
+  aud?: string | string[];
+  exp?: number;
+}
+
+/** Asks the OAuth provider plugin about an access token: unknown, expired, revoked or disabled-client tokens are inactive. */
+export async function introspectGatewayAccessToken(token: string): Promise<GatewayTokenIntrospection> {
+  return (await auth.api.validateGatewayAccessToken({ body: { token } })) as GatewayTokenIntrospection;
+}
 
 const WORKSPACE_HEADER = "x-workspace-id";
 const TOKEN_CACHE_MS = 10_000;
