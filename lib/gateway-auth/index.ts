@@ -8,6 +8,7 @@ export {
   parseGatewayResource,
   protectedResourceMetadataUrl,
   resourceCovers,
+  resourceOfMetadataPath,
   type GatewayResource,
 } from "@/lib/auth";
 
