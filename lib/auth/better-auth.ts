@@ -26,11 +26,7 @@ export const auth = betterAuth({
   // Its limiter keys on X-Forwarded-For and one bucket per path: sign-in-limit.ts replaces it.
   rateLimit: { enabled: false },
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
-  // Behind a proxy the operator vouches for, its own URLs (the OAuth issuer and endpoints) use the forwarded host, as requestOrigin does.
-  advanced: {
-    useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true,
-    trustedProxyHeaders: process.env.SWITCHBOARD_TRUST_PROXY === "1",
-  },
+  advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
   plugins: [...gatewayOAuthPlugins],
 });
