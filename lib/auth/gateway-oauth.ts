@@ -1,7 +1,7 @@
 import "server-only";
 import { getOAuthProviderApi, oauthProvider } from "@better-auth/oauth-provider";
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { auditAs } from "@/lib/audit/server";
 import { forgetCache } from "@/lib/runtime";
@@ -44,6 +44,23 @@ const provider = oauthProvider({
   },
 });
 
+type Adapter = { findOne: (q: { model: string; where: { field: string; value: string }[] }) => Promise<unknown>; create: (q: { model: string; data: Record<string, unknown> }) => Promise<unknown> };
+
+/**
+ * Registers a gateway endpoint as a resource tokens may name (the plugin's `oauthResource` row),
+ * through better-auth's adapter, which stores its list columns as each database needs.
+ */
+async function ensureResource(adapter: Adapter, identifier: string, name: string) {
+  const where = [{ field: "identifier", value: identifier }];
+  if (await adapter.findOne({ model: "oauthResource", where })) return;
+  const now = new Date();
+  try {
+    await adapter.create({ model: "oauthResource", data: { identifier, name, allowedScopes: [...GATEWAY_SCOPES], disabled: false, createdAt: now, updatedAt: now } });
+  } catch (err) {
+    if (!(await adapter.findOne({ model: "oauthResource", where }))) throw err; // else another request created it first
+  }
+}
+
 const requestedResources = (value: unknown): string[] =>
   typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
@@ -69,7 +86,8 @@ const gatewayBridge = {
         try {
           return ctx.json(await getOAuthProviderApi(ctx, provider.options).validateAccessToken(ctx.body.token));
         } catch (err) {
-          if (err instanceof APIError) return ctx.json({ active: false });
+          // Unknown or malformed tokens are refused with an error (better-call's, not better-auth's class).
+          if (isAPIError(err)) return ctx.json({ active: false });
           throw err;
         }
       },
@@ -89,7 +107,7 @@ const gatewayBridge = {
             const resource = parseGatewayResource(value);
             if (!resource || resource.origin !== origin) continue; // the plugin answers invalid_target
             const target = await q.findGatewayTarget(resource);
-            if (target) await q.ensureGatewayResource({ identifier: resource.url, name: `${target.workspace.slug}${target.server ? `/${target.server.name}` : ""}` });
+            if (target) await ensureResource(ctx.context.adapter, resource.url, `${target.workspace.slug}${target.server ? `/${target.server.name}` : ""}`);
           }
         }),
       },

@@ -39,16 +39,6 @@ export async function findGatewayTarget({ workspaceSlug, serverName }: { workspa
   return server ? { workspace, server } : null;
 }
 
-/** Registers a gateway endpoint as a resource tokens may be issued for (the oauth-provider plugin's `oauthResource` row). */
-export async function ensureGatewayResource({ identifier, name }: { identifier: string; name: string }) {
-  const now = new Date();
-  await prisma.gatewayOAuthResource.upsert({
-    where: { identifier },
-    create: { id: crypto.randomUUID(), identifier, name, createdAt: now, updatedAt: now },
-    update: {},
-  });
-}
-
 /** A registered gateway client's self-asserted name, for the audit log. */
 export function findGatewayClientName({ clientId }: { clientId: string }) {
   return prisma.gatewayOAuthClient.findUnique({ where: { clientId }, select: { name: true } });

@@ -93,7 +93,7 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     const toConsent = await get(host.authorizationUrl!.href, who.cookie);
     expect(toConsent.status, await toConsent.text()).toBe(302);
     const consentUrl = toConsent.headers.get("location")!;
-    expect(new URL(consentUrl, sb.url).pathname).toBe("/oauth/consent");
+    expect(new URL(consentUrl, sb.url).pathname, consentUrl).toBe("/oauth/consent");
     const answer = await consent(consentUrl, who.cookie, true);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const back = new URL(answer.body.url!);
