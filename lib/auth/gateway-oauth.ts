@@ -138,14 +138,16 @@ const gatewayBridge = {
           const session = ctx.context.session ?? (await getSessionFromCtx(ctx));
           if (!session || ctx.context.returned instanceof Error) return;
           const { clientId, resources, scopes } = consentResources(ctx.body);
-          const client = clientId ? await q.findGatewayClientName({ clientId }) : null;
+          const registered = clientId ? await q.findGatewayClientName({ clientId }) : null;
+          // The address server.ts set from the socket (as lib/auth/server.ts reads it).
+          const client = { ip: ctx.headers?.get("x-switchboard-client-ip") || null, userAgent: ctx.headers?.get("user-agent")?.slice(0, 500) ?? null };
           for (const value of resources) {
             const resource = parseGatewayResource(value);
             const target = resource && (await q.findGatewayTarget(resource));
             if (!target) continue;
             await auditAs(
-              { workspaceId: target.workspace.id, type: "user", id: session.user.id, name: session.user.name },
-              { action: "gateway.oauth_granted", target: { type: "oauth_client", id: clientId, name: client?.name ?? null }, details: { resource: value, scopes } },
+              { workspaceId: target.workspace.id, type: "user", id: session.user.id, name: session.user.name, client },
+              { action: "gateway.oauth_granted", target: { type: "oauth_client", id: clientId, name: registered?.name ?? null }, details: { resource: value, scopes } },
             );
           }
         }),

@@ -183,6 +183,10 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     expect(await verify(token, aggregated)).toBeNull();
     expect(await verify(token, foreign)).toBeNull();
     expect(await verify(`${token}x`, endpoint)).toBeNull();
+
+    const audit = await apiClient(sb.url)("GET", "/api/v1/audit?action=gateway.oauth_granted", undefined, { cookie: ada.cookie });
+    expect(audit.status).toBe(200);
+    expect(audit.body.items[0]).toMatchObject({ action: "gateway.oauth_granted", target: { type: "oauth_client", id: host.info!.client_id, name: "Test <Host>" } });
   });
 
   it("gives the aggregated endpoint's token to every server of its workspace, and no other", async () => {
