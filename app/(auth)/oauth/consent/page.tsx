@@ -50,14 +50,16 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
         <h1 className="text-lg font-semibold break-words">
           Allow <Untrusted>{clientName}</Untrusted> to use Switchboard?
         </h1>
+        <p className="mt-1 text-sm text-muted">Signed in as {view.user.name} ({view.user.email}).</p>
         <p className="mt-1 text-sm text-muted">
-          As {view.user.name} ({view.user.email}).{" "}
-          {view.client.uri && (
+          {view.client.uri ? (
             <>
-              The application says it is <Untrusted>{clip(view.client.uri) ?? ""}</Untrusted>;
+              It says it is <Untrusted>{clip(view.client.uri) ?? ""}</Untrusted>. Its name and address are its own claims,
             </>
+          ) : (
+            "Its name is its own claim,"
           )}{" "}
-          its name and address are its own claims, not checked by Switchboard.
+          not checked by Switchboard.
         </p>
       </div>
       <section aria-label="Endpoints" className="flex flex-col gap-1 text-sm">
