@@ -18,7 +18,7 @@ export default tseslint.config(
             },
             {
               regex: "^@modelcontextprotocol/(client|server|core)",
-              message: "The MCP SDK is used only in lib/mcp, lib/relay, lib/demo (the built-in server), agent/ (and tests/bench).",
+              message: "The MCP SDK is used only in lib/mcp, lib/relay, lib/demo (the built-in server), lib/gateway (the relay for other hosts), agent/ (and tests/bench).",
             },
           ],
         },
@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**", "lib/demo/**"],
+    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**", "lib/demo/**", "lib/gateway/**"],
     rules: { "no-restricted-imports": "off" },
   },
   {

@@ -1,5 +1,6 @@
 import { benchCluster } from "./cluster";
 import { benchConsole } from "./console";
+import { benchGateway } from "./gateway";
 import { benchHistory } from "./history";
 import { benchJournal } from "./journal";
 import { benchMemory } from "./memory";
@@ -7,10 +8,11 @@ import { benchRelay } from "./relay";
 import { benchStats } from "./stats";
 import { benchUi } from "./ui";
 
-// BENCH_ONLY=console,journal,relay,history,stats,cluster,ui,memory runs a subset. memory takes 10
+// BENCH_ONLY=console,gateway,journal,relay,history,stats,cluster,ui,memory runs a subset. memory takes 10
 // minutes (SWITCHBOARD_BENCH_MEMORY_MINUTES shortens it, or skips it at 0).
-const only = new Set((process.env.BENCH_ONLY ?? "console,journal,relay,history,stats,cluster,ui,memory").split(",").map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? "console,gateway,journal,relay,history,stats,cluster,ui,memory").split(",").map((s) => s.trim()));
 if (only.has("console")) await benchConsole();
+if (only.has("gateway")) await benchGateway();
 if (only.has("journal")) await benchJournal();
 if (only.has("relay")) await benchRelay();
 if (only.has("history")) await benchHistory();

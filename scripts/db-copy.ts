@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
   "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
-  "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace",
+  "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace", "gatewayExposure", "gatewayConnection",
   "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
   "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken",
 ] as const;

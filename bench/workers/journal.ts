@@ -13,7 +13,7 @@ async function oneCall(i: number): Promise<void> {
   await recordPending({
     id, workspaceId, serverId, sessionId: null, userId, userName: "Bench", method: "tools/call", name: "echo",
     params: JSON.stringify({ name: "echo", arguments: { message: `bench ${i}` } }), paramsSecret: null,
-    requestId: id, traceId: crypto.randomBytes(16).toString("hex"), rerunOfId: null, origin: "user", parentCallId: null,
+    requestId: id, traceId: crypto.randomBytes(16).toString("hex"), rerunOfId: null, origin: "user", parentCallId: null, client: null,
     credentialMode: null, credentialUserId: null, credentialUserName: null, startedAt, requestSize: 60, instanceId: "bench", sentInvalid: false,
   });
   const result = JSON.stringify({ content: [{ type: "text", text: `Echo: bench ${i}` }] });

@@ -18,6 +18,7 @@ import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
 import { OAuthPanel } from "@/components/oauth/oauth-panel";
 import { RootsSection } from "@/components/interactions/roots-section";
+import { GatewayPanel } from "@/components/gateway/gateway-panel";
 
 /**
  * Listing a capability connects a server that has no session, which is what a first visit wants.
@@ -26,15 +27,16 @@ import { RootsSection } from "@/components/interactions/roots-section";
  */
 type ListMode = "auto" | "off" | "on";
 
-type View = "capabilities" | "logs" | "traffic" | "tasks";
+type View = "capabilities" | "logs" | "traffic" | "tasks" | "gateway";
 const VIEWS: TabItem<View>[] = [
   { id: "capabilities", label: "Capabilities" },
   { id: "logs", label: "Logs" },
   { id: "traffic", label: "Traffic" },
   { id: "tasks", label: "Tasks" },
+  { id: "gateway", label: "Gateway" },
 ];
-// An archived server cannot be asked for its capabilities; its recorded history stays.
-const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities");
+// An archived server cannot be asked for its capabilities nor offered; its recorded history stays.
+const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities" && v.id !== "gateway");
 
 export function ServerDetail({ id }: { id: string }) {
   const server = useServer(id);
@@ -76,7 +78,7 @@ export function ServerDetail({ id }: { id: string }) {
   const status = server.data.status;
   const enabled = listMode === "on" || status === "connected" || (listMode === "auto" && status === "disconnected");
   const archived = server.data.archivedAt !== null;
-  const shown = archived && view === "capabilities" ? "logs" : view;
+  const shown = archived && (view === "capabilities" || view === "gateway") ? "logs" : view;
 
   return (
     <div className="flex min-h-full flex-col">
@@ -96,6 +98,8 @@ export function ServerDetail({ id }: { id: string }) {
           <LogPanel server={server.data} />
         ) : shown === "traffic" ? (
           <TrafficPanel server={server.data} />
+        ) : shown === "gateway" ? (
+          <GatewayPanel server={server.data} />
         ) : (
           <TaskPanel server={server.data} />
         )}

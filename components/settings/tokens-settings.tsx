@@ -7,10 +7,13 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
 import { formatTime } from "@/components/calls/format";
+import type { TokenScopeName } from "@/lib/access";
 import type { ApiTokenInfo } from "@/lib/auth";
+
+type Opens = "api" | "gateway" | "both";
 import { useCreateToken, useRevokeToken, useTokens } from "@/lib/auth/hooks";
 
 export function TokensSettings() {
@@ -26,11 +29,14 @@ function CreateToken() {
   const create = useCreateToken();
   const [name, setName] = useState("");
   const [readOnly, setReadOnly] = useState(false);
+  const [opens, setOpens] = useState<Opens>("api");
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) return;
-    create.mutate({ name: name.trim(), scope: readOnly ? "read" : "full" }, { onSuccess: () => setName("") });
+    const api: TokenScopeName[] = opens === "gateway" ? [] : [readOnly ? "read" : "full"];
+    const scopes = opens === "api" ? api : [...api, "gateway" as const];
+    create.mutate({ name: name.trim(), scopes }, { onSuccess: () => setName("") });
   }
 
   return (
@@ -38,9 +44,18 @@ function CreateToken() {
       <h2 id="create-token-title" className="text-sm font-semibold">
         Create a token
       </h2>
-      <form onSubmit={onSubmit} className="flex items-end gap-2">
+      <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
         <Field label="Token name" className="w-72">
           {(p) => <Input {...p} value={name} placeholder="ci" onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Field label="Opens" className="w-56">
+          {(p) => (
+            <Select {...p} value={opens} onChange={(e) => setOpens(e.target.value as Opens)}>
+              <option value="api">The API</option>
+              <option value="gateway">The MCP gateway (/mcp)</option>
+              <option value="both">The API and the MCP gateway</option>
+            </Select>
+          )}
         </Field>
         <label className="flex h-8 items-center gap-1.5 text-sm">
           <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
@@ -63,7 +78,7 @@ function CreateToken() {
         </Alert>
       )}
       <p className="text-xs text-muted">
-        Use it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> with the API. It works in this workspace only and acts with your role at most; a read-only token can only read (as a viewer).
+        Use it as <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> with the API, or as the bearer token of an MCP host connecting to a server this workspace offers through the gateway (a server’s Gateway tab). It works in this workspace only and acts with your role at most; a read-only token can only read (as a viewer: no tool calls through the gateway either).
       </p>
     </section>
   );
@@ -104,6 +119,11 @@ function TokenList() {
                 {token.scope === "read" && (
                   <Badge className="ml-2" title="This token can only read">
                     read-only
+                  </Badge>
+                )}
+                {token.scopes.includes("gateway") && (
+                  <Badge className="ml-2" title={token.scope ? "Opens the API and the MCP gateway" : "Opens the MCP gateway only, not the API"}>
+                    {token.scope ? "+ gateway" : "gateway only"}
                   </Badge>
                 )}
               </td>

@@ -16,6 +16,7 @@ function asCallDto(call: SharedCall): CallDto {
     serverId: "",
     serverName: call.server.name,
     sessionId: null,
+    client: null,
     userId: null,
     userName: null,
     method: call.method,

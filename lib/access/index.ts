@@ -9,6 +9,28 @@ export type Role = z.infer<typeof RoleSchema>;
 export const TokenScopeSchema = z.enum(["full", "read"]);
 export type TokenScope = z.infer<typeof TokenScopeSchema>;
 
+/**
+ * A token's scopes: an API scope ("full" or "read", at most one) and/or "gateway" (the MCP
+ * endpoints under /mcp, lib/gateway). A token with only "gateway" opens no API route.
+ */
+export const TokenScopesSchema = z
+  .array(z.enum(["full", "read", "gateway"]))
+  .min(1)
+  .max(3)
+  .refine((scopes) => !(scopes.includes("full") && scopes.includes("read")), { message: 'A token is either "full" or "read", not both' });
+export type TokenScopeName = z.infer<typeof TokenScopesSchema>[number];
+
+/** A stored scope string ("full", "read gateway", "gateway" …) read back. */
+export function parseTokenScopes(stored: string): { api: TokenScope | null; gateway: boolean } {
+  const names = stored.split(" ");
+  const api = names.includes("full") ? "full" : names.includes("read") ? "read" : null;
+  return { api, gateway: names.includes("gateway") };
+}
+
+export function formatTokenScopes(scopes: readonly TokenScopeName[]): string {
+  return ["full", "read", "gateway"].filter((s) => scopes.includes(s as TokenScopeName)).join(" ");
+}
+
 /** Who may reach a route: anyone (the route authenticates by other means), or a role and above. */
 export type Access = "public" | Role;
 

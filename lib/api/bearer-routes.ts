@@ -21,18 +21,21 @@ const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 const BUFFERED_BODY_BYTES = 64 * 1024;
 
 /**
- * Scripts' API requests (a bearer token, under /api/v1) answered by the route handlers Next built
+ * Scripts' API requests (a bearer token, under /api/v1; and the gateway's /mcp endpoints) answered by the route handlers Next built
  * — the same modules, the same wrapper (lib/api/route.ts) — without Next's request pipeline,
  * which cost more CPU than a whole recorded call (docs/architecture.md, "The call path").
  * Browser requests (cookies) and pages stay with Next. Returns false for a request it leaves to Next.
  */
+// The API, and the gateway's MCP endpoints (lib/gateway), which every host calls with a bearer token.
+const DIRECT_PREFIXES = ["/api/v1/", "/mcp/"];
+
 export function bearerApiRoutes({ distDir, headers }: { distDir: string; headers: [string, string][] }) {
   const manifest = path.resolve(distDir, "server", "app-paths-manifest.json");
   if (!fs.existsSync(manifest)) return null;
   const load = createRequire(manifest);
   const routes: Route[] = Object.entries(JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, string>)
     // A catch-all's params are arrays in Next; none is under /api/v1, and Next keeps any that comes.
-    .filter(([page]) => page.startsWith("/api/v1/") && page.endsWith("/route") && !page.includes("[..."))
+    .filter(([page]) => DIRECT_PREFIXES.some((prefix) => page.startsWith(prefix)) && page.endsWith("/route") && !page.includes("[..."))
     .map(([page, file]) => ({ segments: page.split("/").slice(1, -1), file: path.resolve(distDir, "server", file) }))
     .sort((a, b) => precedence(a.segments, b.segments));
 
@@ -45,7 +48,7 @@ export function bearerApiRoutes({ distDir, headers }: { distDir: string; headers
 
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? "/";
-    if (!url.startsWith("/api/v1/") || !METHODS.has(req.method ?? "") || !/^bearer /i.test(req.headers.authorization ?? "")) return false;
+    if (!DIRECT_PREFIXES.some((prefix) => url.startsWith(prefix)) || !METHODS.has(req.method ?? "") || !/^bearer /i.test(req.headers.authorization ?? "")) return false;
     const pathname = url.split("?")[0]!;
     const found = match(routes, pathname.split("/").slice(1));
     if (!found) return false;
@@ -124,10 +127,19 @@ function match(routes: Route[], parts: string[]): { route: Route; params: Record
     let ok = true;
     for (let i = 0; ok && i < parts.length; i++) {
       const segment = route.segments[i]!;
-      if (segment.startsWith("[")) ok = (params[segment.slice(1, -1)] = decodeURIComponent(parts[i]!)) !== "";
+      if (segment.startsWith("[")) ok = (params[segment.slice(1, -1)] = decoded(parts[i]!)) !== "";
       else ok = segment === parts[i];
     }
     if (ok) return { route, params };
   }
   return null;
+}
+
+// A malformed escape ("%E0") matches nothing: Next answers it.
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return "";
+  }
 }

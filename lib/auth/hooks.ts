@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, getWorkspaceId, isApiError, setWorkspaceId } from "@/lib/api-client";
-import { needsRole, roleAtLeast, type Role, type TokenScope } from "@/lib/access";
+import { needsRole, roleAtLeast, type Role, type TokenScopeName } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto, Theme } from "@/lib/workspaces";
 
@@ -92,7 +92,7 @@ export function useTokens() {
 export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { name: string; scope: TokenScope }) => api<{ token: ApiTokenInfo; secret: string }>("/tokens", { method: "POST", body: input }),
+    mutationFn: (input: { name: string; scopes: TokenScopeName[] }) => api<{ token: ApiTokenInfo; secret: string }>("/tokens", { method: "POST", body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.tokens() }),
   });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TokenScopeSchema, type Role, type TokenScope } from "@/lib/access";
+import { TokenScopeSchema, TokenScopesSchema, type Role, type TokenScope, type TokenScopeName } from "@/lib/access";
 
 /** Where a request came from, for the audit log. */
 export interface ClientInfo {
@@ -18,7 +18,10 @@ export interface Principal {
   memberRole: Role;
   via: "session" | "token";
   tokenId?: string;
+  /** A token's API scope (absent for a gateway-only token). */
   tokenScope?: TokenScope;
+  /** Whether the token opens the MCP gateway endpoints (lib/gateway). */
+  tokenGateway?: boolean;
   client: ClientInfo;
 }
 
@@ -32,18 +35,25 @@ export const SetupSchema = z.object({
 });
 export type Setup = z.infer<typeof SetupSchema>;
 
-export const CreateTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100),
-  /** "read": the token can only read, whatever its creator's role. */
-  scope: TokenScopeSchema.default("full"),
-});
+export const CreateTokenSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    /** "read": the token can only read, whatever its creator's role. */
+    scope: TokenScopeSchema.optional(),
+    /** Instead of scope: any of "full" | "read" and "gateway" (the MCP endpoints under /mcp). */
+    scopes: TokenScopesSchema.optional(),
+  })
+  .refine((body) => !(body.scope && body.scopes), { message: "Send scope or scopes, not both" })
+  .transform(({ name, scope, scopes }) => ({ name, scopes: scopes ?? [scope ?? "full"] }));
 export type CreateToken = z.infer<typeof CreateTokenSchema>;
 
 export interface ApiTokenInfo {
   id: string;
   name: string;
   prefix: string;
-  scope: TokenScope;
+  /** The API scope, or null for a gateway-only token. */
+  scope: TokenScope | null;
+  scopes: TokenScopeName[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

@@ -1,5 +1,5 @@
 import "server-only";
-import { effectiveRole, roleRank, type Role, type TokenScope } from "@/lib/access";
+import { effectiveRole, parseTokenScopes, roleRank, type Role } from "@/lib/access";
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
@@ -47,7 +47,11 @@ export function clearTokenCache(): void {
  */
 export async function authenticate(request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");
-  if (header?.toLowerCase().startsWith("bearer ")) return fromToken(header.slice(7).trim(), request);
+  if (header?.toLowerCase().startsWith("bearer ")) {
+    const principal = await fromToken(header.slice(7).trim(), request);
+    if (!principal.tokenScope) throw new SwitchboardError("forbidden", "This API token only opens the MCP gateway (/mcp); create one with the full or read scope for the API");
+    return principal;
+  }
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
   // EventSource cannot send headers, so event streams name the workspace in the query.
@@ -92,7 +96,8 @@ function asRole(role: string): Role {
   return roleRank(role) >= 0 ? (role as Role) : "viewer";
 }
 
-async function fromToken(token: string, request: Request): Promise<Principal> {
+/** The principal of an API token (any scope), or an unauthorized error: the gateway checks the scope itself. */
+export async function fromToken(token: string, request: Request): Promise<Principal> {
   const tokenHash = hashToken(token);
   const cached = tokenCache.get(tokenHash);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
@@ -111,16 +116,17 @@ async function verifyToken(tokenHash: string): Promise<Principal> {
   touchToken(row.id);
   touchMember(member.id);
   const memberRole = asRole(member.role);
-  const tokenScope = row.scope as TokenScope;
+  const scopes = parseTokenScopes(row.scope);
   return {
     userId: row.userId,
     userName: row.user.name,
     workspaceId: row.workspaceId,
-    role: effectiveRole(memberRole, tokenScope),
+    role: effectiveRole(memberRole, scopes.api ?? undefined),
     memberRole,
     via: "token",
     tokenId: row.id,
-    tokenScope,
+    ...(scopes.api ? { tokenScope: scopes.api } : {}),
+    tokenGateway: scopes.gateway,
     client: { ip: null, userAgent: null },
   };
 }

@@ -25,6 +25,7 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
     traceId: row.traceId,
     rerunOfId: row.rerunOfId,
     origin: row.origin as CallOrigin,
+    client: row.client,
     sentInvalid: row.sentInvalid,
     parentCallId: row.parentCallId,
     credential: row.credentialMode && (row.credentialUserId || row.credentialMode === "machine")

@@ -5,7 +5,7 @@ export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", 
 export const CallStatusSchema = z.enum(CALL_STATUSES);
 export type CallStatus = z.infer<typeof CallStatusSchema>;
 
-export const CALL_ORIGINS = ["user", "app", "card", "subscription"] as const;
+export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway"] as const;
 export type CallOrigin = (typeof CALL_ORIGINS)[number];
 /** Work the console does on its own (re-reading a subscribed resource that changed): hidden from history unless asked for. */
 export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription"];
@@ -73,7 +73,7 @@ export const ListCallsQuerySchema = z.object({
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
   /**
-   * Who asked: "user", "app", "card", "subscription" (see CallOrigin), or "any". Without it,
+   * Who asked: "user", "app", "card", "subscription", "gateway" (see CallOrigin), or "any". Without it,
    * automatic work (subscription re-reads) is left out.
    */
   origin: z.string().min(1).max(40).optional(),
@@ -150,8 +150,10 @@ export interface CallDto {
   requestId: string;
   traceId: string;
   rerunOfId: string | null;
-  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action) or "subscription" (a re-read after an update). */
+  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update) or "gateway" (another MCP host through /mcp). */
   origin: CallOrigin;
+  /** Gateway calls: the MCP host that made it ("name version" from its initialize). */
+  client: string | null;
   /** Sent although its arguments failed the tool's input schema ("Send anyway"). */
   sentInvalid: boolean;
   /** For app and card calls: the call whose result hosted the app or card. */

@@ -27,6 +27,7 @@ export interface PendingCall {
   requestSize: number;
   instanceId: string;
   sentInvalid: boolean;
+  client: string | null;
 }
 
 /** What a finished call adds to its row. */
@@ -45,7 +46,7 @@ const PENDING_COLUMNS = [
   ["user_name", "userName"], ["method", "method"], ["name", "name"], ["params", "params"], ["params_secret", "paramsSecret"],
   ["request_id", "requestId"], ["trace_id", "traceId"], ["rerun_of_id", "rerunOfId"], ["origin", "origin"], ["parent_call_id", "parentCallId"],
   ["credential_mode", "credentialMode"], ["credential_user_id", "credentialUserId"], ["credential_user_name", "credentialUserName"],
-  ["started_at", "startedAt"], ["request_size", "requestSize"], ["instance_id", "instanceId"], ["sent_invalid", "sentInvalid"],
+  ["started_at", "startedAt"], ["request_size", "requestSize"], ["instance_id", "instanceId"], ["sent_invalid", "sentInvalid"], ["client", "client"],
 ] as const satisfies readonly (readonly [string, keyof PendingCall])[];
 
 const COMPLETION_COLUMNS = [

@@ -25,6 +25,7 @@ import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { registerTaskResumer } from "./tasks";
+export { beginRelayedCall, type RelayedCallHandle, type RelayedOutcome } from "./relayed";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";
 
@@ -125,6 +126,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     credentialUserId: credential?.credentialUserId ?? null,
     credentialUserName: credential?.credentialUserName ?? null,
     sentInvalid,
+    client: null,
     sessionId: live.sessionId,
     startedAt,
   };

@@ -39,6 +39,7 @@ export async function startInstance({ log = console.log, onGone = () => undefine
     const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
     const living = alive.includes(id) ? alive : [...alive, id];
     const { count } = await q.interruptOrphans({ alive: living });
+    await q.endGatewayConnections({ alive: living });
     const tasks = await q.claimTaskCalls({ alive: living, me: id });
     if (tasks.length) {
       const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
@@ -68,6 +69,7 @@ export async function startInstance({ log = console.log, onGone = () => undefine
     async stop() {
       clearInterval(timer);
       const { count } = await q.interruptOwn({ id });
+      await q.endOwnGatewayConnections({ id }).catch(() => undefined);
       await q.deleteInstances({ ids: [id] });
       return count;
     },

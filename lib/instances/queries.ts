@@ -29,6 +29,18 @@ export function interruptOrphans({ alive }: { alive: string[] }) {
   });
 }
 
+/** Gateway sessions (lib/gateway) live in their instance's memory: they end with it. */
+export function endGatewayConnections({ alive }: { alive: string[] }) {
+  return prisma.gatewayConnection.updateMany({
+    where: { endedAt: null, OR: [{ instanceId: null }, { instanceId: { notIn: alive } }] },
+    data: { endedAt: new Date(), endReason: "restart" },
+  });
+}
+
+export function endOwnGatewayConnections({ id }: { id: string }) {
+  return prisma.gatewayConnection.updateMany({ where: { endedAt: null, instanceId: id }, data: { endedAt: new Date(), endReason: "restart" } });
+}
+
 /** At a graceful stop: this instance's own calls still pending. */
 export function interruptOwn({ id }: { id: string }) {
   return prisma.call.updateMany({

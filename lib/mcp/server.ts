@@ -5,6 +5,8 @@ export { McpError, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
 export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
 export { runOAuthChecks } from "./oauth-checks";
+export { leaveSession } from "./transports";
+export { openUpstream, type UpstreamConfig } from "./upstream";
 export type { MachineCredentials } from "./oauth-machine";
 export { callbackSteps, refreshSteps, signInSteps } from "./oauth-steps";
 export { createOAuthRecorder, type OAuthRecorder } from "./oauth-trace";

@@ -14,7 +14,10 @@ import type { HealthMonitor } from "@/lib/sessions/health";
 import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
+import type { GatewayRelay } from "@/lib/gateway/relay";
+import type { GatewayRoute } from "@/lib/gateway/routes";
 import type { GatewayGrant } from "@/lib/gateway-auth";
+import type { RateLimiterMemory } from "rate-limiter-flexible";
 
 // Loaded by server.ts and by Next's bundles: nothing here may import "server-only".
 
@@ -66,6 +69,12 @@ export interface Runtime {
   cacheEpochs?: Record<CacheName, number>;
   /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */
   cacheAnnouncer?: (name: CacheName) => void;
+  /** lib/gateway: relayed host sessions by id (the Mcp-Session-Id a host sends). */
+  gatewayRelays?: Map<string, GatewayRelay>;
+  /** lib/gateway: endpoint path → server and exposure, briefly cached (cleared on any exposure write). */
+  gatewayCache?: Map<string, { route: GatewayRoute | null; until: number }>;
+  /** lib/gateway: calls per minute per token and server, one limiter per limit. */
+  gatewayLimiters?: Map<number, RateLimiterMemory>;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
   allowedNetworks?: Map<string, { at: number; allowed: Promise<string[]> }>;
   /** lib/workspaces: the one-time set-up code. */
@@ -75,7 +84,7 @@ export interface Runtime {
 type Piece = Exclude<keyof Runtime, "instanceId" | "startedAt" | "cacheAnnouncer">;
 
 /** Caches that every instance must empty at once when what they hold changes anywhere. */
-export type CacheName = "tokenCache" | "serverCache" | "gatewayTokenCache";
+export type CacheName = "tokenCache" | "serverCache" | "gatewayCache" | "gatewayTokenCache";
 
 const slot = globalThis as { switchboard?: Runtime };
 
@@ -102,12 +111,12 @@ export function piece<K extends Piece>(key: K, create: () => NonNullable<Runtime
 export function forgetCache(name: CacheName, { announce = true }: { announce?: boolean } = {}): void {
   const rt = runtime();
   rt[name]?.clear();
-  const epochs = piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayTokenCache: 0 }));
+  const epochs = piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0 }));
   epochs[name] += 1;
   if (announce) rt.cacheAnnouncer?.(name);
 }
 
 /** The cache's epoch now; store what a read found only if the epoch is still the same after it. */
 export function cacheEpoch(name: CacheName): number {
-  return piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayTokenCache: 0 }))[name];
+  return piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0 }))[name];
 }

@@ -55,7 +55,12 @@ export async function getServer(principal: Principal, id: string): Promise<Serve
  * connect, ping, completions, subscriptions, app tools). Other workspaces' ids are 404; an
  * archived server is 409 here, so no route has to check it.
  */
-export async function getServerForCall(principal: Principal, id: string): Promise<ServerSecretRow> {
+export function getServerForCall(principal: Principal, id: string): Promise<ServerSecretRow> {
+  return getServerActingAs(principal, id);
+}
+
+/** Like getServerForCall, for a person acting through another door (the gateway). */
+export async function getServerActingAs(principal: Pick<Principal, "workspaceId" | "userId">, id: string): Promise<ServerSecretRow> {
   const key = `${principal.workspaceId}:${id}`;
   const cached = serverCache.get(key);
   let row = cached && cached.until > Date.now() ? cached.row : null;

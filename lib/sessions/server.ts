@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, type McpConnection } from "@/lib/mcp/server";
+import { openConnection, type McpConnection, type UpstreamConfig } from "@/lib/mcp/server";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
@@ -117,18 +117,11 @@ function open(server: ServerSecretRow): LiveEntry {
   entry.ready = created.then(async (row) => {
     entry.sessionId = row.id;
     try {
-      const oauth = await connectionOAuth(server);
-      const machine = connectionMachine(server);
       const connection = await openConnection({
-        ...(oauth ? { oauth } : {}),
-        ...(machine ? { machine } : {}),
-        url: server.url ?? "",
-        fetch: outboundFetch({ workspaceId: server.workspaceId }),
+        ...(await upstreamConfig(server)),
         transport: server.transport as "auto",
-        headers: server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {},
         timeoutMs: server.timeoutMs,
         eraHint: server.eraHint as "legacy" | "modern" | null,
-        createTransport: connectionTransportFor(server),
         ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
         onListChanged: (kind) => publish(server.workspaceId, { type: "list_changed", serverId: server.id, kind }),
         onResourceUpdated: (uri) =>
@@ -158,6 +151,25 @@ function open(server: ServerSecretRow): LiveEntry {
   entry.ready.catch(() => undefined); // failures reach whoever awaits; none is unhandled
   live.set(key, entry);
   return entry;
+}
+
+/**
+ * How to reach a server as its acting user: URL, headers, address policy, OAuth credential or
+ * client credentials, or the agent relay / in-process transport. Throws when it cannot be
+ * reached from here (an agent offline, connected to another instance, or not signed in).
+ */
+export async function upstreamConfig(server: ServerSecretRow): Promise<UpstreamConfig> {
+  const oauth = await connectionOAuth(server);
+  const machine = connectionMachine(server);
+  const createTransport = connectionTransportFor(server);
+  return {
+    ...(oauth ? { oauth } : {}),
+    ...(machine ? { machine } : {}),
+    ...(createTransport ? { createTransport } : {}),
+    url: server.url ?? "",
+    fetch: outboundFetch({ workspaceId: server.workspaceId }),
+    headers: server.headersSecret ? decryptJson<Record<string, string>>(server.headersSecret) : {},
+  };
 }
 
 async function lost(server: ServerSecretRow, sessionId: string, reason: string) {

@@ -3,7 +3,7 @@ import { classifyAddress, parseIp } from "@/lib/net";
 import { setupCodeMatches } from "./setup-code";
 import { audit } from "@/lib/audit/server";
 import { auth, clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
-import type { TokenScope } from "@/lib/access";
+import { formatTokenScopes, parseTokenScopes, type TokenScopeName } from "@/lib/access";
 import type { ApiTokenInfo, CreateToken, Principal, Setup } from "@/lib/auth";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
@@ -108,15 +108,16 @@ export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> 
   return rows.map(toTokenInfo);
 }
 
-/** A read-only token can only make read-only tokens. */
+/** A read-only token can only make read-only (and gateway) tokens. */
 export async function createToken(principal: Principal, input: CreateToken) {
-  const scope = principal.tokenScope === "read" ? "read" : input.scope;
+  const scopes = principal.tokenScope === "read" ? input.scopes.map((s) => (s === "full" ? "read" : s)) : input.scopes;
+  const scope = formatTokenScopes(scopes);
   const issued = await issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
   await audit(principal, { action: "token.created", target: { type: "token", id: issued.token.id, name: issued.token.name }, details: { scope, prefix: issued.token.prefix } });
   return issued;
 }
 
-async function issueToken(input: { workspaceId: string; userId: string; name: string; scope?: TokenScope }) {
+async function issueToken(input: { workspaceId: string; userId: string; name: string; scope?: string }) {
   const secret = newToken("sb");
   const row = await q.createToken({ ...input, prefix: secret.slice(0, 7), tokenHash: hashToken(secret) });
   return { token: toTokenInfo(row), secret };
@@ -134,7 +135,8 @@ function toTokenInfo(row: { id: string; name: string; prefix: string; scope: str
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    scope: row.scope as TokenScope,
+    scope: parseTokenScopes(row.scope).api,
+    scopes: row.scope.split(" ") as TokenScopeName[],
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -1,0 +1,228 @@
+import "server-only";
+import crypto from "node:crypto";
+import { SdkHttpError } from "@modelcontextprotocol/client";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { beginRelayedCall } from "@/lib/calls/server";
+import { instanceUrl } from "@/lib/cluster";
+import { forwardRequest } from "@/lib/cluster/server";
+import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
+import { instanceId } from "@/lib/instances";
+import { openUpstream } from "@/lib/mcp/server";
+import { piece } from "@/lib/runtime";
+import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
+import { refuseElsewhere, upstreamConfig } from "@/lib/sessions/server";
+import { authenticateGateway, challenge, GatewayAuthError, resourceUrl, type GatewayPrincipal } from "./auth";
+import { offered, offeredTools, RPC, type RpcError } from "./policy";
+import * as q from "./queries";
+import { GatewayRelay, type RelayHooks } from "./relay";
+import { findGatewayRoute, type GatewayRoute } from "./routes";
+
+const relays = piece("gatewayRelays", () => new Map<string, GatewayRelay>());
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const TOUCH_EVERY_MS = 60_000;
+
+// The relays' owners: who opened each session (a session is never handed to another person).
+// The route and principal are those of the latest request: exposure and role changes apply at once.
+const owners = new WeakMap<GatewayRelay, Current & { userId: string; serverId: string; touchedAt: number }>();
+
+interface Current {
+  principal: GatewayPrincipal;
+  route: GatewayRoute;
+}
+
+/**
+ * One HTTP request to /mcp/<slug>/<server>: authenticated on every request, routed to the host's
+ * relayed session (or, for `initialize`, a new one), or forwarded to the instance that holds it.
+ */
+export async function handleGatewayRequest(request: Request, slug: string, serverName: string): Promise<Response> {
+  const resource = resourceUrl(request, slug, serverName);
+  try {
+    const route = await findGatewayRoute(slug, serverName);
+    if (!route?.enabled) return jsonError(404, "not_found", `No server named "${serverName}" is offered at this endpoint`);
+    const principal = await authenticateGateway(request, route);
+    const body = request.method === "POST" ? await readBody(request) : null;
+    if (body && body.parsed === undefined) return rpcError(400, null, -32700, "Parse error: the body is not JSON");
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId) return await existing(request, body, sessionId, route, principal);
+    if (request.method !== "POST") return jsonError(400, "bad_request", "Mcp-Session-Id header is required (send initialize first)");
+    if (!isInitialize(body?.parsed)) return rpcError(400, null, RPC.invalidRequest, "Bad Request: send initialize first to open a session");
+    return await opened(request, body!, route, principal);
+  } catch (err) {
+    if (err instanceof GatewayAuthError) {
+      const headers = { "www-authenticate": challenge(resource, err.error, err.message) };
+      return Response.json({ error: { code: err.status === 401 ? "unauthorized" : "forbidden", message: err.message } }, { status: err.status, headers });
+    }
+    if (err instanceof SwitchboardError) return Response.json(err.toBody(), { status: err.status });
+    console.error("[gateway] unexpected error", err);
+    return jsonError(500, "internal", "Internal error; see the console's log");
+  }
+}
+
+async function existing(request: Request, body: Body | null, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+  const relay = relays.get(sessionId);
+  const owner = relay && owners.get(relay);
+  if (!relay || !owner) {
+    const row = await q.findConnection({ id: sessionId });
+    if (row && !row.endedAt && row.userId === principal.userId && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) {
+      return forwardRequest(request, body?.text ?? null, new ServedElsewhere(row.instanceId, "This MCP session"));
+    }
+    return rpcError(404, null, -32001, "Session not found: initialize a new session");
+  }
+  if (owner.userId !== principal.userId || owner.serverId !== route.serverId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+  owner.principal = principal;
+  owner.route = route;
+  if (Date.now() - owner.touchedAt > TOUCH_EVERY_MS) {
+    owner.touchedAt = Date.now();
+    void q.touchConnection({ id: sessionId }).catch(() => undefined);
+  }
+  return relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
+}
+
+async function opened(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+  const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
+  try {
+    refuseElsewhere(server);
+  } catch (err) {
+    if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
+    throw err;
+  }
+  let config;
+  try {
+    config = await upstreamConfig(server);
+  } catch (err) {
+    const id = (body.parsed as { id?: string | number }).id ?? null;
+    return rpcError(502, id, -32603, `"${server.name}" cannot be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const kind = server.transport === "sse" ? "sse" : "streamable-http";
+  const id = crypto.randomUUID();
+  const relay: GatewayRelay = new GatewayRelay(id, openUpstream(config, kind).transport, hooksFor(id, server, (): Current => owners.get(relay)!, (err) => {
+    if (server.transport !== "auto" || !SdkHttpError.isInstance(err) || ![400, 404, 405].includes(err.status)) return null;
+    return openUpstream(config, "sse").transport;
+  }));
+  owners.set(relay, { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() });
+  relays.set(id, relay);
+  await relay.start();
+  return relay.downstream.handleRequest(request, { parsedBody: body.parsed });
+}
+
+function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
+  const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
+  let client: string | null = null;
+  const principal = () => current().principal;
+  return {
+    async admit(request, relay) {
+      const { principal: who, route } = current();
+      const filtered = route.readOnly || route.tools !== null;
+      if (request.method !== "tools/call" && request.method !== "resources/read" && request.method !== "prompts/get") return null;
+      if (request.method === "tools/call") {
+        if (who.role === "viewer") return { code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" };
+        const name = String(request.params?.name ?? "");
+        if (filtered) {
+          if (!tools.has(name)) await learnTools(relay, tools).catch(() => undefined);
+          const tool = tools.get(name);
+          if (!tool || !offered(route, tool)) return { code: RPC.invalidParams, message: `Tool ${name} is not offered through this gateway` };
+        }
+      }
+      return limit(route, who);
+    },
+    record(request) {
+      const who = principal();
+      const params = request.params ?? {};
+      const name = String(request.method === "resources/read" ? params.uri : params.name);
+      const { _meta: _ignored, ...shown } = params;
+      return beginRelayedCall({ server, userId: who.userId, userName: who.userName, method: request.method as "tools/call", name, params: shown, origin: "gateway", client });
+    },
+    shape(method, result) {
+      if (method !== "tools/list") return result;
+      for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
+      return offeredTools(current().route, result);
+    },
+    initialized(info) {
+      client = [info.name, info.version].filter(Boolean).join(" ") || null;
+      const who = principal();
+      void q
+        .createConnection({
+          id,
+          workspaceId: server.workspaceId,
+          serverId: server.id,
+          userId: who.userId,
+          tokenId: who.tokenId,
+          oauthClientId: who.oauthClientId,
+          clientName: info.name?.slice(0, 200) ?? null,
+          clientVersion: info.version?.slice(0, 100) ?? null,
+          protocolVersion: info.protocolVersion?.slice(0, 40) ?? null,
+          instanceId: instanceId(),
+        })
+        .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
+    },
+    ended(reason) {
+      relays.delete(id);
+      void q.endConnection({ id, reason }).catch(() => undefined);
+    },
+    fallback,
+  };
+}
+
+async function learnTools(relay: GatewayRelay, tools: Map<string, { name?: unknown }>): Promise<void> {
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const result = await relay.request("tools/list", cursor ? { cursor } : {});
+    for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
+    cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+    if (!cursor) return;
+  }
+}
+
+const limiters = piece("gatewayLimiters", () => new Map<number, RateLimiterMemory>());
+
+async function limit(route: GatewayRoute, who: GatewayPrincipal): Promise<RpcError | null> {
+  const points = route.rateLimitPerMinute;
+  if (!points) return null;
+  let limiter = limiters.get(points);
+  if (!limiter) limiters.set(points, (limiter = new RateLimiterMemory({ points, duration: 60 })));
+  try {
+    await limiter.consume(`${route.serverId}:${who.limitKey}`);
+    return null;
+  } catch (res) {
+    const retryAfter = res instanceof RateLimiterRes ? Math.ceil(res.msBeforeNext / 1000) : 60;
+    return { code: RPC.rateLimited, message: `Rate limit: ${points} calls per minute through this gateway; retry in ${retryAfter} s`, data: { retryAfter } };
+  }
+}
+
+/** Ends one host's session (an admin's "Disconnect"); false when this instance does not hold it. */
+export async function closeRelay(id: string, reason: string): Promise<boolean> {
+  const relay = relays.get(id);
+  if (!relay) return false;
+  await relay.close(reason);
+  return true;
+}
+
+interface Body {
+  text: string;
+  parsed: unknown;
+}
+
+async function readBody(request: Request): Promise<Body> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  try {
+    return { text, parsed: JSON.parse(text) };
+  } catch {
+    return { text, parsed: undefined };
+  }
+}
+
+function isInitialize(message: unknown): boolean {
+  const one = Array.isArray(message) ? message : [message];
+  return one.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
+}
+
+function jsonError(status: number, code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status });
+}
+
+function rpcError(status: number, id: string | number | null, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
+}

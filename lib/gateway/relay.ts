@@ -1,0 +1,219 @@
+import "server-only";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { RelayedCallHandle, RelayedOutcome } from "@/lib/calls/server";
+import { recordedMethod, type RpcError } from "./policy";
+
+type Id = string | number;
+type Request = { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> };
+
+/** What a relay asks of the gateway around each message (lib/gateway/endpoint.ts). */
+export interface RelayHooks {
+  /** A request from the host: null lets it through, else the error it is answered with. */
+  admit(request: Request, relay: GatewayRelay): Promise<RpcError | null>;
+  /** Starts the history row of a call (tools/call, resources/read, prompts/get). */
+  record(request: Request): Promise<RelayedCallHandle>;
+  /** Rewrites a result on its way to the host (the tools a server offers). */
+  shape(method: string, result: Record<string, unknown>): Record<string, unknown>;
+  /** The host sent `initialize`: who it is. */
+  initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): void;
+  /** The relay ended (the host left, the server went away, an admin disconnected it). */
+  ended(reason: string): void;
+  /** `initialize` failed upstream: another transport to try once (legacy HTTP+SSE), or null. */
+  fallback(err: unknown): Transport | null;
+}
+
+interface InFlight {
+  method: string;
+  call?: RelayedCallHandle;
+  progressToken?: Id;
+}
+
+/**
+ * One host session relayed to one upstream session, message by message: the host's requests,
+ * notifications (progress, cancellation) and answers to the server's own requests (sampling,
+ * elicitation, roots) go up unchanged; the server's answers, notifications and requests come
+ * down on the stream of the request they belong to. The relay only looks at what it must:
+ * initialize (who the host is), the recorded calls (history), tools/list (what is offered).
+ */
+export class GatewayRelay {
+  readonly downstream: WebStandardStreamableHTTPServerTransport;
+  private readonly inFlight = new Map<Id, InFlight>();
+  private readonly progress = new Map<Id, Id>();
+  private readonly own = new Map<string, (message: JSONRPCMessage) => void>();
+  private ownIds = 0;
+  private closed = false;
+  lastSeen = Date.now();
+
+  constructor(
+    readonly id: string,
+    private upstream: Transport,
+    private readonly hooks: RelayHooks,
+  ) {
+    this.downstream = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void this.close("closed") });
+    this.downstream.onmessage = (message) => void this.fromHost(message);
+    this.downstream.onclose = () => void this.close("closed");
+    this.attach(upstream);
+  }
+
+  async start(): Promise<void> {
+    await this.upstream.start();
+    await this.downstream.start();
+  }
+
+  /** Sends a request of the gateway's own upstream (e.g. tools/list to learn annotations); never seen by the host. */
+  async request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const id = `switchboard-gateway-${++this.ownIds}`;
+    const answer = new Promise<JSONRPCMessage>((resolve) => this.own.set(id, resolve));
+    await this.upstream.send({ jsonrpc: "2.0", id, method, params });
+    const message = await answer;
+    if (isJSONRPCErrorResponse(message)) throw new Error(message.error.message);
+    return (message as { result: Record<string, unknown> }).result;
+  }
+
+  async close(reason: string): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const flight of this.inFlight.values()) void flight.call?.finish({ status: "error", error: { kind: "connection", message: `The gateway session ended (${reason})` } });
+    this.inFlight.clear();
+    for (const resolve of this.own.values()) resolve({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: "closed" } });
+    this.hooks.ended(reason);
+    await Promise.allSettled([this.downstream.close(), this.upstream.close()]);
+  }
+
+  private async switchUpstream(next: Transport): Promise<void> {
+    const previous = this.upstream;
+    previous.onclose = undefined;
+    await previous.close().catch(() => undefined);
+    this.upstream = next;
+    this.attach(next);
+    await next.start();
+  }
+
+  private attach(upstream: Transport) {
+    upstream.onmessage = (message) => void this.fromServer(message);
+    upstream.onclose = () => void this.close("upstream");
+    upstream.onerror = () => undefined;
+  }
+
+  private async fromHost(message: JSONRPCMessage): Promise<void> {
+    this.lastSeen = Date.now();
+    if (isJSONRPCRequest(message)) return this.hostRequest(message as Request);
+    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: Id } | undefined)?.requestId;
+      const flight = id === undefined ? undefined : this.inFlight.get(id);
+      if (flight && id !== undefined) {
+        this.forget(id, flight);
+        void flight.call?.finish({ status: "cancelled", error: { kind: "cancelled", message: String((message.params as { reason?: unknown }).reason ?? "Cancelled by the host") } });
+      }
+    }
+    await this.toServer(message);
+  }
+
+  private async hostRequest(request: Request): Promise<void> {
+    if (request.method === "initialize") {
+      const params = request.params as { clientInfo?: { name?: string; version?: string }; protocolVersion?: string } | undefined;
+      this.hooks.initialized({ name: params?.clientInfo?.name ?? null, version: params?.clientInfo?.version ?? null, protocolVersion: params?.protocolVersion ?? null });
+    }
+    let refusal: RpcError | null;
+    let call: RelayedCallHandle | undefined;
+    try {
+      refusal = await this.hooks.admit(request, this);
+      if (!refusal && recordedMethod(request.method)) call = await this.hooks.record(request);
+    } catch (err) {
+      refusal = { code: -32603, message: err instanceof Error ? err.message : String(err) };
+    }
+    if (refusal) return this.toHost({ jsonrpc: "2.0", id: request.id, error: refusal });
+    const progressToken = (request.params?._meta as { progressToken?: Id } | undefined)?.progressToken;
+    this.inFlight.set(request.id, { method: request.method, ...(call ? { call } : {}), ...(progressToken !== undefined ? { progressToken } : {}) });
+    if (progressToken !== undefined) this.progress.set(progressToken, request.id);
+    try {
+      await this.send(request);
+    } catch (err) {
+      const flight = this.inFlight.get(request.id);
+      if (flight) this.forget(request.id, flight);
+      const message = err instanceof Error ? err.message : String(err);
+      void call?.finish({ status: "error", error: { kind: "connection", message } });
+      await this.toHost({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `The server could not be reached: ${message}` } });
+    }
+  }
+
+  private async send(request: Request): Promise<void> {
+    try {
+      await this.upstream.send(request);
+    } catch (err) {
+      const next = request.method === "initialize" ? this.hooks.fallback(err) : null;
+      if (!next) throw err;
+      await this.switchUpstream(next);
+      await this.upstream.send(request);
+    }
+  }
+
+  private async fromServer(message: JSONRPCMessage): Promise<void> {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = (message as { id: Id }).id;
+      const mine = typeof id === "string" ? this.own.get(id) : undefined;
+      if (mine) {
+        this.own.delete(id as string);
+        return mine(message);
+      }
+      const flight = this.inFlight.get(id);
+      if (!flight) return; // cancelled by the host: its stream is gone
+      this.forget(id, flight);
+      if (isJSONRPCResultResponse(message)) {
+        const result = this.hooks.shape(flight.method, message.result as Record<string, unknown>);
+        if (flight.method === "initialize") this.setProtocolVersion(result);
+        await flight.call?.finish({ result }).catch(() => undefined);
+        return this.toHost({ ...message, result } as JSONRPCMessage);
+      }
+      const outcome: RelayedOutcome = { status: "error", error: { kind: "protocol", message: message.error.message, code: message.error.code, data: message.error.data } };
+      await flight.call?.finish(outcome).catch(() => undefined);
+      return this.toHost(message);
+    }
+    if (isJSONRPCNotification(message) && message.method === "notifications/progress") {
+      const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;
+      const related = token === undefined ? undefined : this.progress.get(token);
+      if (related !== undefined) {
+        const { progressToken: _token, ...progress } = message.params as Record<string, unknown>;
+        this.inFlight.get(related)?.call?.progress(progress);
+        return this.toHost(message, related);
+      }
+    }
+    // A server request (sampling, elicitation, roots) belongs to the call in flight, if any:
+    // it goes down that call's stream, which the host is reading for sure.
+    return this.toHost(message, isJSONRPCRequest(message) ? this.latestCall() : undefined);
+  }
+
+  private latestCall(): Id | undefined {
+    let latest: Id | undefined;
+    for (const [id, flight] of this.inFlight) if (recordedMethod(flight.method)) latest = id;
+    return latest;
+  }
+
+  private forget(id: Id, flight: InFlight) {
+    this.inFlight.delete(id);
+    if (flight.progressToken !== undefined) this.progress.delete(flight.progressToken);
+  }
+
+  private setProtocolVersion(result: Record<string, unknown>) {
+    const version = result.protocolVersion;
+    const upstream = this.upstream as Transport & { setProtocolVersion?: (v: string) => void };
+    if (typeof version === "string") upstream.setProtocolVersion?.(version);
+  }
+
+  private async toServer(message: JSONRPCMessage): Promise<void> {
+    await this.upstream.send(message).catch(() => undefined);
+  }
+
+  private async toHost(message: JSONRPCMessage, relatedRequestId?: Id): Promise<void> {
+    const options = relatedRequestId !== undefined && this.inFlight.has(relatedRequestId) ? { relatedRequestId } : undefined;
+    await this.downstream.send(message, options).catch(() => this.downstream.send(message).catch(() => undefined));
+  }
+}

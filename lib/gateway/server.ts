@@ -1,0 +1,89 @@
+import "server-only";
+import type { Principal } from "@/lib/auth";
+import { audit } from "@/lib/audit/server";
+import { instanceUrl } from "@/lib/cluster";
+import { prisma } from "@/lib/db/client";
+import { notFound, ServedElsewhere } from "@/lib/errors";
+import { instanceId } from "@/lib/instances";
+import { forgetCache } from "@/lib/runtime";
+import { getServer } from "@/lib/servers/server";
+import { closeRelay } from "./endpoint";
+import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
+import * as q from "./queries";
+
+export { handleGatewayRequest } from "./endpoint";
+
+export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {
+  const server = await getServer(principal, serverId);
+  const row = await q.findExposure({ serverId: server.id });
+  return toDto(await workspaceSlug(principal.workspaceId), server.name, server.id, row);
+}
+
+/** Offers a server to other MCP hosts (or stops): which tools, read-only, a rate limit per token. */
+export async function setExposure(principal: Principal, serverId: string, input: ExposureInput): Promise<ExposureDto> {
+  const server = await getServer(principal, serverId);
+  const before = await q.findExposure({ serverId: server.id });
+  const row = await q.upsertExposure({
+    serverId: server.id,
+    workspaceId: principal.workspaceId,
+    enabled: input.enabled,
+    tools: input.tools === undefined ? (before?.tools ?? null) : input.tools === null ? null : JSON.stringify([...new Set(input.tools)]),
+    readOnly: input.readOnly ?? before?.readOnly ?? false,
+    rateLimitPerMinute: input.rateLimitPerMinute === undefined ? (before?.rateLimitPerMinute ?? null) : input.rateLimitPerMinute,
+  });
+  forgetCache("gatewayCache");
+  const details = { enabled: row.enabled, tools: row.tools ? (JSON.parse(row.tools) as string[]) : null, readOnly: row.readOnly, rateLimitPerMinute: row.rateLimitPerMinute };
+  await audit(principal, { action: "gateway.exposure_changed", target: { type: "server", id: server.id, name: server.name }, details });
+  return toDto(await workspaceSlug(principal.workspaceId), server.name, server.id, row);
+}
+
+export async function listConnectedClients(principal: Principal, serverId: string): Promise<ConnectedClientDto[]> {
+  const server = await getServer(principal, serverId);
+  const rows = await q.listConnections({ workspaceId: principal.workspaceId, serverId: server.id });
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.userId,
+    userName: row.userName,
+    clientName: row.clientName,
+    clientVersion: row.clientVersion,
+    protocolVersion: row.protocolVersion,
+    via: row.tokenId ? "token" : "oauth",
+    connectedAt: row.connectedAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    endReason: row.endReason,
+  }));
+}
+
+/** Ends a host's session; its next request gets 404 (a host that still holds a valid token may open a new one). */
+export async function disconnectClient(principal: Principal, serverId: string, connectionId: string): Promise<void> {
+  const server = await getServer(principal, serverId);
+  const row = await q.findConnection({ id: connectionId });
+  if (!row || row.workspaceId !== principal.workspaceId || row.serverId !== server.id) throw notFound("Connected client");
+  if (row.endedAt) return;
+  const here = await closeRelay(row.id, "disconnected");
+  if (!here && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) throw new ServedElsewhere(row.instanceId, "This MCP session");
+  if (!here) await q.endConnection({ id: row.id, reason: "disconnected" });
+  await audit(principal, {
+    action: "gateway.client_disconnected",
+    target: { type: "server", id: server.id, name: server.name },
+    details: { connectionId: row.id, client: [row.clientName, row.clientVersion].filter(Boolean).join(" ") || null, userId: row.userId },
+  });
+}
+
+async function workspaceSlug(workspaceId: string): Promise<string> {
+  const row = await prisma.workspace.findUnique({ where: { id: workspaceId }, select: { slug: true } });
+  return row?.slug ?? "";
+}
+
+function toDto(slug: string, serverName: string, serverId: string, row: Awaited<ReturnType<typeof q.findExposure>>): ExposureDto {
+  return {
+    serverId,
+    enabled: row?.enabled ?? false,
+    tools: row?.tools ? (JSON.parse(row.tools) as string[]) : null,
+    readOnly: row?.readOnly ?? false,
+    rateLimitPerMinute: row?.rateLimitPerMinute ?? null,
+    path: gatewayPath(slug, serverName),
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
+}
