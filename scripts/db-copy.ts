@@ -6,12 +6,14 @@
  * `--from` defaults to the console's own SQLite file. Stop the console first.
  */
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseUrl, isPostgresUrl } from "../lib/db/url";
+import { postgresListFields, SQLITE_SCHEMA } from "./db-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -29,8 +31,8 @@ export const COPY_ORDER = [
  * console on first use.
  */
 export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
-/** Models without an `id` column page by their compound key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"] };
+/** Models without an `id` column page by their own key. */
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], gatewayExposure: ["serverId"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 
@@ -54,9 +56,8 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
 
   const source = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: from }) });
   const load = createRequire(path.join(ROOT, "package.json"));
-  const postgres = load(path.join(ROOT, "node_modules/.prisma/client-postgres")) as { PrismaClient: new (o: object) => object; Prisma: { dmmf: Dmmf } };
-  const PostgresClient = postgres.PrismaClient;
-  const lists = listFields(postgres.Prisma.dmmf);
+  const { PrismaClient: PostgresClient } = load(path.join(ROOT, "node_modules/.prisma/client-postgres")) as { PrismaClient: new (o: object) => object };
+  const lists = postgresListFields(fs.readFileSync(SQLITE_SCHEMA, "utf8"));
   const target = new PostgresClient({ adapter: new PrismaPg({ connectionString: to }) }) as PrismaClient;
   try {
     for (const model of COPY_ORDER) {
@@ -67,7 +68,7 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
       const keys = COMPOUND_KEYS[model] ?? ["id"];
       const orderBy = [...(model === "call" ? [{ startedAt: "asc" }] : []), ...keys.map((key) => ({ [key]: "asc" }))];
       const cursorOf = (row: Record<string, unknown>) =>
-        keys.length === 1 ? { id: row.id } : { [keys.join("_")]: Object.fromEntries(keys.map((key) => [key, row[key]])) };
+        keys.length === 1 ? { [keys[0]!]: row[keys[0]!] } : { [keys.join("_")]: Object.fromEntries(keys.map((key) => [key, row[key]])) };
       let copied = 0;
       for (let cursor: object | undefined = undefined; ; ) {
         const rows: Record<string, unknown>[] = await delegate(source, model).findMany({ orderBy, take: PAGE, ...(cursor ? { cursor, skip: 1 } : {}) });
@@ -90,18 +91,7 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
   }
 }
 
-type Dmmf = { datamodel: { models: { name: string; fields: { name: string; kind: string; isList: boolean }[] }[] } };
-
-/** Scalar list fields by model: JSON text on SQLite (better-auth's lists), arrays on PostgreSQL. */
-function listFields(dmmf: Dmmf): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const model of dmmf.datamodel.models) {
-    const names = model.fields.filter((f) => f.kind === "scalar" && f.isList).map((f) => f.name);
-    if (names.length) out[model.name[0]!.toLowerCase() + model.name.slice(1)] = names;
-  }
-  return out;
-}
-
+/** better-auth's lists: JSON text on SQLite, arrays on PostgreSQL. */
 function parseLists(row: Record<string, unknown>, names: string[]): Record<string, unknown> {
   const out = { ...row };
   for (const name of names) {

@@ -21,6 +21,19 @@ export function postgresSchema(sqlite: string): string {
   return `// Generated from prisma/schema.prisma by \`npm run db:schema\`: edit that file, not this one.\n\n${out}`;
 }
 
+/** The fields marked `// postgres: String[]`, by model delegate name (`gatewayOAuthClient`): lists that db:copy parses. */
+export function postgresListFields(sqlite: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let model = "";
+  for (const line of sqlite.split("\n")) {
+    const start = /^model (\w+) \{/.exec(line);
+    if (start) model = start[1]![0]!.toLowerCase() + start[1]!.slice(1);
+    const field = /^\s+(\w+)\s+String\??\b.*\/\/ postgres: String\[\]$/.exec(line);
+    if (field && model) (out[model] ??= []).push(field[1]!);
+  }
+  return out;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   fs.writeFileSync(POSTGRES_SCHEMA, postgresSchema(fs.readFileSync(SQLITE_SCHEMA, "utf8")));
   console.log(`wrote ${path.relative(ROOT, POSTGRES_SCHEMA)}`);
