@@ -24,5 +24,5 @@ export interface GatewayGrant {
 /** The scopes in plain words, for the consent page. */
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   gateway: "List and read the tools, prompts and resources of the servers above, and call tools, as you",
-  offline_access: "Stay connected without asking you again (until you or an admin revoke it)",
+  offline_access: "Stay connected without asking you again, until the access is revoked",
 };

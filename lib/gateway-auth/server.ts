@@ -3,7 +3,7 @@ import { auth, findGatewayTarget, introspectGatewayAccessToken, type GatewayToke
 import { hashToken } from "@/lib/crypto";
 import { consoleOrigin, resourceOfMetadataPath } from "@/lib/auth";
 import { notFound } from "@/lib/errors";
-import { cacheEpoch, piece } from "@/lib/runtime";
+import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
 import { GATEWAY_SCOPE, GATEWAY_SCOPES, parseGatewayResource, resourceCovers, type GatewayGrant } from "./index";
 import * as q from "./queries";
 
@@ -35,6 +35,16 @@ export async function verifyGatewayAccessToken(token: string, resource: string):
     cache.set(key, { grant, until: Math.min(now + CACHE_MS, info.exp ? info.exp * 1000 : now + CACHE_MS) });
   }
   return grant;
+}
+
+/**
+ * Disconnects a host for good: the person's refresh tokens for that client are revoked and its
+ * access tokens and consent deleted, on every instance at once (for the gateway's "disconnect").
+ * The host must send the person through consent again to come back.
+ */
+export async function revokeGatewayGrants({ userId, clientId }: { userId: string; clientId: string }): Promise<void> {
+  await q.revokeGrants({ userId, clientId });
+  forgetCache("gatewayTokenCache");
 }
 
 function grantFor(info: GatewayTokenIntrospection, resource: string, now: number): GatewayGrant | null {

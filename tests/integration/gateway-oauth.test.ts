@@ -6,6 +6,7 @@ import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle 
 type Grant = { userId: string; clientId: string; scopes: string[]; resource: string };
 type Verify = (token: string, resource: string) => Promise<Grant | null>;
 type Forget = (name: "gatewayTokenCache") => void;
+type RevokeGrants = (grant: { userId: string; clientId: string }) => Promise<void>;
 
 // Never contacted: the test reads the code off the consent answer's redirect URL.
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -49,6 +50,7 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
   let sb: ConsoleHandle;
   let verify: Verify;
   let forget: Forget;
+  let revokeGrants: RevokeGrants;
   let ada: { cookie: string; userId: string };
   let bob: { cookie: string };
   let endpoint: string; // /mcp/<default>/<server>, Ada is owner, Bob a viewer
@@ -132,7 +134,7 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     // The gateway's verifier, in this process, on the console's own database (what the console runs per gateway call).
     process.env.DATABASE_URL = sb.databaseUrl;
     process.env.SWITCHBOARD_SECRET = "test-secret-for-switchboard";
-    ({ verifyGatewayAccessToken: verify } = await import("@/lib/gateway-auth/server"));
+    ({ verifyGatewayAccessToken: verify, revokeGatewayGrants: revokeGrants } = await import("@/lib/gateway-auth/server"));
     ({ forgetCache: forget } = await import("@/lib/runtime"));
   });
 
@@ -228,6 +230,24 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     });
     expect(refresh.status).toBe(400);
     expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("disconnects a host for good: its tokens stop working and it must ask for consent again", async () => {
+    const { host } = await connect(endpoint);
+    const grant = await verify(host.saved!.access_token, endpoint);
+    expect(grant).not.toBeNull();
+    await revokeGrants({ userId: grant!.userId, clientId: grant!.clientId });
+    expect(await verify(host.saved!.access_token, endpoint)).toBeNull();
+    const refresh = await fetch(`${sb.url}/api/auth/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: host.saved!.refresh_token!, client_id: host.info!.client_id }),
+    });
+    expect(refresh.status).toBe(400);
+    host.saved = undefined; // the host drops the dead tokens and authorizes again with the same registration
+    expect(await auth(host, { serverUrl: endpoint })).toBe("REDIRECT");
+    const again = await get(host.authorizationUrl!.href, ada.cookie);
+    expect(new URL(again.headers.get("location")!, sb.url).pathname).toBe("/oauth/consent");
   });
 
   it("sends a signed-out person to the sign-in page and back to the same authorization", async () => {
