@@ -6,12 +6,14 @@
  * `--from` defaults to the console's own SQLite file. Stop the console first.
  */
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseUrl, isPostgresUrl } from "../lib/db/url";
+import { postgresListFields, SQLITE_SCHEMA } from "./db-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -20,14 +22,17 @@ export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
   "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
   "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace", "gatewayExposure", "gatewayConnection",
+  "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
+  "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken",
 ] as const;
 /**
- * Short-lived counters (failed sign-ins) that start afresh on the new database, and the
- * dashboard's rollups: derived from the calls, rebuilt by the new console on first use.
+ * Short-lived counters (failed sign-ins) and client-assertion replay tombstones that start afresh
+ * on the new database, and the dashboard's rollups: derived from the calls, rebuilt by the new
+ * console on first use.
  */
-export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending"] as const;
-/** Models without an `id` column page by their compound key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"] };
+export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
+/** Models without an `id` column page by their own key. */
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], gatewayExposure: ["serverId"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 
@@ -52,6 +57,7 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
   const source = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: from }) });
   const load = createRequire(path.join(ROOT, "package.json"));
   const { PrismaClient: PostgresClient } = load(path.join(ROOT, "node_modules/.prisma/client-postgres")) as { PrismaClient: new (o: object) => object };
+  const lists = postgresListFields(fs.readFileSync(SQLITE_SCHEMA, "utf8"));
   const target = new PostgresClient({ adapter: new PrismaPg({ connectionString: to }) }) as PrismaClient;
   try {
     for (const model of COPY_ORDER) {
@@ -62,12 +68,13 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
       const keys = COMPOUND_KEYS[model] ?? ["id"];
       const orderBy = [...(model === "call" ? [{ startedAt: "asc" }] : []), ...keys.map((key) => ({ [key]: "asc" }))];
       const cursorOf = (row: Record<string, unknown>) =>
-        keys.length === 1 ? { id: row.id } : { [keys.join("_")]: Object.fromEntries(keys.map((key) => [key, row[key]])) };
+        keys.length === 1 ? { [keys[0]!]: row[keys[0]!] } : { [keys.join("_")]: Object.fromEntries(keys.map((key) => [key, row[key]])) };
       let copied = 0;
       for (let cursor: object | undefined = undefined; ; ) {
         const rows: Record<string, unknown>[] = await delegate(source, model).findMany({ orderBy, take: PAGE, ...(cursor ? { cursor, skip: 1 } : {}) });
         if (!rows.length) break;
-        copied += (await delegate(target, model).createMany({ data: rows })).count;
+        const data = lists[model] ? rows.map((row) => parseLists(row, lists[model]!)) : rows;
+        copied += (await delegate(target, model).createMany({ data })).count;
         cursor = cursorOf(rows[rows.length - 1]!);
       }
       counts[model] = copied;
@@ -82,6 +89,17 @@ export async function copyDatabase({ from, to, log = console.log }: { from: stri
   } finally {
     await Promise.all([source.$disconnect(), target.$disconnect()]);
   }
+}
+
+/** better-auth's lists: JSON text on SQLite, arrays on PostgreSQL. */
+function parseLists(row: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const out = { ...row };
+  for (const name of names) {
+    const value = out[name];
+    if (typeof value === "string") out[name] = JSON.parse(value) as unknown;
+    else if (value === null) delete out[name];
+  }
+  return out;
 }
 
 function arg(name: string): string | undefined {

@@ -31,7 +31,9 @@ export function SignInForm() {
         onSuccess: (theme) => {
           // A new browser shows the person's own theme from the console's first render.
           if (theme) setTheme(theme);
-          router.replace(next ?? "/servers");
+          // An OAuth authorization resumes at its API endpoint, which the client router cannot render.
+          if (next?.startsWith("/api/")) window.location.assign(next);
+          else router.replace(next ?? "/servers");
         },
       },
     );

@@ -5,6 +5,7 @@ import { databaseProvider, prisma } from "@/lib/db/client";
 import { derivedSecret } from "@/lib/crypto";
 import { requestOrigin } from "./index";
 import { authAuditHooks } from "./audit-hooks";
+import { gatewayOAuthPlugins } from "./gateway-oauth";
 
 /**
  * better-auth owns users, password hashing (scrypt) and browser sessions (signed cookies).
@@ -26,6 +27,8 @@ export const auth = betterAuth({
   rateLimit: { enabled: false },
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
   advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true },
+  // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
+  plugins: [...gatewayOAuthPlugins],
 });
 
 

@@ -76,3 +76,16 @@ export function requestOrigin(request: Request): string {
 export function consoleOrigin(request: Request): string {
   return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
 }
+
+export {
+  GATEWAY_SCOPE,
+  GATEWAY_SCOPES,
+  OFFLINE_ACCESS_SCOPE,
+  gatewayChallenge,
+  gatewayResourceUrl,
+  parseGatewayResource,
+  protectedResourceMetadataUrl,
+  resourceCovers,
+  resourceOfMetadataPath,
+  type GatewayResource,
+} from "./gateway-resource";

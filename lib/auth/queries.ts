@@ -29,3 +29,17 @@ export async function listWorkspaceIds({ userId }: { userId: string }): Promise<
   const rows = await prisma.member.findMany({ where: { userId }, select: { workspaceId: true } });
   return rows.map((r) => r.workspaceId);
 }
+
+/** The workspace a gateway endpoint names and, for a server endpoint, the server (not archived); null when either is missing. */
+export async function findGatewayTarget({ workspaceSlug, serverName }: { workspaceSlug: string; serverName: string | null }) {
+  const workspace = await prisma.workspace.findUnique({ where: { slug: workspaceSlug }, select: { id: true, name: true, slug: true } });
+  if (!workspace) return null;
+  if (serverName === null) return { workspace, server: null };
+  const server = await prisma.server.findFirst({ where: { workspaceId: workspace.id, name: serverName, archivedAt: null }, select: { id: true, name: true } });
+  return server ? { workspace, server } : null;
+}
+
+/** A registered gateway client's self-asserted name, for the audit log. */
+export function findGatewayClientName({ clientId }: { clientId: string }) {
+  return prisma.gatewayOAuthClient.findUnique({ where: { clientId }, select: { name: true } });
+}

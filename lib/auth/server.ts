@@ -3,12 +3,29 @@ import { effectiveRole, parseTokenScopes, roleRank, type Role } from "@/lib/acce
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { auth } from "./better-auth";
-import { requestOrigin, type ClientInfo, type Principal } from "./index";
+import { consoleOrigin, requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
 
 export { auth, createUserWithPassword } from "./better-auth";
+export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "./gateway-oauth";
+export { findGatewayTarget } from "./queries";
+
+/** A gateway access token as the OAuth provider sees it (RFC 7662 shape); `active: false` for anything else. */
+export interface GatewayTokenIntrospection {
+  active: boolean;
+  sub?: string;
+  client_id?: string;
+  scope?: string;
+  aud?: string | string[];
+  exp?: number;
+}
+
+/** Asks the OAuth provider plugin about an access token: unknown, expired, revoked or disabled-client tokens are inactive. */
+export async function introspectGatewayAccessToken(token: string): Promise<GatewayTokenIntrospection> {
+  return (await auth.api.validateGatewayAccessToken({ body: { token } })) as GatewayTokenIntrospection;
+}
 
 const WORKSPACE_HEADER = "x-workspace-id";
 const TOKEN_CACHE_MS = 10_000;
@@ -134,6 +151,24 @@ function touchToken(id: string) {
  * better-auth's handler with the sign-in limits around `sign-in/email` (sign-in-limit.ts): a
  * caller past a limit gets 429 before the password is even checked.
  */
+/**
+ * The request as addressed to the console's public origin (SWITCHBOARD_URL, else the request's
+ * own, see consoleOrigin): better-auth derives its base URL, and so the OAuth issuer and endpoint
+ * URLs, from the request URL, which Next builds on the host it listens as.
+ */
+export function atConsoleOrigin(request: Request): Request {
+  const url = new URL(request.url);
+  const origin = consoleOrigin(request);
+  if (url.origin === origin) return request;
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(`${origin}${url.pathname}${url.search}`, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    ...(hasBody ? { body: request.body, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
 export async function limitedSignIn(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
   if (!new URL(request.url).pathname.endsWith("/sign-in/email")) return handle(request);
   const body = (await request.clone().json().catch(() => null)) as { email?: unknown } | null;

@@ -16,6 +16,7 @@ import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
 import type { GatewayRelay } from "@/lib/gateway/relay";
 import type { GatewayRoute } from "@/lib/gateway/routes";
+import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 
 // Loaded by server.ts and by Next's bundles: nothing here may import "server-only".
@@ -60,6 +61,8 @@ export interface Runtime {
   retention?: RetentionScheduler;
   /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */
   tokenCache?: Map<string, { principal: Principal; until: number }>;
+  /** lib/gateway-auth: verified gateway OAuth access tokens by hash and resource (cleared on revocation). */
+  gatewayTokenCache?: Map<string, { grant: GatewayGrant | null; until: number }>;
   /** lib/servers: server rows with their secrets for the call path (cleared on any server write). */
   serverCache?: Map<string, { row: ServerSecretRow; until: number }>;
   /** How many times each cache was emptied: a read that began before a forget must not be cached. */
@@ -81,7 +84,7 @@ export interface Runtime {
 type Piece = Exclude<keyof Runtime, "instanceId" | "startedAt" | "cacheAnnouncer">;
 
 /** Caches that every instance must empty at once when what they hold changes anywhere. */
-export type CacheName = "tokenCache" | "serverCache" | "gatewayCache";
+export type CacheName = "tokenCache" | "serverCache" | "gatewayCache" | "gatewayTokenCache";
 
 const slot = globalThis as { switchboard?: Runtime };
 
@@ -108,12 +111,12 @@ export function piece<K extends Piece>(key: K, create: () => NonNullable<Runtime
 export function forgetCache(name: CacheName, { announce = true }: { announce?: boolean } = {}): void {
   const rt = runtime();
   rt[name]?.clear();
-  const epochs = piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0 }));
+  const epochs = piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0 }));
   epochs[name] += 1;
   if (announce) rt.cacheAnnouncer?.(name);
 }
 
 /** The cache's epoch now; store what a read found only if the epoch is still the same after it. */
 export function cacheEpoch(name: CacheName): number {
-  return piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0 }))[name];
+  return piece("cacheEpochs", () => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0 }))[name];
 }

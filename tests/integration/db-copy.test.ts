@@ -43,6 +43,14 @@ describe.runIf(onPostgres)("moving a console from SQLite to PostgreSQL", () => {
     expect((await owner.api("POST", `/api/v1/calls/${calls[0]}/notes`, { body: "checked" })).status).toBe(201);
     const history = (await owner.api("GET", "/api/v1/calls?limit=50")).body.items.map((c: { id: string }) => c.id);
     const audit = (await owner.api("GET", "/api/v1/audit?limit=200")).body.items.length as number;
+    // An MCP host registered with the console's gateway authorization server (lists: JSON text on SQLite).
+    const registered = await fetch(`${before.url}/api/auth/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Host", application_type: "native", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }),
+    });
+    expect(registered.status, await registered.clone().text()).toBe(201);
+    const clientId = ((await registered.json()) as { client_id: string }).client_id;
     await before.stop();
 
     const target = await createTestPostgresDatabase("sb_copy");
@@ -66,6 +74,13 @@ describe.runIf(onPostgres)("moving a console from SQLite to PostgreSQL", () => {
     // New audit rows take ids after the copied ones.
     expect((await same("POST", "/api/v1/tokens", { name: "after the move" })).status).toBe(201);
     expect((await same("GET", "/api/v1/audit?limit=200")).body.items.length).toBeGreaterThan(audit);
+
+    // The host's registration came along with its lists (arrays on PostgreSQL): it can start an authorization.
+    const authorize = new URL(`${after.url}/api/auth/oauth2/authorize`);
+    const query = { response_type: "code", client_id: clientId, redirect_uri: "http://127.0.0.1:9/callback", scope: "gateway", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", resource: `${after.url}/mcp/${owner.workspace.slug}/everything` };
+    for (const [k, v] of Object.entries(query)) authorize.searchParams.set(k, v);
+    const started = (await (await fetch(authorize)).json()) as { url?: string };
+    expect(started.url).toMatch(/^\/oauth\/sign-in\?/);
 
     const twice = dbCopy("--from", sqliteUrl, "--to", target);
     expect(twice.status).toBe(1);

@@ -1,0 +1,98 @@
+import AxeBuilder from "@axe-core/playwright";
+import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { expect, test } from "@playwright/test";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+
+// The browser is answered here (page.route): nothing listens there and nothing is sent.
+const REDIRECT = "http://127.0.0.1:9/callback";
+
+/** An MCP host's side, in memory; the official SDK's auth() does discovery, registration, PKCE and the exchange. */
+class Host implements OAuthClientProvider {
+  info?: StoredOAuthClientInformation;
+  saved?: StoredOAuthTokens;
+  verifier = "";
+  authorizationUrl?: URL;
+  redirectUrl = REDIRECT;
+  clientMetadata = { client_name: "Claude-ish <b>Host</b>", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+  clientInformation = () => this.info;
+  saveClientInformation = (info: StoredOAuthClientInformation) => void (this.info = info);
+  tokens = () => this.saved;
+  saveTokens = (tokens: StoredOAuthTokens) => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  codeVerifier = () => this.verifier;
+}
+
+test.describe.configure({ mode: "serial" });
+
+let sb: ConsoleHandle;
+let endpoint: string;
+let owner: { email: string; password: string };
+
+test.beforeAll(async () => {
+  sb = await startConsole();
+  const setup = await setupOwner(sb.url);
+  owner = { email: setup.email, password: setup.password };
+  expect((await setup.api("POST", "/api/v1/servers", { name: "memory", url: "http://127.0.0.1:2/mcp" })).status).toBe(201);
+  endpoint = `${sb.url}/mcp/${encodeURIComponent(setup.workspace.slug)}/memory`;
+});
+test.afterAll(async () => {
+  await sb?.stop();
+});
+
+test("a host signs a person in, asks for consent and gets a token for the endpoint", async ({ browser }) => {
+  const host = new Host();
+  expect(await auth(host, { serverUrl: endpoint })).toBe("REDIRECT");
+
+  // A phone-sized window in dark mode: the consent page must fit and read well there too.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+  await context.addInitScript(() => localStorage.setItem("theme", "dark"));
+  const page = await context.newPage();
+  let callback: URL | undefined;
+  await page.route(`${REDIRECT}**`, (route) => {
+    callback = new URL(route.request().url());
+    return route.fulfill({ contentType: "text/plain", body: "back in the host" });
+  });
+
+  await page.goto(host.authorizationUrl!.href);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  await expect(page).toHaveURL(/\/oauth\/consent\?/);
+  await expect(page.getByRole("heading", { name: /Allow .*Claude-ish <b>Host<\/b>.* to use Switchboard\?/ })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Endpoints" })).toContainText("the server memory in Default");
+  await expect(page.getByRole("region", { name: "Permissions" })).toContainText("call tools");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath("consent-390-dark.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect(page.getByText("back in the host")).toBeVisible();
+  expect(callback?.searchParams.get("code")).toBeTruthy();
+  expect(await auth(host, { serverUrl: endpoint, authorizationCode: callback!.searchParams.get("code")!, iss: callback!.searchParams.get("iss") ?? undefined })).toBe("AUTHORIZED");
+  expect(host.saved?.access_token).toBeTruthy();
+  expect(host.saved?.scope?.split(" ").sort()).toEqual(["gateway", "offline_access"]);
+  await context.close();
+});
+
+test("Deny sends the host access_denied", async ({ browser }) => {
+  const host = new Host();
+  await auth(host, { serverUrl: endpoint });
+  const page = await (await browser.newContext()).newPage();
+  let callback: URL | undefined;
+  await page.route(`${REDIRECT}**`, (route) => {
+    callback = new URL(route.request().url());
+    return route.fulfill({ contentType: "text/plain", body: "back in the host" });
+  });
+  await page.goto(host.authorizationUrl!.href);
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByText("back in the host")).toBeVisible();
+  expect(callback?.searchParams.get("error")).toBe("access_denied");
+});
