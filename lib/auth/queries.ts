@@ -43,3 +43,7 @@ export async function findGatewayTarget({ workspaceSlug, serverName }: { workspa
 export function findGatewayClientName({ clientId }: { clientId: string }) {
   return prisma.gatewayOAuthClient.findUnique({ where: { clientId }, select: { name: true } });
 }
+
+export function findUserName({ id }: { id: string }) {
+  return prisma.user.findUnique({ where: { id }, select: { name: true } });
+}

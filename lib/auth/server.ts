@@ -96,6 +96,25 @@ function asRole(role: string): Role {
   return roleRank(role) >= 0 ? (role as Role) : "viewer";
 }
 
+/**
+ * A person acting in a workspace through an OAuth grant of the gateway: their membership now,
+ * cached with the token verdicts (a membership change empties both), or null for a non-member.
+ */
+export async function grantPrincipal(userId: string, workspaceId: string, request: Request): Promise<Principal | null> {
+  const key = `grant ${userId} ${workspaceId}`;
+  const cached = tokenCache.get(key);
+  if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
+  const epoch = cacheEpoch("tokenCache");
+  const member = await q.findMembership({ userId, workspaceId });
+  if (!member) return null;
+  const user = await q.findUserName({ id: userId });
+  const role = asRole(member.role);
+  const principal: Principal = { userId, userName: user?.name ?? "", workspaceId, role, memberRole: role, via: "token", client: { ip: null, userAgent: null } };
+  if (tokenCache.size > 10_000) tokenCache.clear();
+  if (epoch === cacheEpoch("tokenCache")) tokenCache.set(key, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  return { ...principal, client: clientInfo(request) };
+}
+
 /** The principal of an API token (any scope), or an unauthorized error: the gateway checks the scope itself. */
 export async function fromToken(token: string, request: Request): Promise<Principal> {
   const tokenHash = hashToken(token);

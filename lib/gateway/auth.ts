@@ -1,9 +1,10 @@
 import "server-only";
 import type { Role } from "@/lib/access";
-import { requestOrigin } from "@/lib/auth";
-import { fromToken } from "@/lib/auth/server";
+import { consoleOrigin } from "@/lib/auth";
+import { fromToken, grantPrincipal } from "@/lib/auth/server";
 import { SwitchboardError } from "@/lib/errors";
-import { gatewayPath } from "./index";
+import { gatewayChallenge, gatewayResourceUrl } from "@/lib/gateway-auth";
+import { verifyGatewayAccessToken } from "@/lib/gateway-auth/server";
 import type { GatewayRoute } from "./routes";
 
 /** Who is behind a gateway request, checked again on every request (roles apply at once). */
@@ -29,40 +30,42 @@ export class GatewayAuthError extends Error {
   }
 }
 
-/** The URL a host connects to, and the resource its tokens are issued for. */
+/** The URL a host connects to: the resource its OAuth tokens are issued for. */
 export function resourceUrl(request: Request, slug: string, serverName?: string): string {
-  const base = process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
-  return `${base}${gatewayPath(slug, serverName)}`;
+  return gatewayResourceUrl(consoleOrigin(request), slug, serverName);
 }
 
-/** RFC 9728: the protected resource metadata of a resource sits at its path under the well-known prefix. */
-export function resourceMetadataUrl(resource: string): string {
-  const url = new URL(resource);
-  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname}`;
+export function challenge(resource: string, error: GatewayAuthError["error"]): string {
+  return gatewayChallenge(resource, error ?? undefined);
 }
 
-export function challenge(resource: string, error: GatewayAuthError["error"], message: string): string {
-  const parts = [`resource_metadata="${resourceMetadataUrl(resource)}"`, `scope="gateway"`];
-  if (error) parts.push(`error="${error}"`, `error_description="${message.replace(/["\\]/g, "")}"`);
-  return `Bearer ${parts.join(", ")}`;
-}
+// API tokens are "sb_…" (lib/crypto newToken); anything else is an OAuth access token.
+const API_TOKEN = /^sb_/;
 
-export async function authenticateGateway(request: Request, route: Pick<GatewayRoute, "workspaceId">): Promise<GatewayPrincipal> {
+/**
+ * A gateway request's bearer: an API token with the gateway scope of the path's workspace, or an
+ * OAuth access token the console issued for this endpoint (or its workspace's aggregated one) to
+ * a member of the workspace.
+ */
+export async function authenticateGateway(request: Request, route: Pick<GatewayRoute, "workspaceId">, resource: string): Promise<GatewayPrincipal> {
   const header = request.headers.get("authorization") ?? "";
-  if (!/^bearer /i.test(header)) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: an API token with the gateway scope, or sign in with OAuth");
+  if (!/^bearer /i.test(header)) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
   const token = header.slice(7).trim();
-  const principal = await fromToken(token, request).catch((err: unknown) => {
-    throw new GatewayAuthError(401, "invalid_token", err instanceof SwitchboardError ? err.message : "Invalid token");
-  });
-  if (!principal.tokenGateway) throw new GatewayAuthError(403, "insufficient_scope", "This API token lacks the gateway scope");
-  if (principal.workspaceId !== route.workspaceId) throw new GatewayAuthError(401, "invalid_token", "This token belongs to another workspace");
-  return {
-    userId: principal.userId,
-    userName: principal.userName,
-    workspaceId: principal.workspaceId,
-    role: principal.role,
-    tokenId: principal.tokenId ?? null,
-    oauthClientId: null,
-    limitKey: `token:${principal.tokenId}`,
-  };
+  if (API_TOKEN.test(token)) {
+    const principal = await fromToken(token, request).catch((err: unknown) => {
+      throw new GatewayAuthError(401, "invalid_token", err instanceof SwitchboardError ? err.message : "Invalid token");
+    });
+    if (!principal.tokenGateway) throw new GatewayAuthError(403, "insufficient_scope", "This API token lacks the gateway scope");
+    if (principal.workspaceId !== route.workspaceId) throw new GatewayAuthError(401, "invalid_token", "This token belongs to another workspace");
+    return { ...pick(principal), tokenId: principal.tokenId ?? null, oauthClientId: null, limitKey: `token:${principal.tokenId}` };
+  }
+  const grant = await verifyGatewayAccessToken(token, resource);
+  if (!grant) throw new GatewayAuthError(401, "invalid_token", "The access token is invalid, expired, revoked or for another endpoint");
+  const principal = await grantPrincipal(grant.userId, route.workspaceId, request);
+  if (!principal) throw new GatewayAuthError(403, "invalid_token", "You are no longer a member of this workspace");
+  return { ...pick(principal), tokenId: null, oauthClientId: grant.clientId, limitKey: `oauth:${grant.clientId}:${grant.userId}` };
+}
+
+function pick(p: { userId: string; userName: string; workspaceId: string; role: Role }) {
+  return { userId: p.userId, userName: p.userName, workspaceId: p.workspaceId, role: p.role };
 }

@@ -37,9 +37,11 @@ interface Current {
 export async function handleGatewayRequest(request: Request, slug: string, serverName: string): Promise<Response> {
   const resource = resourceUrl(request, slug, serverName);
   try {
+    // Without a credential nothing is told, not even whether the server is offered.
+    if (!/^bearer /i.test(request.headers.get("authorization") ?? "")) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
     const route = await findGatewayRoute(slug, serverName);
     if (!route?.enabled) return jsonError(404, "not_found", `No server named "${serverName}" is offered at this endpoint`);
-    const principal = await authenticateGateway(request, route);
+    const principal = await authenticateGateway(request, route, resource);
     const body = request.method === "POST" ? await readBody(request) : null;
     if (body && body.parsed === undefined) return rpcError(400, null, -32700, "Parse error: the body is not JSON");
     const sessionId = request.headers.get("mcp-session-id");
@@ -49,7 +51,7 @@ export async function handleGatewayRequest(request: Request, slug: string, serve
     return await opened(request, body!, route, principal);
   } catch (err) {
     if (err instanceof GatewayAuthError) {
-      const headers = { "www-authenticate": challenge(resource, err.error, err.message) };
+      const headers = { "www-authenticate": challenge(resource, err.error) };
       return Response.json({ error: { code: err.status === 401 ? "unauthorized" : "forbidden", message: err.message } }, { status: err.status, headers });
     }
     if (err instanceof SwitchboardError) return Response.json(err.toBody(), { status: err.status });
