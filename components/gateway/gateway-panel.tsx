@@ -185,10 +185,23 @@ function ConnectedClients({ serverId }: { serverId: string }) {
                 <td data-label="Last seen" className="py-2 pr-3 text-xs text-muted">{formatTime(c.lastSeenAt)}</td>
                 <td className="py-2 text-right">
                   <RoleGate min="admin">
-                    <Button size="sm" variant="ghost" aria-label={`Disconnect ${c.clientName ?? "host"}`} busy={disconnect.isPending && disconnect.variables === c.id} onClick={() => disconnect.mutate(c.id)}>
+                    <Button size="sm" variant="ghost" aria-label={`Disconnect ${c.clientName ?? "host"}`} busy={disconnect.isPending && disconnect.variables?.clientId === c.id} onClick={() => disconnect.mutate({ clientId: c.id })}>
                       Disconnect
                     </Button>
                   </RoleGate>
+                  {c.via === "oauth" && (
+                    <RoleGate min="admin">
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="text-red-600 dark:text-red-400"
+                        title="Also revoke the access this person gave the host: it must ask them again"
+                        onClick={() => disconnect.mutate({ clientId: c.id, revoke: true })}
+                      >
+                        Revoke access
+                      </Button>
+                    </RoleGate>
+                  )}
                 </td>
               </tr>
             ))}

@@ -78,7 +78,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Edit server">
-      <ServerFields values={values} errors={errors} onChange={setValues} />
+      <ServerFields values={values} errors={errors} onChange={setValues} remote={isHttp} />
       {server.headerNames.length > 0 && (
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-xs font-medium">Headers that are set</legend>
@@ -130,7 +130,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
           })}
         </fieldset>
       )}
-      <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />
+      {isHttp && <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />}
       {isHttp && <OAuthFields values={oauth} onChange={setOAuth} secretSet={server.oauthClientId !== null} />}
       <UnattendedFields values={unattended} onChange={setUnattended} />
       {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}

@@ -21,28 +21,43 @@ const TRANSPORTS: { value: TransportMode; label: string }[] = [
 ];
 
 /** Name, URL, Transport, Timeout (ms) and Hard maximum (ms): the fields shared by the add and edit forms. */
-export function ServerFields({ values, errors, onChange }: { values: ServerFieldValues; errors: ServerFieldErrors; onChange: (values: ServerFieldValues) => void }) {
+export function ServerFields({
+  values,
+  errors,
+  onChange,
+  remote = true,
+}: {
+  values: ServerFieldValues;
+  errors: ServerFieldErrors;
+  onChange: (values: ServerFieldValues) => void;
+  /** URL and Transport: only for remote servers (an agent's or the demo server has neither). */
+  remote?: boolean;
+}) {
   const set = <K extends keyof ServerFieldValues>(key: K, value: ServerFieldValues[K]) => onChange({ ...values, [key]: value });
   return (
     <>
       <Field label="Name" required error={errors.name}>
         {(p) => <Input {...p} value={values.name} placeholder="everything" onChange={(e) => set("name", e.target.value)} />}
       </Field>
-      <Field label="URL" required error={errors.url} hint="The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp. Moving it to another host drops saved header values unless you enter them again.">
-        {(p) => <Input {...p} type="url" inputMode="url" className="font-mono text-xs" value={values.url} placeholder="https://" onChange={(e) => set("url", e.target.value)} />}
-      </Field>
-      <div className="grid grid-cols-2 gap-3">
-        <Field label="Transport" error={errors.transport}>
-          {(p) => (
-            <Select {...p} value={values.transport} onChange={(e) => set("transport", e.target.value as TransportMode)}>
-              {TRANSPORTS.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
-            </Select>
-          )}
+      {remote && (
+        <Field label="URL" required error={errors.url} hint="The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp. Moving it to another host drops saved header values unless you enter them again.">
+          {(p) => <Input {...p} type="url" inputMode="url" className="font-mono text-xs" value={values.url} placeholder="https://" onChange={(e) => set("url", e.target.value)} />}
         </Field>
+      )}
+      <div className="grid grid-cols-2 gap-3">
+        {remote && (
+          <Field label="Transport" error={errors.transport}>
+            {(p) => (
+              <Select {...p} value={values.transport} onChange={(e) => set("transport", e.target.value as TransportMode)}>
+                {TRANSPORTS.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        )}
         <Field label="Timeout (ms)" error={errors.timeoutMs}>
           {(p) => <Input {...p} type="number" min={1000} max={3_600_000} step={1000} value={values.timeoutMs} onChange={(e) => set("timeoutMs", e.target.value)} />}
         </Field>

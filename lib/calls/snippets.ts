@@ -61,6 +61,18 @@ function transportOf(server: SnippetServer): "sse" | "streamable-http" {
 }
 
 function transportLines(server: SnippetServer): { imports: string[]; lines: string[] } {
+  if (server.kind === "demo") {
+    return {
+      imports: ['import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";'],
+      lines: [
+        `// ${js(server.name)} runs inside the console: reach it through its gateway endpoint (the server's`,
+        "// Gateway tab: /mcp/<workspace>/<server>) with an API token that has the gateway scope.",
+        'const transport = new StreamableHTTPClientTransport(new URL(process.env.SWITCHBOARD_GATEWAY_URL ?? ""), {',
+        '  requestInit: { headers: { Authorization: `Bearer ${process.env.SWITCHBOARD_TOKEN ?? ""}` } },',
+        "});",
+      ],
+    };
+  }
   if (server.kind !== "http") {
     const stdio = server.stdio;
     const env = stdio?.envNames ?? [];

@@ -34,7 +34,8 @@ export function useConnectedClients(serverId: string, enabled: boolean) {
 export function useDisconnectClient(serverId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (clientId: string) => api<void>(`${base(serverId)}/gateway/clients/${encodeURIComponent(clientId)}`, { method: "DELETE" }),
+    mutationFn: ({ clientId, revoke = false }: { clientId: string; revoke?: boolean }) =>
+      api<void>(`${base(serverId)}/gateway/clients/${encodeURIComponent(clientId)}${revoke ? "?revoke=true" : ""}`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: gatewayKeys.clients(serverId) }),
   });
 }

@@ -10,3 +10,5 @@ export const ExposureSchema = z.object({
   rateLimitPerMinute: z.number().int().min(1).max(100_000).nullable().optional(),
 });
 export type ExposureInput = z.infer<typeof ExposureSchema>;
+
+export const DisconnectQuerySchema = z.object({ revoke: z.enum(["true", "false"]).optional() });

@@ -5,6 +5,7 @@ import { instanceUrl } from "@/lib/cluster";
 import { prisma } from "@/lib/db/client";
 import { notFound, ServedElsewhere } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
+import { revokeGatewayGrants } from "@/lib/gateway-auth/server";
 import { forgetCache } from "@/lib/runtime";
 import { getServer } from "@/lib/servers/server";
 import { closeRelay } from "./endpoint";
@@ -55,19 +56,23 @@ export async function listConnectedClients(principal: Principal, serverId: strin
   }));
 }
 
-/** Ends a host's session; its next request gets 404 (a host that still holds a valid token may open a new one). */
-export async function disconnectClient(principal: Principal, serverId: string, connectionId: string): Promise<void> {
+/**
+ * Ends a host's session; its next request gets 404. A host that still holds a valid token may open
+ * a new one: with `revoke`, an OAuth host's grant is revoked too (it must ask the person again).
+ */
+export async function disconnectClient(principal: Principal, serverId: string, connectionId: string, { revoke = false }: { revoke?: boolean } = {}): Promise<void> {
   const server = await getServer(principal, serverId);
   const row = await q.findConnection({ id: connectionId });
   if (!row || row.workspaceId !== principal.workspaceId || row.serverId !== server.id) throw notFound("Connected client");
-  if (row.endedAt) return;
-  const here = await closeRelay(row.id, "disconnected");
+  if (revoke && row.oauthClientId) await revokeGatewayGrants({ userId: row.userId, clientId: row.oauthClientId });
+  if (row.endedAt && !revoke) return;
+  const here = row.endedAt ? true : await closeRelay(row.id, "disconnected");
   if (!here && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) throw new ServedElsewhere(row.instanceId, "This MCP session");
   if (!here) await q.endConnection({ id: row.id, reason: "disconnected" });
   await audit(principal, {
     action: "gateway.client_disconnected",
     target: { type: "server", id: server.id, name: server.name },
-    details: { connectionId: row.id, client: [row.clientName, row.clientVersion].filter(Boolean).join(" ") || null, userId: row.userId },
+    details: { connectionId: row.id, client: [row.clientName, row.clientVersion].filter(Boolean).join(" ") || null, userId: row.userId, revoked: revoke && row.oauthClientId !== null },
   });
 }
 

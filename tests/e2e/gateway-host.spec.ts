@@ -39,6 +39,7 @@ let agent: RunningAgent | undefined;
 let api: Awaited<ReturnType<typeof setupOwner>>["api"];
 let owner: { email: string; password: string };
 let endpoint: string;
+let id: string;
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sb-tap-")), "stdin.ndjson");
 const written = () => (fs.existsSync(tap) ? fs.readFileSync(tap, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 
@@ -50,7 +51,7 @@ test.beforeAll(async () => {
   const paired = await pairNewAgent(api, sb.url, "laptop");
   agent = startAgent(paired.home, { mcpServers: { everything: { command: process.execPath, args: [TAP, tap, process.execPath, EVERYTHING, "stdio"] } } });
   await waitForAgent(api, paired.agentId, "online", 20_000, () => agent!.output());
-  const id = await serverId(api, "everything");
+  id = await serverId(api, "everything");
   endpoint = `${sb.url}${(await api("PUT", `/api/v1/servers/${id}/exposure`, { enabled: true })).body.exposure.path}`;
 });
 test.afterAll(async () => {
@@ -127,4 +128,17 @@ test("an MCP host signs in with OAuth and uses a stdio server on a paired agent 
 
   await page.goto(`${sb.url}/history?origin=gateway`);
   await expect(page.getByTestId("history-row").first().getByTestId("history-origin")).toHaveText("gateway");
+
+  // An admin revokes the host's access: its token stops working at once, refresh included.
+  const connection = (await api("GET", `/api/v1/servers/${id}/gateway/clients`)).body.items.find((c: { clientName: string }) => c.clientName === "test-host");
+  expect(connection).toMatchObject({ via: "oauth", userName: "Ada Owner", endReason: "closed" });
+  expect((await api("DELETE", `/api/v1/servers/${id}/gateway/clients/${connection.id}?revoke=true`)).status).toBe(204);
+  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "again", version: "1" } } };
+  const again = await fetch(endpoint, {
+    method: "POST",
+    headers: { authorization: `Bearer ${host.saved!.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(initialize),
+  });
+  expect(again.status).toBe(401);
+  expect(again.headers.get("www-authenticate")).toContain('error="invalid_token"');
 });

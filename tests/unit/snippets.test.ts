@@ -125,7 +125,14 @@ describe("typescriptSnippet", () => {
     ["prompt", { serverId: "s", method: "prompts/get", params: { name: "p'\n", arguments: { a: "$(x)" } } }, { ...http, session: { transport: "sse" } }],
     ["agent stdio with env", tool, { ...http, kind: "agent", url: null, headerNames: [], stdio: { command: "node", args: ["s.js", "it's"], cwd: "/x", envNames: ["API-KEY"] } }],
     ["agent stdio unknown", tool, { ...http, kind: "agent", url: null, headerNames: [], stdio: null }],
+    ["demo, through the gateway", tool, { ...http, kind: "demo", url: null, headerNames: [], stdio: null }],
   ];
+
+  it("sends the demo server's calls through its gateway endpoint, never a command", () => {
+    const text = typescriptSnippet(tool, { ...http, kind: "demo", url: null, headerNames: [], stdio: null });
+    expect(text).toContain("StreamableHTTPClientTransport(new URL(process.env.SWITCHBOARD_GATEWAY_URL");
+    expect(text).not.toContain("StdioClientTransport");
+  });
 
   it("never lets a line separator end a comment early", () => {
     const server: SnippetServer = { ...http, kind: "agent", name: "x\u2028process.exit(1)\u2029", stdio: null };

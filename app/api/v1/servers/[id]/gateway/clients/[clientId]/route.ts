@@ -1,9 +1,11 @@
-import { withWorkspace } from "@/lib/api/route";
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { DisconnectQuerySchema } from "@/lib/gateway/schemas";
 import { disconnectClient } from "@/lib/gateway/server";
 
 export const runtime = "nodejs";
 
-// DELETE /api/v1/servers/:id/gateway/clients/:clientId – end a connected host's session
-export const DELETE = withWorkspace<{ id: string; clientId: string }>(async ({ principal, params }) => {
-  await disconnectClient(principal, params.id, params.clientId);
+// DELETE /api/v1/servers/:id/gateway/clients/:clientId[?revoke=true] – end a connected host's session (and revoke its OAuth grant)
+export const DELETE = withWorkspace<{ id: string; clientId: string }>(async ({ request, principal, params }) => {
+  const { revoke } = parseQuery(request, DisconnectQuerySchema);
+  await disconnectClient(principal, params.id, params.clientId, { revoke: revoke === "true" });
 });
