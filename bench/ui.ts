@@ -77,6 +77,8 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
     { route: "/invite/[token]", url: new URL(invite).pathname, signedIn: false },
     { route: "/s/[token]", url: new URL(share).pathname, signedIn: false },
     { route: "/s/[token] (not found)", url: "/s/no-such-link", signedIn: false, status: 404 },
+    // Without a pending authorization it answers that the request cannot be answered: the same page and code.
+    signedIn("/oauth/consent", "/oauth/consent"),
     { route: "(not found)", url: "/no-such-page", signedIn: true, status: 404 },
     signedIn("/servers", "/servers"),
     signedIn("/servers/new", "/servers/new"),
