@@ -1,27 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { auth } from "@modelcontextprotocol/client";
 import { expect, test } from "@playwright/test";
+import { HOST_REDIRECT, TestHost } from "../support/oauth-host";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
-
-// The browser is answered here (page.route): nothing listens there and nothing is sent.
-const REDIRECT = "http://127.0.0.1:9/callback";
-
-/** An MCP host's side, in memory; the official SDK's auth() does discovery, registration, PKCE and the exchange. */
-class Host implements OAuthClientProvider {
-  info?: StoredOAuthClientInformation;
-  saved?: StoredOAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  redirectUrl = REDIRECT;
-  clientMetadata = { client_name: "Claude-ish <b>Host</b>", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  clientInformation = () => this.info;
-  saveClientInformation = (info: StoredOAuthClientInformation) => void (this.info = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: StoredOAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-}
 
 test.describe.configure({ mode: "serial" });
 
@@ -41,15 +22,15 @@ test.afterAll(async () => {
 });
 
 test("a host signs a person in, asks for consent and gets a token for the endpoint", async ({ browser }) => {
-  const host = new Host();
-  expect(await auth(host, { serverUrl: endpoint })).toBe("REDIRECT");
+  const host = new TestHost("Claude-ish <b>Host</b>");
+  expect(await auth(host, { serverUrl: endpoint })).toBe("HOST_REDIRECT");
 
   // A phone-sized window in dark mode: the consent page must fit and read well there too.
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
   await context.addInitScript(() => localStorage.setItem("theme", "dark"));
   const page = await context.newPage();
   let callback: URL | undefined;
-  await page.route(`${REDIRECT}**`, (route) => {
+  await page.route(`${HOST_REDIRECT}**`, (route) => {
     callback = new URL(route.request().url());
     return route.fulfill({ contentType: "text/plain", body: "back in the host" });
   });
@@ -80,11 +61,11 @@ test("a host signs a person in, asks for consent and gets a token for the endpoi
 });
 
 test("Deny sends the host access_denied", async ({ browser }) => {
-  const host = new Host();
+  const host = new TestHost("Claude-ish <b>Host</b>");
   await auth(host, { serverUrl: endpoint });
   const page = await (await browser.newContext()).newPage();
   let callback: URL | undefined;
-  await page.route(`${REDIRECT}**`, (route) => {
+  await page.route(`${HOST_REDIRECT}**`, (route) => {
     callback = new URL(route.request().url());
     return route.fulfill({ contentType: "text/plain", body: "back in the host" });
   });

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { expect, test } from "@playwright/test";
+import { HOST_REDIRECT, TestHost } from "../support/oauth-host";
 import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { EVERYTHING, ROOT, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "../integration/relay-support";
 
@@ -11,28 +12,9 @@ import { EVERYTHING, ROOT, pairNewAgent, serverId, startAgent, waitForAgent, typ
 // through the gateway: lists, calls, progress, a cancelled call, an elicitation it answers.
 // Each call lands in the console's history with origin "gateway".
 
-const REDIRECT = "http://127.0.0.1:9/callback"; // answered by page.route: nothing listens there
 const TAP = path.join(ROOT, "tests/fixtures/stdio-tap.mjs");
 const LONG = "trigger-long-running-operation";
 
-class Host implements OAuthClientProvider {
-  info?: StoredOAuthClientInformation;
-  saved?: StoredOAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  redirectUrl = REDIRECT;
-  clientMetadata = { client_name: "Test Host", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  clientInformation = () => this.info;
-  saveClientInformation = (info: StoredOAuthClientInformation) => void (this.info = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: StoredOAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-  discovery?: Parameters<NonNullable<OAuthClientProvider["saveDiscoveryState"]>>[0];
-  saveDiscoveryState = (state: NonNullable<Host["discovery"]>) => void (this.discovery = state);
-  discoveryState = () => this.discovery;
-}
 
 let sb: ConsoleHandle;
 let agent: RunningAgent | undefined;
@@ -60,7 +42,7 @@ test.afterAll(async () => {
 });
 
 test("an MCP host signs in with OAuth and uses a stdio server on a paired agent through the gateway", async ({ page }) => {
-  const host = new Host();
+  const host = new TestHost();
   const elicited: unknown[] = [];
   const connect = async () => {
     const client = new Client({ name: "test-host", version: "2.0.0" }, { capabilities: { elicitation: { form: {} } } });
@@ -77,7 +59,7 @@ test("an MCP host signs in with OAuth and uses a stdio server on a paired agent 
   expect(host.authorizationUrl?.searchParams.get("resource")).toBe(endpoint);
 
   let callback: URL | undefined;
-  await page.route(`${REDIRECT}**`, (route) => {
+  await page.route(`${HOST_REDIRECT}**`, (route) => {
     callback = new URL(route.request().url());
     return route.fulfill({ contentType: "text/plain", body: "back in the host" });
   });
