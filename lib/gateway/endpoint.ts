@@ -110,6 +110,8 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
 function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
   const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
   let client: string | null = null;
+  // The row is written off the request path; its end must not overtake it.
+  let recorded: Promise<unknown> = Promise.resolve();
   const principal = () => current().principal;
   return {
     async admit(request, relay) {
@@ -142,7 +144,7 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
     initialized(info) {
       client = [info.name, info.version].filter(Boolean).join(" ") || null;
       const who = principal();
-      void q
+      recorded = q
         .createConnection({
           id,
           workspaceId: server.workspaceId,
@@ -159,7 +161,7 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
     },
     ended(reason) {
       relays.delete(id);
-      void q.endConnection({ id, reason }).catch(() => undefined);
+      void recorded.then(() => q.endConnection({ id, reason })).catch(() => undefined);
     },
     fallback,
   };
