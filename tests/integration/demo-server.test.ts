@@ -108,11 +108,18 @@ describe("the theme, remembered per person", () => {
     expect(signIn.body.user.theme).toBe("dark");
   });
 
-  it("is written into a signed-in page before next-themes reads the browser's choice", async () => {
+  it("reaches a signed-in page load in the sb-theme cookie, which the page's first script applies before next-themes reads the browser's choice", async () => {
     const cookie = await sessionCookie(sb.url, owner.email, owner.password);
-    const html = await (await fetch(`${sb.url}/servers`, { headers: { cookie } })).text();
-    expect(html).toContain('localStorage.setItem("theme","dark")');
-    const anonymous = await (await fetch(`${sb.url}/sign-in`)).text();
-    expect(anonymous).not.toContain('localStorage.setItem("theme"');
+    const page = await fetch(`${sb.url}/servers`, { headers: { cookie } });
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("sb-theme=dark;"))).toBe(true);
+    expect(page.headers.get("cache-control")).toContain("private");
+    const html = await page.text();
+    const script = html.indexOf('localStorage.setItem("theme",m[1])');
+    expect(script).toBeGreaterThan(-1);
+    expect(html).toContain("sb-theme=(light|dark|system)");
+    // Anonymous: no theme cookie set, and a stale one is deleted.
+    const anonymous = await fetch(`${sb.url}/sign-in`, { headers: { cookie: "sb-theme=dark" } });
+    expect(anonymous.headers.getSetCookie().some((c) => c.startsWith("sb-theme=dark"))).toBe(false);
+    expect(anonymous.headers.getSetCookie().some((c) => c.startsWith("sb-theme=;"))).toBe(true);
   });
 });
