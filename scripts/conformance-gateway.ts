@@ -18,11 +18,13 @@ export interface ServerOutcome {
 }
 
 export async function gatewayServerScenarios(opts: { consoleUrl: string; api: Api; node22: string; versions: { version: string; cli: string }[] }): Promise<ServerOutcome[]> {
-  const everything = await startEverything("streamableHttp");
+  // One server for each column, so that what one run leaves behind (toggles, subscriptions) the
+  // other sees the same way: both go through the same sequence of runs.
+  const [direct, behind] = await Promise.all([startEverything("streamableHttp"), startEverything("streamableHttp")]);
   const shim = http.createServer();
   try {
     const { api } = opts;
-    const serverId = (await api("POST", "/api/v1/servers", { name: "conformance-everything", url: everything.url })).body.server.id;
+    const serverId = (await api("POST", "/api/v1/servers", { name: "conformance-everything", url: behind.url })).body.server.id;
     const { path } = (await api("PUT", `/api/v1/servers/${serverId}/exposure`, { enabled: true })).body.exposure;
     const token = (await api("POST", "/api/v1/tokens", { name: "conformance", scopes: ["gateway"] })).body.secret as string;
     const target = new URL(opts.consoleUrl);
@@ -38,16 +40,16 @@ export async function gatewayServerScenarios(opts: { consoleUrl: string; api: Ap
     const viaGateway = `http://127.0.0.1:${(shim.address() as { port: number }).port}${path}`;
     const outcomes: ServerOutcome[] = [];
     for (const { version, cli } of opts.versions) {
-      const direct = await results(opts.node22, cli, everything.url);
+      const alone = await results(opts.node22, cli, direct.url);
       const gateway = await results(opts.node22, cli, viaGateway);
-      for (const scenario of new Set([...direct.keys(), ...gateway.keys()])) {
-        outcomes.push({ version, scenario, direct: direct.get(scenario) ?? false, gateway: gateway.get(scenario) ?? false });
+      for (const scenario of new Set([...alone.keys(), ...gateway.keys()])) {
+        outcomes.push({ version, scenario, direct: alone.get(scenario) ?? false, gateway: gateway.get(scenario) ?? false });
       }
     }
     return outcomes;
   } finally {
     shim.close();
-    await everything.stop();
+    await Promise.all([direct.stop(), behind.stop()]);
   }
 }
 
