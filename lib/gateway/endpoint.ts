@@ -110,7 +110,7 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
 function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
   const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
   let client: string | null = null;
-  // The row is written off the request path; its end must not overtake it.
+  // Its end must not overtake the row's insert.
   let recorded: Promise<unknown> = Promise.resolve();
   const principal = () => current().principal;
   return {
@@ -141,7 +141,9 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
       for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
       return offeredTools(current().route, result);
     },
-    initialized(info) {
+    // Written before the answer leaves: the host's next request may reach another instance, which
+    // finds the session's owner in this row.
+    async initialized(info) {
       client = [info.name, info.version].filter(Boolean).join(" ") || null;
       const who = principal();
       recorded = q
@@ -158,6 +160,7 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
           instanceId: instanceId(),
         })
         .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
+      await recorded;
     },
     ended(reason) {
       relays.delete(id);

@@ -22,8 +22,8 @@ export interface RelayHooks {
   record(request: Request): Promise<RelayedCallHandle>;
   /** Rewrites a result on its way to the host (the tools a server offers). */
   shape(method: string, result: Record<string, unknown>): Record<string, unknown>;
-  /** The host sent `initialize`: who it is. */
-  initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): void;
+  /** The host sent `initialize`: who it is. Awaited before it goes on, so the session is known everywhere first. */
+  initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): Promise<void>;
   /** The relay ended (the host left, the server went away, an admin disconnected it). */
   ended(reason: string): void;
   /** `initialize` failed upstream: another transport to try once (legacy HTTP+SSE), or null. */
@@ -120,7 +120,7 @@ export class GatewayRelay {
   private async hostRequest(request: Request): Promise<void> {
     if (request.method === "initialize") {
       const params = request.params as { clientInfo?: { name?: string; version?: string }; protocolVersion?: string } | undefined;
-      this.hooks.initialized({ name: params?.clientInfo?.name ?? null, version: params?.clientInfo?.version ?? null, protocolVersion: params?.protocolVersion ?? null });
+      await this.hooks.initialized({ name: params?.clientInfo?.name ?? null, version: params?.clientInfo?.version ?? null, protocolVersion: params?.protocolVersion ?? null });
     }
     let refusal: RpcError | null;
     let call: RelayedCallHandle | undefined;

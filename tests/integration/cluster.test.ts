@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, onPostgres, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startBalancer, type Balancer } from "../support/balancer";
@@ -94,6 +95,25 @@ describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
     const cancel = await apiB("POST", "/api/v1/calls/cancel", { requestId: "cancel-via-b" });
     expect(cancel.status).toBe(200);
     expect((await running).body.call.status).toBe("cancelled");
+  });
+
+  it("gateway: a host connecting through B to the agent's server gets its session on A, and B passes every request on", async () => {
+    await apiA("PUT", `/api/v1/servers/${id}/exposure`, { enabled: true });
+    const secret = (await apiA("POST", "/api/v1/tokens", { name: "cluster-host", scopes: ["gateway"] })).body.secret as string;
+    const { path } = (await apiB("GET", `/api/v1/servers/${id}/exposure`)).body.exposure;
+    const client = new Client({ name: "cluster-host", version: "1" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${b.url}${path}`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+      expect((await client.callTool({ name: "echo", arguments: { message: "via B" } })).content).toEqual([{ type: "text", text: "Echo: via B" }]);
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+    const [first] = await instanceIds();
+    const row = await b.db.get("SELECT instance_id, end_reason FROM gateway_connection WHERE client_name = ?", "cluster-host");
+    expect(row).toMatchObject({ instance_id: first, end_reason: "closed" });
   });
 
   it("a person watching B answers a server request that waits on A", async () => {
