@@ -142,7 +142,14 @@ export class GatewayRelay {
       const message = err instanceof Error ? err.message : String(err);
       void call?.finish({ status: "error", error: { kind: "connection", message } });
       await this.toHost({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `The server could not be reached: ${message}` } });
+      if (request.method === "initialize") this.closeSoon();
     }
+  }
+
+  // A session whose initialize failed is over; the host has its answer (closing at once could cut
+  // the stream before it is read).
+  private closeSoon() {
+    setTimeout(() => void this.close("upstream"), 1_000).unref();
   }
 
   private async send(request: Request): Promise<void> {
@@ -176,6 +183,7 @@ export class GatewayRelay {
       }
       const outcome: RelayedOutcome = { status: "error", error: { kind: "protocol", message: message.error.message, code: message.error.code, data: message.error.data } };
       await this.toHost(message);
+      if (flight.method === "initialize") this.closeSoon();
       return void flight.call?.finish(outcome).catch(() => undefined);
     }
     if (isJSONRPCNotification(message) && message.method === "notifications/progress") {

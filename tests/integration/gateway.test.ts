@@ -77,6 +77,16 @@ describe("the gateway: a workspace server as an MCP endpoint for other hosts (se
     await expect(host(`${sb.url}${path}`, gatewayToken)).rejects.toThrow(/404|not offered|No server/);
   });
 
+  it("answers a host whose server is down with an error, and ends that session", async () => {
+    const down = (await api("POST", "/api/v1/servers", { name: "down", url: "http://127.0.0.1:1/mcp", transport: "streamable-http" })).body.server.id;
+    const { path } = (await api("PUT", `/api/v1/servers/${down}/exposure`, { enabled: true })).body.exposure;
+    await expect(host(`${sb.url}${path}`, gatewayToken, { name: "early-host" })).rejects.toThrow(/could not be reached/);
+    await waitFor(async () => {
+      const items = (await api("GET", `/api/v1/servers/${down}/gateway/clients`)).body.items;
+      return items.length === 1 && items[0].endReason === "upstream";
+    });
+  });
+
   it("relays list and call, and records each call with origin gateway, the host and the user", async () => {
     const { client } = await connect();
     const tools = await client.listTools();
