@@ -23,7 +23,7 @@ test.afterAll(async () => {
 
 test("a host signs a person in, asks for consent and gets a token for the endpoint", async ({ browser }) => {
   const host = new TestHost("Claude-ish <b>Host</b>");
-  expect(await auth(host, { serverUrl: endpoint })).toBe("HOST_REDIRECT");
+  expect(await auth(host, { serverUrl: endpoint })).toBe("REDIRECT");
 
   // A phone-sized window in dark mode: the consent page must fit and read well there too.
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
