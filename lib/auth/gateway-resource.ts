@@ -19,10 +19,15 @@ export interface GatewayResource {
   serverName: string | null;
 }
 
+/** The path of a workspace's server endpoint (names URL-encoded), or of its aggregated endpoint without a server name. */
+export function gatewayPath(workspaceSlug: string, serverName?: string | null): string {
+  const server = serverName == null ? "" : `/${encodeURIComponent(serverName)}`;
+  return `/mcp/${encodeURIComponent(workspaceSlug)}${server}`;
+}
+
 /** The URL of a workspace's server endpoint, or of its aggregated endpoint without a server name. */
 export function gatewayResourceUrl(origin: string, workspaceSlug: string, serverName?: string | null): string {
-  const server = serverName == null ? "" : `/${encodeURIComponent(serverName)}`;
-  return `${new URL(origin).origin}/mcp/${encodeURIComponent(workspaceSlug)}${server}`;
+  return `${new URL(origin).origin}${gatewayPath(workspaceSlug, serverName)}`;
 }
 
 /**

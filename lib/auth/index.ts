@@ -82,6 +82,7 @@ export {
   GATEWAY_SCOPES,
   OFFLINE_ACCESS_SCOPE,
   gatewayChallenge,
+  gatewayPath,
   gatewayResourceUrl,
   parseGatewayResource,
   protectedResourceMetadataUrl,

@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { encryptJson } from "@/lib/crypto";
 import { instanceId } from "@/lib/instances";
-import { credentialUsed } from "@/lib/oauth/server";
+import type { credentialUsed } from "@/lib/oauth/server";
 import { redact } from "@/lib/redaction";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
@@ -21,6 +21,8 @@ export interface RelayedCall {
   origin: CallOrigin;
   /** The host that made the call ("name version"). */
   client: string | null;
+  /** Whose OAuth credential the session runs with (`credentialUsed`), looked up once per session by the caller. */
+  credential: Awaited<ReturnType<typeof credentialUsed>>;
 }
 
 export type RelayedOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
@@ -38,7 +40,7 @@ export interface RelayedCallHandle {
 export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHandle> {
   await takeCallRoom(call.server.workspaceId);
   const shown = redact(call.params);
-  const credential = await credentialUsed(call.server);
+  const { credential } = call;
   const startedAt = new Date();
   const id = crypto.randomUUID();
   const requestText = JSON.stringify(call.params);

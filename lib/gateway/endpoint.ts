@@ -7,6 +7,7 @@ import { instanceUrl } from "@/lib/cluster";
 import { forwardRequest } from "@/lib/cluster/server";
 import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
+import { credentialUsed } from "@/lib/oauth/server";
 import { openUpstream } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
@@ -110,6 +111,8 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
 function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
   const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
   let client: string | null = null;
+  // The credential the upstream session runs with does not change call by call: one lookup per session.
+  let credential: ReturnType<typeof credentialUsed> | undefined;
   // Its end must not overtake the row's insert.
   let recorded: Promise<unknown> = Promise.resolve();
   const principal = () => current().principal;
@@ -134,7 +137,10 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
       const params = request.params ?? {};
       const name = String(request.method === "resources/read" ? params.uri : params.name);
       const { _meta: _ignored, ...shown } = params;
-      return beginRelayedCall({ server, userId: who.userId, userName: who.userName, method: request.method as "tools/call", name, params: shown, origin: "gateway", client });
+      credential ??= credentialUsed(server).catch(() => null);
+      return credential.then((used) =>
+        beginRelayedCall({ server, userId: who.userId, userName: who.userName, method: request.method as "tools/call", name, params: shown, origin: "gateway", client, credential: used }),
+      );
     },
     shape(method, result) {
       if (method !== "tools/list") return result;

@@ -1,5 +1,7 @@
 // Isomorphic door of lib/gateway: the exposure settings, connected clients and endpoint paths.
 
+export { gatewayPath } from "@/lib/auth";
+
 export interface ExposureDto {
   serverId: string;
   enabled: boolean;
@@ -24,11 +26,6 @@ export interface ConnectedClientDto {
   lastSeenAt: string;
   endedAt: string | null;
   endReason: string | null;
-}
-
-/** The endpoint path of a server (names URL-encoded), or of the workspace's aggregated endpoint. */
-export function gatewayPath(workspaceSlug: string, serverName?: string): string {
-  return `/mcp/${encodeURIComponent(workspaceSlug)}${serverName === undefined ? "" : `/${encodeURIComponent(serverName)}`}`;
 }
 
 export const gatewayKeys = {
