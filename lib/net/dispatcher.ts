@@ -1,6 +1,7 @@
 import dns from "node:dns/promises";
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import { AddressRefusedError, checkAddress, classifyAddress, parseIp, type NetworkPolicy, type Refusal } from "./index";
+import { leanEligible, leanFetch } from "./lean-fetch";
 
 /** fetch under an address policy, and whether a host it reached is inside a network. */
 export interface OutboundFetch {
@@ -88,7 +89,10 @@ function agentFor(policy: NetworkPolicy): Agent {
 export function createOutboundFetch(policyFor: () => Promise<NetworkPolicy>): OutboundFetch {
   const outbound = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const policy = await policyFor();
-    const response = asGlobalResponse(await undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agentFor(policy) }));
+    const dispatcher = agentFor(policy);
+    const response = leanEligible(init)
+      ? await leanFetch(url, init!, dispatcher)
+      : asGlobalResponse(await undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher }));
     const location = init?.redirect === "manual" && REDIRECTS.has(response.status) ? response.headers.get("location") : null;
     if (location) await checkRedirect(new URL(location, url), response, policy);
     return response;
