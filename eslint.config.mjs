@@ -13,7 +13,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^@/lib/(?!api/route$|db/client$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$|schemas$)[\\w./-]+$",
+              regex: "^@/lib/(?!api/route$|db/client$|db/bulk$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$|schemas$)[\\w./-]+$",
               message: "Import a domain through its doors: lib/<domain>/index.ts, schemas.ts, server.ts or hooks.ts.",
             },
             {

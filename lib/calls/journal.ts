@@ -1,5 +1,6 @@
 import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
+import { outsideTransaction, placeholders, postgresValue, sqliteValue } from "@/lib/db/bulk";
 import { driver, type Driver } from "@/lib/db/client";
 import { piece } from "@/lib/runtime";
 
@@ -112,26 +113,8 @@ function sqliteJournal(db: BetterSqlite3.Database): CallJournal {
   };
 }
 
-/**
- * The connection is Prisma's: a statement run while one of its interactive transactions is open
- * would join that transaction (and vanish with a rollback). Those transactions are a few
- * statements long; wait them out.
- */
-async function outsideTransaction(db: BetterSqlite3.Database): Promise<void> {
-  for (let turns = 0; db.inTransaction && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-// As Prisma's adapter stores them: booleans as 0/1, dates as ISO 8601 with an explicit offset.
-function sqliteValue(value: unknown): unknown {
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
-  return value;
-}
-
 function postgresJournal(pool: import("pg").Pool): CallJournal {
   const width = PENDING_COLUMNS.length;
-  const rowsOf = (n: number, cols: number) =>
-    Array.from({ length: n }, (_, r) => `(${Array.from({ length: cols }, (_, c) => `$${r * cols + c + 1}`).join(", ")})`).join(", ");
   const names = ["id", ...COMPLETION_COLUMNS.map(([c]) => c)];
   // VALUES hands every parameter over as text: each column is cast back to its own type.
   const casts: Record<string, string> = { is_error: "::boolean", finished_at: "::timestamp(3)", duration_ms: "::double precision", result_size: "::integer" };
@@ -139,7 +122,7 @@ function postgresJournal(pool: import("pg").Pool): CallJournal {
     pending: grouped(async (calls) => {
       await pool.query({
         name: `call-journal-pending-${calls.length}`,
-        text: `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES ${rowsOf(calls.length, width)}`,
+        text: `INSERT INTO "call" (${PENDING_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) VALUES ${placeholders(calls.length, width)}`,
         values: calls.flatMap((call) => PENDING_COLUMNS.map(([, key]) => postgresValue(call[key]))),
       });
     }),
@@ -147,7 +130,7 @@ function postgresJournal(pool: import("pg").Pool): CallJournal {
       await pool.query({
         name: `call-journal-complete-${rows.length}`,
         text: `UPDATE "call" AS c SET ${COMPLETION_COLUMNS.map(([col]) => `"${col}" = v."${col}"${casts[col] ?? ""}`).join(", ")}
-          FROM (VALUES ${rowsOf(rows.length, names.length)}) AS v(${names.map((n) => `"${n}"`).join(", ")}) WHERE c."id" = v."id"`,
+          FROM (VALUES ${placeholders(rows.length, names.length)}) AS v(${names.map((n) => `"${n}"`).join(", ")}) WHERE c."id" = v."id"`,
         values: rows.flatMap(([id, completion]) => [id, ...COMPLETION_COLUMNS.map(([, key]) => postgresValue(completion[key]))]),
       });
     })),
@@ -188,9 +171,4 @@ function grouped<T>(write: (items: T[]) => Promise<void>): (item: T) => Promise<
 
 function withId(write: (row: [string, CallCompletion]) => Promise<void>): CallJournal["complete"] {
   return (id, completion) => write([id, completion]);
-}
-
-// The columns are `timestamp(3)` holding UTC, as Prisma writes them; pg would send local time.
-function postgresValue(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString().replace("Z", "") : value;
 }

@@ -49,6 +49,8 @@ export interface Runtime {
   runningCalls?: Map<string, AbortController>;
   /** lib/calls: the prepared statements of the call journal, once opened. */
   callJournal?: { journal: Promise<CallJournal> | null };
+  /** lib/db/bulk.ts: prepared inserts per SQLite connection. */
+  bulkInserters?: WeakMap<BetterSqlite3.Database, Map<string, (rows: unknown[][]) => void>>;
   /** lib/calls: task calls being followed, by call id. */
   taskFollowers?: Map<string, TaskFollower>;
   /** lib/calls: how the instance heartbeat hands over the task calls it claimed (null until Next's graph registered it). */

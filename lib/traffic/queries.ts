@@ -1,3 +1,4 @@
+import { appendRows, type Columns } from "@/lib/db/bulk";
 import { containsText, prisma } from "@/lib/db/client";
 
 export interface TrafficRow {
@@ -14,8 +15,14 @@ export interface TrafficRow {
   at: Date;
 }
 
-export function insertTraffic(rows: TrafficRow[]) {
-  return prisma.trafficMessage.createMany({ data: rows });
+const COLUMNS: Columns<TrafficRow> = [
+  ["workspace_id", "workspaceId"], ["session_id", "sessionId"], ["direction", "direction"], ["kind", "kind"], ["method", "method"],
+  ["rpc_id", "rpcId"], ["size", "size"], ["duration_ms", "durationMs"], ["body", "body"], ["truncated", "truncated"], ["at", "at"],
+];
+
+// Every message of every call lands here: written beside Prisma (lib/db/bulk.ts), in batches.
+export function insertTraffic(rows: TrafficRow[]): Promise<void> {
+  return appendRows("traffic_message", COLUMNS, rows);
 }
 
 /** Oldest first; `cursor` is the id of the last message of the previous page. */
