@@ -12,7 +12,8 @@ function cpuMs(pid: number): number {
 }
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
-const WARMUP = 200;
+// Enough calls at 16 in flight for V8 to have optimised the hot code before the first (1 in flight) row.
+const WARMUP = 1000;
 
 /**
  * echo on server-everything over Streamable HTTP: directly with the SDK, through the console API,
@@ -54,7 +55,7 @@ export async function benchConsole(): Promise<void> {
       { label: "console API", call: viaConsole, pid: sb.pid() },
       ...(peer ? [{ label: peer.label, call: peer.call, pid: peer.pid }] : []),
     ];
-    for (const p of paths) await measure("warm-up", 4, WARMUP, p.call);
+    for (const p of paths) await measure("warm-up", 16, WARMUP, p.call);
     const samples: Sample[] = [];
     const cpuPerCall = new Map<string, number>(); // "label@inFlight" → ms
     for (const inFlight of [1, 16]) {

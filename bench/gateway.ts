@@ -14,7 +14,8 @@ import { startEverything } from "../tests/support/servers";
 import { machine, measure, row, table, writeSection, type Sample } from "./report";
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
-const WARMUP = 200;
+// Enough calls at 16 in flight for V8 to have optimised the hot code before the first (1 in flight) row.
+const WARMUP = 1000;
 const ECHO = { name: "echo", arguments: { message: "bench" } };
 
 async function host(url: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -36,8 +37,8 @@ export async function benchGateway(): Promise<void> {
       const result = await client.callTool(ECHO);
       if (!JSON.stringify(result.content).includes("bench")) throw new Error(`unexpected result ${JSON.stringify(result)}`);
     };
-    await measure("warm-up", 4, WARMUP, call(direct));
-    await measure("warm-up", 4, WARMUP, call(viaGateway));
+    await measure("warm-up", 16, WARMUP, call(direct));
+    await measure("warm-up", 16, WARMUP, call(viaGateway));
     const samples: Sample[] = [];
     for (const inFlight of [1, 16]) {
       for (let round = 0; round < 2; round++) {

@@ -16,7 +16,8 @@ import { EVERYTHING, pairNewAgent, startAgent, waitForAgent } from "../tests/int
 import { machine, measure, percentile, row, table, writeSection, type Sample } from "./report";
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
-const WARMUP = 200;
+// Enough calls at 16 in flight for V8 to have optimised the hot code before the first (1 in flight) row.
+const WARMUP = 1000;
 const ECHO = { name: "echo", arguments: { message: "bench" } };
 
 function ok(result: unknown): void {
@@ -78,7 +79,7 @@ export async function benchRelay(): Promise<void> {
     let inConsole: number[] = [];
     const inConsoleP50 = new Map<number, number>();
 
-    for (const f of [direct, viaRelay, viaConsole]) await measure("warm-up", 4, WARMUP, f);
+    for (const f of [direct, viaRelay, viaConsole]) await measure("warm-up", 16, WARMUP, f);
     const samples: Sample[] = [];
     for (const inFlight of [1, 16]) {
       samples.push(await measure("direct SDK stdio", inFlight, TOTAL, direct));
