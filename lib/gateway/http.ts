@@ -15,7 +15,6 @@ export interface Body {
  */
 export async function answering(resource: string, serve: () => Promise<Response>): Promise<Response> {
   try {
-    // Without a credential nothing is told, not even whether the endpoint exists.
     return await serve();
   } catch (err) {
     if (err instanceof GatewayAuthError) {
@@ -28,6 +27,7 @@ export async function answering(resource: string, serve: () => Promise<Response>
   }
 }
 
+/** Without a credential nothing is told, not even whether the endpoint exists. */
 export function requireBearer(request: Request): void {
   if (!/^bearer /i.test(request.headers.get("authorization") ?? "")) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
 }

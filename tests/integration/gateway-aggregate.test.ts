@@ -47,11 +47,16 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
 
   const recorded = async (serverId: string, name: string) => {
     let found: any;
-    await waitFor(async () => {
-      const items = (await api("GET", `/api/v1/calls?origin=gateway&serverId=${serverId}`)).body.items as any[];
-      found = items.find((c) => c.name === name && c.status !== "pending");
-      return Boolean(found);
-    });
+    let items: any[] = [];
+    await waitFor(
+      async () => {
+        items = (await api("GET", `/api/v1/calls?origin=gateway&serverId=${serverId}`)).body.items as any[];
+        found = items.find((c) => c.name === name && c.status !== "pending");
+        return Boolean(found);
+      },
+      10_000,
+      () => JSON.stringify(items.map((c) => [c.method, c.name, c.status])),
+    );
     return (await api("GET", `/api/v1/calls/${found.id}`)).body.call;
   };
 
@@ -95,7 +100,9 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
 
     const resources = (await client.listResources()).resources.map((r) => r.uri);
     expect(resources).toContain("demo://readme");
-    const fromEverything = resources.find((uri) => !uri.startsWith("demo://"))!;
+    const demoUris = (await api("GET", `/api/v1/servers/${ids.demo}/resources`)).body.items.map((r: { uri: string }) => r.uri) as string[];
+    expect(demoUris).toContain("demo://readme");
+    const fromEverything = resources.find((uri) => !demoUris.includes(uri))!;
     expect(fromEverything).toBeDefined();
     expect((await client.readResource({ uri: "demo://readme" })).contents.length).toBe(1);
     expect((await client.readResource({ uri: fromEverything })).contents.length).toBeGreaterThan(0);
