@@ -110,6 +110,20 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
     expect((await recorded(ids.everything!, fromEverything)).serverId).toBe(ids.everything);
   });
 
+  it("passes a server's tools list_changed on to modern hosts listening", async () => {
+    const client = await host({ name: "listening-host" });
+    let heard = () => {};
+    const changed = new Promise<void>((resolve) => (heard = resolve));
+    client.setNotificationHandler("notifications/tools/list_changed", () => heard());
+    const subscription = await client.listen({ toolsListChanged: true });
+    try {
+      await client.callTool({ name: "every_thing_2__touch-tools", arguments: {} });
+      await changed;
+    } finally {
+      await subscription.close();
+    }
+  });
+
   it("lets a viewer list but not call", async () => {
     const read = (await api("POST", "/api/v1/tokens", { name: "viewer", scopes: ["read", "gateway"] })).body.secret as string;
     const client = await host({ name: "viewer-host" }, read);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { gatewayHost } from "../support/gateway-hosts";
 import { startEverything, startFixture, type RunningServer } from "../support/servers";
+import { startWireTap } from "../support/wire-tap";
 
 type Api = Awaited<ReturnType<typeof setupOwner>>["api"];
 
@@ -17,7 +18,7 @@ describe("the gateway for hosts that speak only the modern era (2026-07-28)", ()
   const open: Client[] = [];
 
   beforeAll(async () => {
-    [sb, everything, modern] = await Promise.all([startConsole(), startEverything("streamableHttp"), startFixture("modern-server.ts")]);
+    [sb, everything, modern] = await Promise.all([startConsole({ env: { SWITCHBOARD_GATEWAY_IDLE_MS: "2000" } }), startEverything("streamableHttp"), startFixture("modern-server.ts")]);
     ({ api } = await setupOwner(sb.url));
     for (const [name, url, tools] of [
       ["everything", everything.url, ["echo", "get-sum"]],
@@ -117,6 +118,33 @@ describe("the gateway for hosts that speak only the modern era (2026-07-28)", ()
       await expect(client.listTools()).rejects.toThrow(/404|not offered|No server/);
     } finally {
       await api("PUT", `/api/v1/servers/${ids.modern}/exposure`, { enabled: true });
+    }
+  });
+
+  it("shares one upstream session per token and server, and leaves it when idle or no longer offered", async () => {
+    const tap = await startWireTap(everything.baseUrl);
+    try {
+      const tapped = (await api("POST", "/api/v1/servers", { name: "tapped", url: tap.url, transport: "streamable-http" })).body.server.id;
+      const path = (await api("PUT", `/api/v1/servers/${tapped}/exposure`, { enabled: true })).body.exposure.path;
+      const client = await gatewayHost(`${sb.url}${path}`, token, { name: "reusing-host" });
+      for (const message of ["1", "2", "3"]) await client.callTool({ name: "echo", arguments: { message } });
+      const count = (method: string) => tap.messages.filter((m) => m.method === method).length;
+      expect(count("tools/call")).toBe(3);
+      expect(count("initialize")).toBe(1);
+      // Idle for longer than SWITCHBOARD_GATEWAY_IDLE_MS: the session is left (DELETE), the next request opens another.
+      await tap.next((m) => m.method === "HTTP DELETE");
+      await client.callTool({ name: "echo", arguments: { message: "4" } });
+      expect(count("initialize")).toBe(2);
+      // Another token has its own.
+      const other = (await api("POST", "/api/v1/tokens", { name: "other host", scopes: ["gateway"] })).body.secret as string;
+      await (await gatewayHost(`${sb.url}${path}`, other, { name: "other-host" })).callTool({ name: "echo", arguments: { message: "5" } });
+      expect(count("initialize")).toBe(3);
+      // No longer offered: both are left at once.
+      const deletes = count("HTTP DELETE");
+      await api("PUT", `/api/v1/servers/${tapped}/exposure`, { enabled: false });
+      await waitFor(() => count("HTTP DELETE") === deletes + 2);
+    } finally {
+      await tap.stop();
     }
   });
 });
