@@ -59,12 +59,18 @@ export class BridgeScope {
     return this.target.serverInfo === null ? (this.target.members[0] ?? null) : null;
   }
 
-  async connect(member: BridgeMember): Promise<McpConnection> {
+  /** The member's pooled upstream (opening it if needed), its list_changed passed on to this bridge's listeners. */
+  watch(member: BridgeMember): PooledUpstream {
     const pooled = upstreamFor(member.server, this.target.principal.limitKey);
     if (!this.state.watched.has(pooled)) {
       this.state.watched.add(pooled);
       pooled.listeners.add((kind) => this.state.listChanged(kind));
     }
+    return pooled;
+  }
+
+  async connect(member: BridgeMember): Promise<McpConnection> {
+    const pooled = this.watch(member);
     try {
       return await pooled.ready;
     } catch (err) {

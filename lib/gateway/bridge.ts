@@ -13,6 +13,8 @@ const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
 export interface BridgeEntry extends BridgeState {
   handler: McpHttpHandler;
   lastUsed: number;
+  /** Open `subscriptions/listen` streams: a bridge with any is not idle. */
+  listening: number;
 }
 
 const bridges = piece("gatewayBridges", () => new Map<string, BridgeEntry>());
@@ -30,13 +32,64 @@ export async function serveBridged(request: Request, parsedBody: unknown, target
   entry.lastUsed = Date.now();
   sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const extra = { bridge: { target, state: entry } };
-  return entry.handler.fetch(request, { parsedBody, authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra } });
+  const options = { parsedBody, authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra } };
+  if ((parsedBody as { method?: unknown } | undefined)?.method !== "subscriptions/listen") return entry.handler.fetch(request, options);
+  // A listen stream is answered by the SDK itself, with no handler of ours: the upstreams whose
+  // list_changed it carries are opened (and kept open, and the bridge with them) here, for as long as it lasts.
+  const scope = new BridgeScope(target, entry);
+  const pinned = target.members.map((member) => scope.watch(member));
+  for (const pooled of pinned) pooled.pins++;
+  entry.listening++;
+  // Acknowledged only once the upstreams are connected (and listening themselves); one that fails is left out.
+  await Promise.allSettled(pinned.map((pooled) => pooled.ready));
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    for (const pooled of pinned) pooled.pins--;
+    entry.listening--;
+    entry.lastUsed = Date.now();
+  };
+  try {
+    return whenEnded(await entry.handler.fetch(request, options), release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** The same response, calling `ended` once its body is done with (read to the end, failed or cancelled). */
+function whenEnded(response: Response, ended: () => void): Response {
+  if (!response.body) {
+    ended();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        ended();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function sweep() {
   const now = Date.now();
   for (const [key, entry] of bridges) {
-    if (now - entry.lastUsed <= IDLE_MS) continue;
+    if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
     bridges.delete(key);
     void entry.handler.close().catch(() => undefined);
   }
@@ -50,6 +103,7 @@ function newEntry(legacy: "stateless" | "reject"): BridgeEntry {
   const entry: BridgeEntry = {
     handler: createMcpHandler(build, { legacy, onerror: () => undefined }),
     lastUsed: Date.now(),
+    listening: 0,
     resourceOwners: new Map(),
     watched: new WeakSet(),
     listChanged: (kind: ListChangedKind) => {

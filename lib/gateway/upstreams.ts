@@ -14,14 +14,14 @@ export interface PooledUpstream {
   /** Who hears the server's list_changed (the bridge handlers' subscriptions/listen streams). */
   listeners: Set<(kind: ListChangedKind) => void>;
   lastUsed: number;
+  /** Open `subscriptions/listen` streams that need it: never closed as idle while there are any. */
+  pins: number;
 }
 
 /** Upstream connections of bridged (modern-era and aggregated) hosts, by principal and server. */
 export class UpstreamPool {
   readonly entries = new Map<string, PooledUpstream>();
   private sweeper: NodeJS.Timeout | null = null;
-  /** Called when an entry closes, so that holders of derived state (the bridges) drop it. */
-  onClosed: ((entry: PooledUpstream) => void) | null = null;
 
   /** Closes every connection of one server (its exposure turned off), or all (the instance stops). */
   async close(filter: (entry: PooledUpstream) => boolean = () => true): Promise<void> {
@@ -33,7 +33,6 @@ export class UpstreamPool {
   drop(entry: PooledUpstream): void {
     if (this.entries.get(entry.key) !== entry) return;
     this.entries.delete(entry.key);
-    this.onClosed?.(entry);
     if (!this.entries.size && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = null;
@@ -43,7 +42,7 @@ export class UpstreamPool {
   sweepSoon(): void {
     this.sweeper ??= setInterval(() => {
       const now = Date.now();
-      void this.close((entry) => now - entry.lastUsed > IDLE_MS);
+      void this.close((entry) => entry.pins === 0 && now - entry.lastUsed > IDLE_MS);
     }, Math.min(IDLE_MS, 60_000)).unref();
   }
 }
@@ -63,7 +62,7 @@ export function upstreamFor(server: ServerSecretRow, principalKey: string): Pool
     found.lastUsed = Date.now();
     return found;
   }
-  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now() };
+  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now(), pins: 0 };
   entry.ready = (async () => {
     try {
       return await openConnection({

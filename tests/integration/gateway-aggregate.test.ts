@@ -111,13 +111,16 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
   });
 
   it("passes a server's tools list_changed on to modern hosts listening", async () => {
-    const client = await host({ name: "listening-host" });
+    // A host whose first request is the listen (its token has no upstream connection yet); another host touches the tools.
+    const listener = (await api("POST", "/api/v1/tokens", { name: "listener", scopes: ["gateway"] })).body.secret as string;
+    const client = await host({ name: "listening-host" }, listener);
     let heard = () => {};
     const changed = new Promise<void>((resolve) => (heard = resolve));
     client.setNotificationHandler("notifications/tools/list_changed", () => heard());
     const subscription = await client.listen({ toolsListChanged: true });
     try {
-      await client.callTool({ name: "every_thing_2__touch-tools", arguments: {} });
+      const toucher = await host({ name: "touching-host" });
+      await toucher.callTool({ name: "every_thing_2__touch-tools", arguments: {} });
       await changed;
     } finally {
       await subscription.close();
