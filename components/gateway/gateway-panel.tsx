@@ -125,9 +125,9 @@ function ConnectHosts({ name, url }: { name: string; url: string }) {
         </code>
         <CopyButton text={url} label="Copy URL" />
       </div>
-      <div className="flex flex-wrap items-center gap-2 text-xs text-muted">
-        <span>Every server this workspace offers, at one endpoint (tools named server__tool):</span>
-        <code data-testid="gateway-aggregate-url" className="rounded bg-subtle px-2 py-1 font-mono break-all">
+      <p className="text-xs text-muted">Every server this workspace offers, at one endpoint (tools named server__tool):</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <code data-testid="gateway-aggregate-url" className="rounded bg-subtle px-2 py-1 font-mono text-xs break-all">
           {aggregate}
         </code>
         <CopyButton text={aggregate} label="Copy workspace URL" />
