@@ -4,10 +4,10 @@ import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { RPC } from "./policy";
+import { IDLE_MS } from "./upstreams";
 
 export type { BridgeMember, BridgeTarget } from "./bridge-scope";
 
-const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
 
 /** A bridge: an SDK server facing hosts (both eras, per request) whose handlers use the console's own clients upstream. */
 export interface BridgeEntry extends BridgeState {
@@ -17,8 +17,13 @@ export interface BridgeEntry extends BridgeState {
   listening: number;
 }
 
-const bridges = piece("gatewayBridges", () => new Map<string, BridgeEntry>());
-let sweeper: NodeJS.Timeout | null = null;
+/** The bridges by principal and endpoint path, and the timer that ends idle ones. */
+export interface Bridges {
+  entries: Map<string, BridgeEntry>;
+  sweeper: NodeJS.Timeout | null;
+}
+
+const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
 
 /**
  * Serves one request of a host that speaks without a session: a modern-era (2026-07-28) host on a
@@ -27,10 +32,10 @@ let sweeper: NodeJS.Timeout | null = null;
  */
 export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget, legacy: "stateless" | "reject"): Promise<Response> {
   const key = `${target.principal.limitKey}\n${target.path}`;
-  let entry = bridges.get(key);
-  if (!entry) bridges.set(key, (entry = newEntry(legacy)));
+  let entry = bridges.entries.get(key);
+  if (!entry) bridges.entries.set(key, (entry = newEntry(legacy)));
   entry.lastUsed = Date.now();
-  sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  bridges.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const extra = { bridge: { target, state: entry } };
   const options = { parsedBody, authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra } };
   if ((parsedBody as { method?: unknown } | undefined)?.method !== "subscriptions/listen") return entry.handler.fetch(request, options);
@@ -88,14 +93,14 @@ function whenEnded(response: Response, ended: () => void): Response {
 
 function sweep() {
   const now = Date.now();
-  for (const [key, entry] of bridges) {
+  for (const [key, entry] of bridges.entries) {
     if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
-    bridges.delete(key);
+    bridges.entries.delete(key);
     void entry.handler.close().catch(() => undefined);
   }
-  if (!bridges.size && sweeper) {
-    clearInterval(sweeper);
-    sweeper = null;
+  if (!bridges.entries.size && bridges.sweeper) {
+    clearInterval(bridges.sweeper);
+    bridges.sweeper = null;
   }
 }
 

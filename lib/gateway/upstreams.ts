@@ -4,7 +4,8 @@ import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { upstreamConfig, upstreamFailure } from "@/lib/sessions/server";
 
-const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
+/** How long a bridged upstream connection (and a bridge) lives without a request. */
+export const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
 
 /** One console client to a server, shared by the bridged requests of one principal (lib/gateway/bridge.ts). */
 export interface PooledUpstream {

@@ -16,7 +16,7 @@ import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
 import type { GatewayRelay } from "@/lib/gateway/relay";
 import type { GatewayRoute } from "@/lib/gateway/routes";
-import type { BridgeEntry } from "@/lib/gateway/bridge";
+import type { Bridges } from "@/lib/gateway/bridge";
 import type { UpstreamPool } from "@/lib/gateway/upstreams";
 import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
@@ -78,7 +78,7 @@ export interface Runtime {
   /** lib/gateway: upstream connections of bridged hosts (modern era, aggregated endpoint), by principal and server. */
   gatewayUpstreams?: UpstreamPool;
   /** lib/gateway: the SDK handlers facing bridged hosts, by principal and endpoint path. */
-  gatewayBridges?: Map<string, BridgeEntry>;
+  gatewayBridges?: Bridges;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters?: Map<number, RateLimiterMemory>;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
