@@ -152,7 +152,8 @@ export class BridgeScope {
     const refusal = await limit(member.route, who);
     if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
     const connection = await this.connect(member);
-    const credential = await credentialUsed(member.server).catch(() => null);
+    const pooled = this.watch(member);
+    const credential = await (pooled.credential ??= credentialUsed(member.server).catch(() => null));
     const call = await beginRelayedCall({ server: member.server, userId: who.userId, userName: who.userName, method, name, params, origin: "gateway", client, credential }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });

@@ -1,5 +1,6 @@
 import "server-only";
 import { openConnection, type ListChangedKind, type McpConnection } from "@/lib/mcp/server";
+import type { credentialUsed } from "@/lib/oauth/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { upstreamConfig, upstreamFailure } from "@/lib/sessions/server";
@@ -17,6 +18,8 @@ export interface PooledUpstream {
   lastUsed: number;
   /** Open `subscriptions/listen` streams that need it: never closed as idle while there are any. */
   pins: number;
+  /** Whose OAuth credential it runs with (recorded on each call), looked up once per connection. */
+  credential?: ReturnType<typeof credentialUsed>;
 }
 
 /** Upstream connections of bridged (modern-era and aggregated) hosts, by principal and server. */
