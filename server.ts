@@ -128,6 +128,7 @@ async function main() {
     // The gateway's bridged hosts: their handlers, then their upstream sessions (left politely).
     const rt = startRuntime();
     await Promise.allSettled([...(rt.gatewayBridges?.entries.values() ?? [])].map((bridge) => bridge.handler.close()));
+    await Promise.allSettled([...(rt.gatewayBridgeSessions?.entries.values() ?? [])].map((session) => session.server.close()));
     await rt.gatewayUpstreams?.close().catch(() => undefined);
     const cut = await instance.stop().catch(() => 0);
     await cluster?.close();

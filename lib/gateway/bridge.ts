@@ -1,15 +1,15 @@
 import "server-only";
-import { createMcpHandler, ProtocolError, Server, type McpHttpHandler, type McpRequestContext, type ServerContext } from "@modelcontextprotocol/server";
+import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
-import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget } from "./bridge-scope";
-import { RPC } from "./policy";
+import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { buildBridgeServer } from "./bridge-server";
 import { IDLE_MS } from "./upstreams";
 
 export type { BridgeMember, BridgeTarget } from "./bridge-scope";
 
 
-/** A bridge: an SDK server facing hosts (both eras, per request) whose handlers use the console's own clients upstream. */
+/** A bridge: an SDK handler facing modern-era hosts (a server per request) whose handlers use the console's own clients upstream. */
 export interface BridgeEntry extends BridgeState {
   handler: McpHttpHandler;
   lastUsed: number;
@@ -26,14 +26,14 @@ export interface Bridges {
 const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
 
 /**
- * Serves one request of a host that speaks without a session: a modern-era (2026-07-28) host on a
- * server's endpoint, or any host on the aggregated endpoint (`legacy: "stateless"` serves 2025-era
- * hosts there too, one fresh server per request). Auth, route and exposure were checked by the caller.
+ * Serves one request of a modern-era (2026-07-28) host, on a server's endpoint or the aggregated
+ * one: no session, every request stands alone (legacy-era requests are refused here; the relay
+ * and lib/gateway/bridge-sessions.ts serve those). Auth, route and exposure were checked by the caller.
  */
-export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget, legacy: "stateless" | "reject"): Promise<Response> {
+export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget): Promise<Response> {
   const key = `${target.principal.limitKey}\n${target.path}`;
   let entry = bridges.entries.get(key);
-  if (!entry) bridges.entries.set(key, (entry = newEntry(legacy)));
+  if (!entry) bridges.entries.set(key, (entry = newEntry()));
   entry.lastUsed = Date.now();
   bridges.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const extra = { bridge: { target, state: entry } };
@@ -104,9 +104,9 @@ function sweep() {
   }
 }
 
-function newEntry(legacy: "stateless" | "reject"): BridgeEntry {
+function newEntry(): BridgeEntry {
   const entry: BridgeEntry = {
-    handler: createMcpHandler(build, { legacy, onerror: () => undefined }),
+    handler: createMcpHandler(build, { legacy: "reject", onerror: () => undefined }),
     lastUsed: Date.now(),
     listening: 0,
     resourceOwners: new Map(),
@@ -120,57 +120,8 @@ function newEntry(legacy: "stateless" | "reject"): BridgeEntry {
   return entry;
 }
 
-/** The per-request SDK server: every list and call is answered from the upstream connections. */
-async function build(ctx: McpRequestContext): Promise<Server> {
-  const { target, state } = (ctx.authInfo?.extra as { bridge: { target: BridgeTarget; state: BridgeState } }).bridge;
-  const scope = new BridgeScope(target, state);
-  const single = scope.single;
-  const info = single ? await scope.connect(single).then((c) => c.info, () => null) : null;
-  const serverInfo = target.serverInfo ?? { ...(info?.serverInfo ?? { name: single?.server.name ?? "switchboard", version: "0" }) };
-  const completions = single !== null && Boolean(info?.capabilities?.completions);
-  const server = new Server(serverInfo as { name: string; version: string }, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
-    ...(info?.instructions ? { instructions: info.instructions } : {}),
-  });
-  const client = (c: ServerContext) => clientOf(c, server);
-
-  server.setRequestHandler("tools/list", async () => ({ tools: (await scope.named("tools")).map((t) => t.item) as never }));
-  server.setRequestHandler("tools/call", async (request, c) => {
-    const name = String(request.params.name);
-    const found = (await scope.named("tools")).find((t) => t.name === name);
-    refuseCall(target.principal, found, name);
-    const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope.recorded(c, found.member, "tools/call", found.original, params, client(c))) as never;
-  });
-  server.setRequestHandler("prompts/list", async () => ({ prompts: (await scope.named("prompts")).map((p) => p.item) as never }));
-  server.setRequestHandler("prompts/get", async (request, c) => {
-    const name = String(request.params.name);
-    const found = (await scope.named("prompts")).find((p) => p.name === name);
-    if (!found) throw new ProtocolError(RPC.invalidParams, `Prompt ${name} is not offered through this gateway`);
-    const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope.recorded(c, found.member, "prompts/get", found.original, params, client(c))) as never;
-  });
-  server.setRequestHandler("resources/list", async () => ({ resources: (await scope.resources()) as never }));
-  server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: (await scope.lists("resource-templates")).flat() as never }));
-  server.setRequestHandler("resources/read", async (request, c) => {
-    const uri = String(request.params.uri);
-    const member = await scope.resourceOwner(uri);
-    return (await scope.recorded(c, member, "resources/read", uri, { uri }, client(c))) as never;
-  });
-  if (completions && single) {
-    server.setRequestHandler("completion/complete", async (request) => {
-      const connection = await scope.connect(single);
-      const { values, total, hasMore } = await connection.complete(request.params as never);
-      return { completion: { values, ...(total === undefined ? {} : { total }), ...(hasMore === undefined ? {} : { hasMore }) } };
-    });
-  }
-  return server;
-}
-
-/** The host's name and version: from the request's `_meta` (modern era), else from its initialize. */
-function clientOf(ctx: ServerContext, server: Server): string | null {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const info = (envelope?.["io.modelcontextprotocol/clientInfo"] as { name?: unknown; version?: unknown } | undefined) ?? server.getClientVersion();
-  const text = [info?.name, info?.version].filter((v) => typeof v === "string" && v).join(" ");
-  return text ? text.slice(0, 300) : null;
+/** The per-request SDK server (lib/gateway/bridge-server.ts), for the request's principal and servers. */
+function build(ctx: McpRequestContext): Promise<Server> {
+  const bridged = (ctx.authInfo?.extra as { bridge: { target: BridgeTarget; state: BridgeState } }).bridge;
+  return buildBridgeServer(() => bridged);
 }

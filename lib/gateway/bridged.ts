@@ -6,7 +6,8 @@ import { getServerActingAs } from "@/lib/servers/server";
 import { refuseElsewhere } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
 import { serveBridged, type BridgeMember } from "./bridge";
-import { answering, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
+import { serveBridgeSession } from "./bridge-sessions";
+import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
 import { byName, serverPrefixes } from "./names";
 import { findWorkspaceRoutes, type GatewayRoute } from "./routes";
 
@@ -21,14 +22,14 @@ export async function bridgeServer(request: Request, body: Body, route: GatewayR
     throw err;
   }
   const target = { path: gatewayPath(route.workspaceSlug, route.serverName), principal, members: [{ route, server, prefix: null }], serverInfo: null };
-  return serveBridged(request, body.parsed, target, "reject");
+  return serveBridged(request, body.parsed, target);
 }
 
 /**
  * One HTTP request to the aggregated endpoint /mcp/<slug>: every offered server of the workspace
  * behind one MCP server, its tools and prompts under `<server>__<name>` (lib/gateway/names.ts).
- * Both eras: modern hosts per request; legacy hosts statelessly (initialize, then requests
- * without a session; no GET stream).
+ * Both eras: modern hosts per request (lib/gateway/bridge.ts), legacy hosts in sessions of their
+ * own (lib/gateway/bridge-sessions.ts).
  */
 export async function handleAggregateRequest(request: Request, slug: string): Promise<Response> {
   const resource = resourceUrl(request, slug);
@@ -53,6 +54,8 @@ export async function handleAggregateRequest(request: Request, slug: string): Pr
       members: members.filter((m): m is BridgeMember => m !== null),
       serverInfo: { name: `switchboard/${slug}`, version: "1.0.0" },
     };
-    return serveBridged(request, body?.parsed, target, "stateless");
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId || (body && isInitialize(body.parsed))) return serveBridgeSession(request, body?.parsed, target, sessionId);
+    return serveBridged(request, body?.parsed, target);
   });
 }

@@ -127,6 +127,30 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
     }
   });
 
+  it("keeps a legacy-era host in a session of its own, which hears list_changed", async () => {
+    const client = await host({ name: "legacy-listener", era: "legacy" });
+    const transport = client.transport as { sessionId?: string } | undefined;
+    expect(transport?.sessionId).toBeTruthy();
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("every_thing_2__touch-tools");
+    let heard = false;
+    client.setNotificationHandler("notifications/tools/list_changed", () => void (heard = true));
+    const toucher = await host({ name: "legacy-toucher" });
+    // The host's GET stream opens on its own after initialize: touch until it carries the notification.
+    await waitFor(async () => {
+      await toucher.callTool({ name: "every_thing_2__touch-tools", arguments: {} });
+      return heard;
+    });
+    // A session this instance does not hold: 404, so that the host initializes again.
+    const res = await fetch(endpoint, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "mcp-session-id": "no-such-session", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(res.status).toBe(404);
+    const call = await recorded(ids.modern!, "touch-tools");
+    expect(call.origin).toBe("gateway");
+  });
+
   it("lets a viewer list but not call", async () => {
     const read = (await api("POST", "/api/v1/tokens", { name: "viewer", scopes: ["read", "gateway"] })).body.secret as string;
     const client = await host({ name: "viewer-host" }, read);
