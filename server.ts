@@ -125,6 +125,11 @@ async function main() {
     if (writes.size) await new Promise<void>((resolve) => ((drained = resolve), setTimeout(resolve, graceMs)));
     relay.close();
     sandbox?.close();
+    // The gateway's bridged hosts: their handlers, then their upstream sessions (left politely).
+    const rt = startRuntime();
+    await Promise.allSettled([...(rt.gatewayBridges?.entries.values() ?? [])].map((bridge) => bridge.handler.close()));
+    await Promise.allSettled([...(rt.gatewayBridgeSessions?.entries.values() ?? [])].map((session) => session.server.close()));
+    await rt.gatewayUpstreams?.close().catch(() => undefined);
     const cut = await instance.stop().catch(() => 0);
     await cluster?.close();
     if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);

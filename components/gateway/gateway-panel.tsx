@@ -112,6 +112,8 @@ function ConnectHosts({ name, url }: { name: string; url: string }) {
   const [host, setHost] = useState<HostId>("claude-code");
   const configs = hostConfigs(name, url);
   const config = configs.find((c) => c.host === host)!;
+  // The workspace's aggregated endpoint: the server endpoint's path without its last segment.
+  const aggregate = url.slice(0, url.lastIndexOf("/"));
   return (
     <section aria-labelledby="connect-title" className="flex flex-col gap-3 rounded-lg border p-4">
       <h2 id="connect-title" className="text-sm font-semibold">
@@ -122,6 +124,13 @@ function ConnectHosts({ name, url }: { name: string; url: string }) {
           {url}
         </code>
         <CopyButton text={url} label="Copy URL" />
+      </div>
+      <p className="text-xs text-muted">Every server this workspace offers, at one endpoint (tools named server__tool):</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <code data-testid="gateway-aggregate-url" className="rounded bg-subtle px-2 py-1 font-mono text-xs break-all">
+          {aggregate}
+        </code>
+        <CopyButton text={aggregate} label="Copy workspace URL" />
       </div>
       <p className="text-xs text-muted">
         Hosts that speak OAuth sign in through the console on first use (each person with their own account). For scripts, send an API token with the

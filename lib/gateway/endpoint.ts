@@ -1,25 +1,27 @@
 import "server-only";
 import crypto from "node:crypto";
 import { SdkHttpError } from "@modelcontextprotocol/client";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { beginRelayedCall } from "@/lib/calls/server";
 import { instanceUrl } from "@/lib/cluster";
 import { forwardRequest } from "@/lib/cluster/server";
-import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
+import { ServedElsewhere } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
 import { credentialUsed } from "@/lib/oauth/server";
 import { openUpstream } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
 import { refuseElsewhere, upstreamConfig } from "@/lib/sessions/server";
-import { authenticateGateway, challenge, GatewayAuthError, resourceUrl, type GatewayPrincipal } from "./auth";
-import { offered, offeredTools, RPC, type RpcError } from "./policy";
+import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
+import { bridgeServer } from "./bridged";
+import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
+import { offered, offeredTools, RPC } from "./policy";
 import * as q from "./queries";
+import { limit } from "./limit";
 import { GatewayRelay, type RelayHooks } from "./relay";
 import { findGatewayRoute, type GatewayRoute } from "./routes";
 
 const relays = piece("gatewayRelays", () => new Map<string, GatewayRelay>());
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const TOUCH_EVERY_MS = 60_000;
 
 // The relays' owners: who opened each session (a session is never handed to another person).
@@ -37,9 +39,8 @@ interface Current {
  */
 export async function handleGatewayRequest(request: Request, slug: string, serverName: string): Promise<Response> {
   const resource = resourceUrl(request, slug, serverName);
-  try {
-    // Without a credential nothing is told, not even whether the server is offered.
-    if (!/^bearer /i.test(request.headers.get("authorization") ?? "")) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
+  return answering(resource, async () => {
+    requireBearer(request);
     const route = await findGatewayRoute(slug, serverName);
     if (!route?.enabled) return jsonError(404, "not_found", `No server named "${serverName}" is offered at this endpoint`);
     const principal = await authenticateGateway(request, route, resource);
@@ -48,17 +49,11 @@ export async function handleGatewayRequest(request: Request, slug: string, serve
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) return await existing(request, body, sessionId, route, principal);
     if (request.method !== "POST") return jsonError(400, "bad_request", "Mcp-Session-Id header is required (send initialize first)");
+    // A modern-era (2026-07-28) host: no session, every request stands alone.
+    if (!isInitialize(body!.parsed) && !(await isLegacyRequest(request, body!.parsed))) return await bridgeServer(request, body!, route, principal);
     if (!isInitialize(body?.parsed)) return rpcError(400, null, RPC.invalidRequest, "Bad Request: send initialize first to open a session");
     return await opened(request, body!, route, principal);
-  } catch (err) {
-    if (err instanceof GatewayAuthError) {
-      const headers = { "www-authenticate": challenge(resource, err.error) };
-      return Response.json({ error: { code: err.status === 401 ? "unauthorized" : "forbidden", message: err.message } }, { status: err.status, headers });
-    }
-    if (err instanceof SwitchboardError) return Response.json(err.toBody(), { status: err.status });
-    console.error("[gateway] unexpected error", err);
-    return jsonError(500, "internal", "Internal error; see the console's log");
-  }
+  });
 }
 
 async function existing(request: Request, body: Body | null, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
@@ -186,56 +181,10 @@ async function learnTools(relay: GatewayRelay, tools: Map<string, { name?: unkno
   }
 }
 
-const limiters = piece("gatewayLimiters", () => new Map<number, RateLimiterMemory>());
-
-async function limit(route: GatewayRoute, who: GatewayPrincipal): Promise<RpcError | null> {
-  const points = route.rateLimitPerMinute;
-  if (!points) return null;
-  let limiter = limiters.get(points);
-  if (!limiter) limiters.set(points, (limiter = new RateLimiterMemory({ points, duration: 60 })));
-  try {
-    await limiter.consume(`${route.serverId}:${who.limitKey}`);
-    return null;
-  } catch (res) {
-    const retryAfter = res instanceof RateLimiterRes ? Math.ceil(res.msBeforeNext / 1000) : 60;
-    return { code: RPC.rateLimited, message: `Rate limit: ${points} calls per minute through this gateway; retry in ${retryAfter} s`, data: { retryAfter } };
-  }
-}
-
 /** Ends one host's session (an admin's "Disconnect"); false when this instance does not hold it. */
 export async function closeRelay(id: string, reason: string): Promise<boolean> {
   const relay = relays.get(id);
   if (!relay) return false;
   await relay.close(reason);
   return true;
-}
-
-interface Body {
-  text: string;
-  parsed: unknown;
-}
-
-async function readBody(request: Request): Promise<Body> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-  try {
-    return { text, parsed: JSON.parse(text) };
-  } catch {
-    return { text, parsed: undefined };
-  }
-}
-
-function isInitialize(message: unknown): boolean {
-  const one = Array.isArray(message) ? message : [message];
-  return one.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
-}
-
-function jsonError(status: number, code: string, message: string): Response {
-  return Response.json({ error: { code, message } }, { status });
-}
-
-function rpcError(status: number, id: string | number | null, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
 }

@@ -58,3 +58,14 @@ export async function listConnections({ workspaceId, serverId }: { workspaceId: 
   const names = new Map(users.map((u) => [u.id, u.name]));
   return [...open, ...ended].map((c) => ({ ...c, userName: names.get(c.userId) ?? null }));
 }
+
+/** A workspace's active servers that are offered (the aggregated endpoint), or null when the slug is unknown. */
+export async function findExposedServers({ slug }: { slug: string }) {
+  const workspace = await prisma.workspace.findUnique({ where: { slug }, select: { id: true, slug: true } });
+  if (!workspace) return null;
+  const servers = await prisma.server.findMany({
+    where: { workspaceId: workspace.id, archivedAt: null, gatewayExposure: { is: { enabled: true } } },
+    select: { id: true, name: true, gatewayExposure: true },
+  });
+  return { workspace, servers };
+}

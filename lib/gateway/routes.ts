@@ -24,20 +24,30 @@ export async function findGatewayRoute(slug: string, serverName: string): Promis
   if (hit && hit.until > Date.now()) return hit.route;
   const epoch = cacheEpoch("gatewayCache");
   const found = await q.findRoute({ slug, serverName });
-  const exposure = found?.server.gatewayExposure;
-  const route: GatewayRoute | null = found
-    ? {
-        workspaceId: found.workspace.id,
-        workspaceSlug: found.workspace.slug,
-        serverId: found.server.id,
-        serverName: found.server.name,
-        enabled: exposure?.enabled ?? false,
-        tools: exposure?.tools ? (JSON.parse(exposure.tools) as string[]) : null,
-        readOnly: exposure?.readOnly ?? false,
-        rateLimitPerMinute: exposure?.rateLimitPerMinute ?? null,
-      }
-    : null;
+  const route = found ? routeOf(found.workspace, found.server) : null;
   if (cache.size > 10_000) cache.clear();
   if (epoch === cacheEpoch("gatewayCache")) cache.set(key, { route, until: Date.now() + ROUTE_CACHE_MS });
   return route;
+}
+
+/** The offered servers of a workspace (its aggregated endpoint, /mcp/<slug>), or null when the slug is unknown. */
+export async function findWorkspaceRoutes(slug: string): Promise<{ workspaceId: string; routes: GatewayRoute[] } | null> {
+  const found = await q.findExposedServers({ slug });
+  return found ? { workspaceId: found.workspace.id, routes: found.servers.map((server) => routeOf(found.workspace, server)) } : null;
+}
+
+type Found = NonNullable<Awaited<ReturnType<typeof q.findRoute>>>;
+
+function routeOf(workspace: Found["workspace"], server: Found["server"]): GatewayRoute {
+  const exposure = server.gatewayExposure;
+  return {
+    workspaceId: workspace.id,
+    workspaceSlug: workspace.slug,
+    serverId: server.id,
+    serverName: server.name,
+    enabled: exposure?.enabled ?? false,
+    tools: exposure?.tools ? (JSON.parse(exposure.tools) as string[]) : null,
+    readOnly: exposure?.readOnly ?? false,
+    rateLimitPerMinute: exposure?.rateLimitPerMinute ?? null,
+  };
 }

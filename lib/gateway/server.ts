@@ -9,10 +9,12 @@ import { revokeGatewayGrants } from "@/lib/gateway-auth/server";
 import { forgetCache } from "@/lib/runtime";
 import { getServer } from "@/lib/servers/server";
 import { closeRelay } from "./endpoint";
+import { closeUpstreamsOf } from "./upstreams";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
 
 export { handleGatewayRequest } from "./endpoint";
+export { handleAggregateRequest } from "./bridged";
 
 export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {
   const server = await getServer(principal, serverId);
@@ -33,6 +35,7 @@ export async function setExposure(principal: Principal, serverId: string, input:
     rateLimitPerMinute: input.rateLimitPerMinute === undefined ? (before?.rateLimitPerMinute ?? null) : input.rateLimitPerMinute,
   });
   forgetCache("gatewayCache");
+  if (!row.enabled) await closeUpstreamsOf(server.id);
   const details = { enabled: row.enabled, tools: row.tools ? (JSON.parse(row.tools) as string[]) : null, readOnly: row.readOnly, rateLimitPerMinute: row.rateLimitPerMinute };
   await audit(principal, { action: "gateway.exposure_changed", target: { type: "server", id: server.id, name: server.name }, details });
   return toDto(await workspaceSlug(principal.workspaceId), server.name, server.id, row);

@@ -16,6 +16,9 @@ import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
 import type { GatewayRelay } from "@/lib/gateway/relay";
 import type { GatewayRoute } from "@/lib/gateway/routes";
+import type { Bridges } from "@/lib/gateway/bridge";
+import type { BridgeSessions } from "@/lib/gateway/bridge-sessions";
+import type { UpstreamPool } from "@/lib/gateway/upstreams";
 import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 
@@ -75,6 +78,12 @@ export interface Runtime {
   gatewayRelays?: Map<string, GatewayRelay>;
   /** lib/gateway: endpoint path → server and exposure, briefly cached (cleared on any exposure write). */
   gatewayCache?: Map<string, { route: GatewayRoute | null; until: number }>;
+  /** lib/gateway: upstream connections of bridged hosts (modern era, aggregated endpoint), by principal and server. */
+  gatewayUpstreams?: UpstreamPool;
+  /** lib/gateway: the SDK handlers facing bridged hosts, by principal and endpoint path. */
+  gatewayBridges?: Bridges;
+  /** lib/gateway: legacy-era hosts' sessions on the aggregated endpoint, by session id. */
+  gatewayBridgeSessions?: BridgeSessions;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters?: Map<number, RateLimiterMemory>;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */

@@ -37,6 +37,7 @@ test("an admin offers a server through the gateway, a host connects with a gatew
   await expect(page.getByTestId("gateway-status")).toHaveText("offered");
   const url = (await page.getByTestId("gateway-url").textContent())!.trim();
   expect(url).toBe(`${sb.url}/mcp/default/everything`);
+  await expect(page.getByTestId("gateway-aggregate-url")).toHaveText(`${sb.url}/mcp/default`);
   await page.getByRole("tab", { name: "Cursor" }).click();
   await expect(page.getByTestId("host-config")).toContainText(`"url": "${url}"`);
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { gatewayHost } from "../support/gateway-hosts";
 import { EVERYTHING, ROOT, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "./relay-support";
 
 type Api = Awaited<ReturnType<typeof setupOwner>>["api"];
@@ -16,6 +17,8 @@ describe("the gateway in front of a stdio server on a paired agent", () => {
   let agent: RunningAgent | undefined;
   let client: Client;
   let id: string;
+  let url: string;
+  let token: string;
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sb-tap-")), "stdin.ndjson");
   const written = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
   const elicited: unknown[] = [];
@@ -29,8 +32,9 @@ describe("the gateway in front of a stdio server on a paired agent", () => {
     await waitForAgent(api, paired.agentId, "online", 20_000, () => agent!.output());
     id = await serverId(api, "everything");
     const { path: endpoint } = (await api("PUT", `/api/v1/servers/${id}/exposure`, { enabled: true })).body.exposure;
-    const token = (await api("POST", "/api/v1/tokens", { name: "host", scopes: ["gateway"] })).body.secret;
-    const transport = new StreamableHTTPClientTransport(new URL(`${sb.url}${endpoint}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    token = (await api("POST", "/api/v1/tokens", { name: "host", scopes: ["gateway"] })).body.secret;
+    url = `${sb.url}${endpoint}`;
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
     client = new Client({ name: "stdio-host", version: "0.9" }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler("elicitation/create", async (request) => (elicited.push(request.params), { action: "accept", content: { name: "Grace" } }));
     await client.connect(transport);
@@ -69,5 +73,23 @@ describe("the gateway in front of a stdio server on a paired agent", () => {
     const result = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
     expect(elicited).toHaveLength(1);
     expect(JSON.stringify(result.content)).toContain("Grace");
+  });
+
+  it("serves a modern-era host too: a call, progress, and a cancel that reaches the stdio process", async () => {
+    const modern = await gatewayHost(url, token, { name: "modern-stdio-host" });
+    try {
+      expect((await modern.callTool({ name: "echo", arguments: { message: "modern via agent" } })).content).toEqual([{ type: "text", text: "Echo: modern via agent" }]);
+      const seen: number[] = [];
+      await modern.callTool({ name: LONG, arguments: { duration: 1, steps: 2 } }, { onprogress: (p) => seen.push(p.progress) });
+      expect(seen).toEqual([1, 2]);
+      const controller = new AbortController();
+      const running = modern.callTool({ name: LONG, arguments: { duration: 30, steps: 30 } }, { signal: controller.signal, onprogress: () => controller.abort() });
+      await expect(running).rejects.toThrow();
+      const sent = written().filter((m) => m.method === "tools/call" && m.params?.name === LONG).at(-1);
+      await waitFor(() => written().some((m) => m.method === "notifications/cancelled" && m.params?.requestId === sent.id), 10_000);
+      await waitFor(async () => (await api("GET", "/api/v1/calls?origin=gateway&status=cancelled")).body.items.length === 2);
+    } finally {
+      await modern.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { gatewayHost } from "../support/gateway-hosts";
 
 type Grant = { userId: string; clientId: string; scopes: string[]; resource: string };
 type Verify = (token: string, resource: string) => Promise<Grant | null>;
@@ -198,6 +199,19 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     expect((await verify(token, endpoint))?.resource).toBe(aggregated);
     expect((await verify(token, sibling))?.resource).toBe(aggregated);
     expect(await verify(token, foreign)).toBeNull();
+    // The aggregated endpoint takes it (this workspace offers no server yet: nothing to list)…
+    const client = await gatewayHost(aggregated, token, { name: "oauth-aggregate" });
+    expect((await client.listTools()).tools).toEqual([]);
+    await client.close();
+    // …and not a token bound to one server.
+    const single = (await connect(endpoint)).host.saved!.access_token;
+    const refused = await fetch(aggregated, {
+      method: "POST",
+      headers: { authorization: `Bearer ${single}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
   it("refreshes, and honours revocation of the access token and of the refresh token", async () => {

@@ -1,6 +1,7 @@
 /**
  * A transparent HTTP proxy in front of an MCP server that records every JSON-RPC message the
- * client POSTs, so a test can prove what reached the server (e.g. `notifications/cancelled`).
+ * client POSTs (and each DELETE, as method "HTTP DELETE"), so a test can prove what reached the
+ * server (e.g. `notifications/cancelled`).
  * Responses (JSON or SSE) stream through untouched.
  *
  *   const tap = await startWireTap(everything.baseUrl);  // tap.url = proxy base + "/mcp"
@@ -27,6 +28,11 @@ export async function startWireTap(target: string, endpoint = "/mcp"): Promise<W
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
+      // A client leaving its session (HTTP DELETE), recorded as a message of its own.
+      if (req.method === "DELETE") {
+        messages.push({ method: "HTTP DELETE" });
+        for (const wake of [...waiters]) wake();
+      }
       if (req.method === "POST" && body.length) {
         try {
           const parsed = JSON.parse(body.toString("utf8")) as TappedMessage | TappedMessage[];

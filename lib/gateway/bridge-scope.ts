@@ -1,0 +1,198 @@
+import "server-only";
+import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import { beginRelayedCall, type RelayedOutcome } from "@/lib/calls/server";
+import { McpError, type CallMethod, type ListChangedKind, type McpConnection } from "@/lib/mcp/server";
+import { credentialUsed } from "@/lib/oauth/server";
+import type { ServerSecretRow } from "@/lib/servers/server";
+import { upstreamFailure } from "@/lib/sessions/server";
+import type { GatewayPrincipal } from "./auth";
+import { limit } from "./limit";
+import { namespaced } from "./names";
+import { offered, RPC } from "./policy";
+import type { GatewayRoute } from "./routes";
+import { upstreamFor, type PooledUpstream } from "./upstreams";
+
+/** One exposed server behind a bridge. */
+export interface BridgeMember {
+  route: GatewayRoute;
+  server: ServerSecretRow;
+  /** Its namespace on the aggregated endpoint; null on the server's own endpoint. */
+  prefix: string | null;
+}
+
+/** What one bridged request serves: who asks, through which endpoint, which servers. */
+export interface BridgeTarget {
+  /** The endpoint's path (one bridge per path and principal). */
+  path: string;
+  principal: GatewayPrincipal;
+  /** Sorted by server name (lib/gateway/names.ts). */
+  members: BridgeMember[];
+  /** How the aggregated endpoint introduces itself; null: the server's own serverInfo. */
+  serverInfo: { name: string; version: string } | null;
+}
+
+/** What a bridge keeps between requests (lib/gateway/bridge.ts). */
+export interface BridgeState {
+  /** Which server listed a resource URI, as seen by the latest resources/list (first server wins). */
+  resourceOwners: Map<string, string>;
+  /** Upstreams whose list_changed this bridge already passes on. */
+  watched: WeakSet<PooledUpstream>;
+  listChanged(kind: ListChangedKind): void;
+}
+
+type Item = Record<string, unknown>;
+export interface NamedItem {
+  name: string;
+  original: string;
+  member: BridgeMember;
+  item: Item;
+}
+
+/** One bridged request's view of its servers: connections, merged lists, routing and recorded calls. */
+export class BridgeScope {
+  constructor(
+    readonly target: BridgeTarget,
+    private readonly state: BridgeState,
+  ) {}
+
+  get single(): BridgeMember | null {
+    return this.target.serverInfo === null ? (this.target.members[0] ?? null) : null;
+  }
+
+  /** The member's pooled upstream (opening it if needed), its list_changed passed on to this bridge's listeners. */
+  watch(member: BridgeMember): PooledUpstream {
+    const pooled = upstreamFor(member.server, this.target.principal.limitKey);
+    if (!this.state.watched.has(pooled)) {
+      this.state.watched.add(pooled);
+      pooled.listeners.add((kind) => this.state.listChanged(kind));
+    }
+    return pooled;
+  }
+
+  async connect(member: BridgeMember): Promise<McpConnection> {
+    const pooled = this.watch(member);
+    try {
+      return await pooled.ready;
+    } catch (err) {
+      throw toProtocol(member.server, err);
+    }
+  }
+
+  /** Each member's list, in member order; on the aggregated endpoint a server that fails is left out. */
+  async lists(kind: "tools" | "prompts" | "resources" | "resource-templates"): Promise<Item[][]> {
+    return Promise.all(
+      this.target.members.map(async (member) => {
+        try {
+          const connection = await this.connect(member);
+          return (kind === "tools" ? await connection.tools() : await connection.list(kind)) as Item[];
+        } catch (err) {
+          if (this.single) throw toProtocol(member.server, err);
+          console.warn(`[gateway] ${member.server.name} left out of ${this.target.path}: ${err instanceof Error ? err.message : String(err)}`);
+          return [];
+        }
+      }),
+    );
+  }
+
+  /** Tools (only those offered) or prompts under the names the host sees. */
+  async named(kind: "tools" | "prompts"): Promise<NamedItem[]> {
+    const lists = await this.lists(kind);
+    return this.target.members.flatMap((member, i) => {
+      const items = lists[i]!.filter((item) => typeof item.name === "string");
+      const originals = items.map((item) => item.name as string);
+      // Named over the whole list, then filtered: a suffix does not move when the allow-list changes.
+      const names = member.prefix === null ? originals : namespaced(member.prefix, originals);
+      return items.flatMap((item, j) => (kind === "tools" && !offered(member.route, item) ? [] : [{ name: names[j]!, original: originals[j]!, member, item: { ...item, name: names[j] } }]));
+    });
+  }
+
+  async resources(): Promise<Item[]> {
+    const lists = await this.lists("resources");
+    const owners = new Map<string, string>();
+    const merged: Item[] = [];
+    this.target.members.forEach((member, i) => {
+      for (const resource of lists[i]!) {
+        if (typeof resource.uri !== "string" || owners.has(resource.uri)) continue;
+        owners.set(resource.uri, member.server.id);
+        merged.push(resource);
+      }
+    });
+    this.state.resourceOwners.clear();
+    for (const [uri, id] of owners) this.state.resourceOwners.set(uri, id);
+    return merged;
+  }
+
+  /**
+   * Which server reads a URI: the one that lists it (first in name order), else the one with the
+   * resource template whose text before its first `{` is the longest start of the URI.
+   */
+  async resourceOwner(uri: string): Promise<BridgeMember> {
+    if (this.single) return this.single;
+    const byId = (id: string | undefined) => this.target.members.find((m) => m.server.id === id);
+    const known = byId(this.state.resourceOwners.get(uri)) ?? (await this.resources().then(() => byId(this.state.resourceOwners.get(uri))));
+    if (known) return known;
+    const templates = await this.lists("resource-templates");
+    let best: { member: BridgeMember; length: number } | null = null;
+    this.target.members.forEach((member, i) => {
+      for (const template of templates[i]!) {
+        const literal = typeof template.uriTemplate === "string" ? template.uriTemplate.split("{")[0]! : "";
+        if (literal && uri.startsWith(literal) && literal.length > (best?.length ?? 0)) best = { member, length: literal.length };
+      }
+    });
+    if (best) return (best as { member: BridgeMember }).member;
+    throw new ProtocolError(RPC.invalidParams, `No server offered at this endpoint lists the resource ${uri}`);
+  }
+
+  /**
+   * A tools/call, resources/read or prompts/get sent upstream and recorded like the relay's calls
+   * (origin gateway): the rate limit first, the pending row before it leaves, completed after.
+   */
+  async recorded(ctx: ServerContext, member: BridgeMember, method: CallMethod, name: string, params: Item, client: string | null): Promise<Item> {
+    const who = this.target.principal;
+    const refusal = await limit(member.route, who);
+    if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
+    const connection = await this.connect(member);
+    const pooled = this.watch(member);
+    const credential = await (pooled.credential ??= credentialUsed(member.server).catch(() => null));
+    const call = await beginRelayedCall({ server: member.server, userId: who.userId, userName: who.userName, method, name, params, origin: "gateway", client, credential }).catch((err: unknown) => {
+      throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
+    });
+    const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+    const onProgress =
+      progressToken === undefined
+        ? undefined
+        : (progress: { progress: number; total?: number; message?: string }) => {
+            call.progress(progress as Item);
+            void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...progress } }).catch(() => undefined);
+          };
+    try {
+      const result = await connection.request(method, params, { signal: ctx.mcpReq.signal, ...(onProgress ? { onProgress } : {}) });
+      void call.finish({ result }).catch(() => undefined);
+      return result;
+    } catch (err) {
+      void call.finish(outcomeOf(err)).catch(() => undefined);
+      throw toProtocol(member.server, err);
+    }
+  }
+}
+
+/** The viewer refusal and the allow-list, before a tools/call goes anywhere. */
+export function refuseCall(who: GatewayPrincipal, found: NamedItem | undefined, name: string): asserts found is NamedItem {
+  if (who.role === "viewer") throw new ProtocolError(RPC.forbidden, "Viewers cannot call tools, through the gateway either");
+  if (!found) throw new ProtocolError(RPC.invalidParams, `Tool ${name} is not offered through this gateway`);
+}
+
+function outcomeOf(err: unknown): RelayedOutcome {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof McpError && err.kind === "protocol") return { status: "error", error: { kind: "protocol", message, ...(err.code === undefined ? {} : { code: err.code }), ...(err.data === undefined ? {} : { data: err.data }) } };
+  if (err instanceof McpError && err.kind === "cancelled") return { status: "cancelled", error: { kind: "cancelled", message } };
+  if (err instanceof McpError && err.kind === "timeout") return { status: "timeout", error: { kind: "timeout", message } };
+  return { status: "error", error: { kind: "connection", message } };
+}
+
+/** An upstream failure as the JSON-RPC error the host gets: the server's own error as it was, anything else -32603 explained. */
+function toProtocol(server: ServerSecretRow, err: unknown): Error {
+  if (err instanceof ProtocolError) return err;
+  if (err instanceof McpError && err.kind === "protocol" && err.code !== undefined) return new ProtocolError(err.code, err.message, err.data);
+  return new ProtocolError(-32603, `"${server.name}": ${upstreamFailure(server, err).message}`);
+}

@@ -1,0 +1,78 @@
+import "server-only";
+import crypto from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
+import { piece } from "@/lib/runtime";
+import type { BridgeState, BridgeTarget } from "./bridge-scope";
+import { buildBridgeServer } from "./bridge-server";
+import { rpcError } from "./http";
+import { IDLE_MS } from "./upstreams";
+
+/** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */
+export interface BridgeSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  /** The principal, exposure and servers of the session's latest request. */
+  current: { target: BridgeTarget; state: BridgeState };
+  userId: string;
+  lastUsed: number;
+}
+
+export interface BridgeSessions {
+  entries: Map<string, BridgeSession>;
+  sweeper: NodeJS.Timeout | null;
+}
+
+const sessions = piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries: new Map(), sweeper: null }));
+
+/**
+ * A legacy (2025-era) host on the aggregated endpoint: `initialize` opens a session held in this
+ * instance's memory (a request reaching another instance gets 404 and the host initializes again,
+ * as the spec asks), later requests and its GET stream (list_changed) go to it.
+ */
+export async function serveBridgeSession(request: Request, parsedBody: unknown, target: BridgeTarget, sessionId: string | null): Promise<Response> {
+  if (sessionId) {
+    const session = sessions.entries.get(sessionId);
+    if (!session || session.userId !== target.principal.userId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+    session.current.target = target;
+    session.lastUsed = Date.now();
+    return session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+  }
+  const id = crypto.randomUUID();
+  const current = { target, state: newState(() => session.server) };
+  const server = await buildBridgeServer(() => current);
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
+  const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now() };
+  transport.onclose = () => void end(id);
+  await server.connect(transport);
+  sessions.entries.set(id, session);
+  sessions.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  return transport.handleRequest(request, { parsedBody });
+}
+
+function newState(server: () => Server): BridgeState {
+  return {
+    resourceOwners: new Map(),
+    watched: new WeakSet(),
+    listChanged: (kind) => {
+      const s = server();
+      const sent = kind === "tools" ? s.sendToolListChanged() : kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged();
+      void sent.catch(() => undefined);
+    },
+  };
+}
+
+async function end(id: string): Promise<void> {
+  const session = sessions.entries.get(id);
+  if (!session) return;
+  sessions.entries.delete(id);
+  await session.server.close().catch(() => undefined);
+}
+
+function sweep() {
+  const now = Date.now();
+  for (const [id, session] of sessions.entries) if (now - session.lastUsed > IDLE_MS) void end(id);
+  if (!sessions.entries.size && sessions.sweeper) {
+    clearInterval(sessions.sweeper);
+    sessions.sweeper = null;
+  }
+}

@@ -1,0 +1,127 @@
+import "server-only";
+import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
+import type { ListChangedKind } from "@/lib/mcp/server";
+import { piece } from "@/lib/runtime";
+import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { buildBridgeServer } from "./bridge-server";
+import { IDLE_MS } from "./upstreams";
+
+export type { BridgeMember, BridgeTarget } from "./bridge-scope";
+
+
+/** A bridge: an SDK handler facing modern-era hosts (a server per request) whose handlers use the console's own clients upstream. */
+export interface BridgeEntry extends BridgeState {
+  handler: McpHttpHandler;
+  lastUsed: number;
+  /** Open `subscriptions/listen` streams: a bridge with any is not idle. */
+  listening: number;
+}
+
+/** The bridges by principal and endpoint path, and the timer that ends idle ones. */
+export interface Bridges {
+  entries: Map<string, BridgeEntry>;
+  sweeper: NodeJS.Timeout | null;
+}
+
+const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
+
+/**
+ * Serves one request of a modern-era (2026-07-28) host, on a server's endpoint or the aggregated
+ * one: no session, every request stands alone (legacy-era requests are refused here; the relay
+ * and lib/gateway/bridge-sessions.ts serve those). Auth, route and exposure were checked by the caller.
+ */
+export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget): Promise<Response> {
+  const key = `${target.principal.limitKey}\n${target.path}`;
+  let entry = bridges.entries.get(key);
+  if (!entry) bridges.entries.set(key, (entry = newEntry()));
+  entry.lastUsed = Date.now();
+  bridges.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  const extra = { bridge: { target, state: entry } };
+  const options = { parsedBody, authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra } };
+  if ((parsedBody as { method?: unknown } | undefined)?.method !== "subscriptions/listen") return entry.handler.fetch(request, options);
+  // A listen stream is answered by the SDK itself, with no handler of ours: the upstreams whose
+  // list_changed it carries are opened (and kept open, and the bridge with them) here, for as long as it lasts.
+  const scope = new BridgeScope(target, entry);
+  const pinned = target.members.map((member) => scope.watch(member));
+  for (const pooled of pinned) pooled.pins++;
+  entry.listening++;
+  // Acknowledged only once the upstreams are connected (and listening themselves); one that fails is left out.
+  await Promise.allSettled(pinned.map((pooled) => pooled.ready));
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    for (const pooled of pinned) pooled.pins--;
+    entry.listening--;
+    entry.lastUsed = Date.now();
+  };
+  try {
+    return whenEnded(await entry.handler.fetch(request, options), release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** The same response, calling `ended` once its body is done with (read to the end, failed or cancelled). */
+function whenEnded(response: Response, ended: () => void): Response {
+  if (!response.body) {
+    ended();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        ended();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function sweep() {
+  const now = Date.now();
+  for (const [key, entry] of bridges.entries) {
+    if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
+    bridges.entries.delete(key);
+    void entry.handler.close().catch(() => undefined);
+  }
+  if (!bridges.entries.size && bridges.sweeper) {
+    clearInterval(bridges.sweeper);
+    bridges.sweeper = null;
+  }
+}
+
+function newEntry(): BridgeEntry {
+  const entry: BridgeEntry = {
+    handler: createMcpHandler(build, { legacy: "reject", onerror: () => undefined }),
+    lastUsed: Date.now(),
+    listening: 0,
+    resourceOwners: new Map(),
+    watched: new WeakSet(),
+    listChanged: (kind: ListChangedKind) => {
+      if (kind === "tools") entry.handler.notify.toolsChanged();
+      else if (kind === "prompts") entry.handler.notify.promptsChanged();
+      else entry.handler.notify.resourcesChanged();
+    },
+  };
+  return entry;
+}
+
+/** The per-request SDK server (lib/gateway/bridge-server.ts), for the request's principal and servers. */
+function build(ctx: McpRequestContext): Promise<Server> {
+  const bridged = (ctx.authInfo?.extra as { bridge: { target: BridgeTarget; state: BridgeState } }).bridge;
+  return buildBridgeServer(() => bridged);
+}

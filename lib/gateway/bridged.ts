@@ -1,0 +1,61 @@
+import "server-only";
+import { gatewayPath } from "@/lib/auth";
+import { forwardRequest } from "@/lib/cluster/server";
+import { ServedElsewhere } from "@/lib/errors";
+import { getServerActingAs } from "@/lib/servers/server";
+import { refuseElsewhere } from "@/lib/sessions/server";
+import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
+import { serveBridged, type BridgeMember } from "./bridge";
+import { serveBridgeSession } from "./bridge-sessions";
+import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
+import { byName, serverPrefixes } from "./names";
+import { findWorkspaceRoutes, type GatewayRoute } from "./routes";
+
+/** A modern-era host on a server's own endpoint (lib/gateway/endpoint.ts checked auth and route). */
+export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+  const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
+  try {
+    refuseElsewhere(server);
+  } catch (err) {
+    // A stdio server whose agent is connected to another instance: the request is served there.
+    if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
+    throw err;
+  }
+  const target = { path: gatewayPath(route.workspaceSlug, route.serverName), principal, members: [{ route, server, prefix: null }], serverInfo: null };
+  return serveBridged(request, body.parsed, target);
+}
+
+/**
+ * One HTTP request to the aggregated endpoint /mcp/<slug>: every offered server of the workspace
+ * behind one MCP server, its tools and prompts under `<server>__<name>` (lib/gateway/names.ts).
+ * Both eras: modern hosts per request (lib/gateway/bridge.ts), legacy hosts in sessions of their
+ * own (lib/gateway/bridge-sessions.ts).
+ */
+export async function handleAggregateRequest(request: Request, slug: string): Promise<Response> {
+  const resource = resourceUrl(request, slug);
+  return answering(resource, async () => {
+    requireBearer(request);
+    const found = await findWorkspaceRoutes(slug);
+    if (!found) return jsonError(404, "not_found", `No workspace "${slug}" has a gateway endpoint here`);
+    const principal = await authenticateGateway(request, { workspaceId: found.workspaceId }, resource);
+    const body = request.method === "POST" ? await readBody(request) : null;
+    if (body && body.parsed === undefined) return rpcError(400, null, -32700, "Parse error: the body is not JSON");
+    const routes = byName(found.routes.map((route) => ({ ...route, name: route.serverName })));
+    const prefixes = serverPrefixes(routes.map((route) => route.serverName));
+    const members = await Promise.all(
+      routes.map(async ({ name: _name, ...route }, i): Promise<BridgeMember | null> => {
+        const server = await getServerActingAs({ workspaceId: found.workspaceId, userId: principal.userId }, route.serverId).catch(() => null);
+        return server ? { route, server, prefix: prefixes[i]! } : null;
+      }),
+    );
+    const target = {
+      path: gatewayPath(slug),
+      principal,
+      members: members.filter((m): m is BridgeMember => m !== null),
+      serverInfo: { name: `switchboard/${slug}`, version: "1.0.0" },
+    };
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId || (body && isInitialize(body.parsed))) return serveBridgeSession(request, body?.parsed, target, sessionId);
+    return serveBridged(request, body?.parsed, target);
+  });
+}

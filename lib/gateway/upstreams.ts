@@ -1,0 +1,97 @@
+import "server-only";
+import { openConnection, type ListChangedKind, type McpConnection } from "@/lib/mcp/server";
+import type { credentialUsed } from "@/lib/oauth/server";
+import { piece } from "@/lib/runtime";
+import type { ServerSecretRow } from "@/lib/servers/server";
+import { upstreamConfig, upstreamFailure } from "@/lib/sessions/server";
+
+/** How long a bridged upstream connection (and a bridge) lives without a request. */
+export const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
+
+/** One console client to a server, shared by the bridged requests of one principal (lib/gateway/bridge.ts). */
+export interface PooledUpstream {
+  key: string;
+  serverId: string;
+  ready: Promise<McpConnection>;
+  /** Who hears the server's list_changed (the bridge handlers' subscriptions/listen streams). */
+  listeners: Set<(kind: ListChangedKind) => void>;
+  lastUsed: number;
+  /** Open `subscriptions/listen` streams that need it: never closed as idle while there are any. */
+  pins: number;
+  /** Whose OAuth credential it runs with (recorded on each call), looked up once per connection. */
+  credential?: ReturnType<typeof credentialUsed>;
+}
+
+/** Upstream connections of bridged (modern-era and aggregated) hosts, by principal and server. */
+export class UpstreamPool {
+  readonly entries = new Map<string, PooledUpstream>();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  /** Closes every connection of one server (its exposure turned off), or all (the instance stops). */
+  async close(filter: (entry: PooledUpstream) => boolean = () => true): Promise<void> {
+    const closing = [...this.entries.values()].filter(filter);
+    for (const entry of closing) this.drop(entry);
+    await Promise.allSettled(closing.map(async (entry) => (await entry.ready.catch(() => null))?.close()));
+  }
+
+  drop(entry: PooledUpstream): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    if (!this.entries.size && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
+  sweepSoon(): void {
+    this.sweeper ??= setInterval(() => {
+      const now = Date.now();
+      void this.close((entry) => entry.pins === 0 && now - entry.lastUsed > IDLE_MS);
+    }, Math.min(IDLE_MS, 60_000)).unref();
+  }
+}
+
+export const upstreamPool = piece("gatewayUpstreams", () => new UpstreamPool());
+
+/**
+ * The connection a principal's bridged requests use for a server, opened on first use with the
+ * server's own configuration (as the console's sessions: headers, address policy, credential of
+ * the person behind the token for per-member OAuth servers) and closed after IDLE_MS unused.
+ */
+export function upstreamFor(server: ServerSecretRow, principalKey: string): PooledUpstream {
+  const pool = upstreamPool;
+  const key = `${principalKey}\n${server.id}`;
+  const found = pool.entries.get(key);
+  if (found) {
+    found.lastUsed = Date.now();
+    return found;
+  }
+  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now(), pins: 0 };
+  entry.ready = (async () => {
+    try {
+      return await openConnection({
+        ...(await upstreamConfig(server)),
+        transport: server.transport as "auto",
+        timeoutMs: server.timeoutMs,
+        eraHint: server.eraHint as "legacy" | "modern" | null,
+        ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
+        onListChanged: (kind) => {
+          for (const listener of entry.listeners) listener(kind);
+        },
+        onClose: () => pool.drop(entry),
+      });
+    } catch (err) {
+      pool.drop(entry);
+      throw upstreamFailure(server, err);
+    }
+  })();
+  entry.ready.catch(() => undefined);
+  pool.entries.set(key, entry);
+  pool.sweepSoon();
+  return entry;
+}
+
+/** Ends the bridged connections of a server (its exposure was turned off here). */
+export function closeUpstreamsOf(serverId: string): Promise<void> {
+  return upstreamPool.close((entry) => entry.serverId === serverId);
+}
