@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
+import { DIRECT_REPLY, DirectRequest, type DirectReply } from "./direct";
 
 // Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
 
@@ -79,6 +80,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promis
   res.once("close", () => res.writableFinished || aborted.abort());
   const response = await handler(await toRequest(req, aborted.signal), { params: Promise.resolve(params) });
   for (const [name, value] of headers) res.setHeader(name, value);
+  const direct = (response as unknown as Partial<DirectReply>)[DIRECT_REPLY];
+  if (direct) {
+    for (const [name, value] of Object.entries(direct.headers ?? {})) res.setHeader(name, value);
+    res.writeHead(direct.status, { "content-type": "application/json", "content-length": Buffer.byteLength(direct.json) });
+    return void res.end(direct.json);
+  }
   response.headers.forEach((value, name) => name !== "set-cookie" && res.setHeader(name, value));
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
@@ -97,12 +104,17 @@ async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Req
   // server.ts set this one from the socket; rawHeaders still hold whatever the client sent.
   headers.set("x-switchboard-client-ip", String(req.headers["x-switchboard-client-ip"] ?? ""));
   const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
+  // The gateway hands its requests to the MCP SDK, which wants a whole Request.
+  const lean = req.url!.startsWith("/api/v1/");
   if (req.method === "GET" || req.method === "DELETE" && !req.headers["content-length"] && !req.headers["transfer-encoding"]) {
-    return new Request(url, { method: req.method, headers, signal });
+    return lean ? (new DirectRequest(url, req.method, headers, signal, null) as unknown as Request) : new Request(url, { method: req.method, headers, signal });
   }
   const length = Number(req.headers["content-length"]);
-  const body = Number.isFinite(length) && length <= BUFFERED_BODY_BYTES ? await readAll(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
-  return new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
+  if (Number.isFinite(length) && length <= BUFFERED_BODY_BYTES) {
+    const body = await readAll(req);
+    return lean ? (new DirectRequest(url, req.method!, headers, signal, body) as unknown as Request) : new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
+  }
+  return new Request(url, { method: req.method, headers, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, signal, duplex: "half" } as RequestInit);
 }
 
 async function readAll(req: IncomingMessage): Promise<Buffer> {

@@ -7,6 +7,7 @@ import { forwardRequest } from "@/lib/cluster/server";
 import { authenticate } from "@/lib/auth/server";
 import { requestOrigin } from "@/lib/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
+import { BUFFERED_BODY, isDirect, jsonReply } from "./direct";
 import type { Principal } from "@/lib/auth";
 
 type Params = Record<string, string>;
@@ -40,10 +41,10 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       if (access === "public" || !roleAtLeast(principal.role, access)) {
         throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
       }
-      return toResponse(await handler({ request, principal, params: await pathParams(context) }));
+      return toResponse(request, await handler({ request, principal, params: await pathParams(context) }));
     } catch (err) {
-      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).catch(errorResponse);
-      return errorResponse(err);
+      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).catch((e: unknown) => errorResponse(e, request));
+      return errorResponse(err, request);
     }
   };
 }
@@ -60,9 +61,9 @@ export function withPublic<P extends Params = Params>(handler: (ctx: { request: 
     try {
       if (routeAccess(request) !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
-      return toResponse(await handler({ request, params: await pathParams(context) }));
+      return toResponse(request, await handler({ request, params: await pathParams(context) }));
     } catch (err) {
-      return errorResponse(err);
+      return errorResponse(err, request);
     }
   };
 }
@@ -118,18 +119,19 @@ function forbiddenMessage(access: Access, role: string, scope?: string): string 
   return `This needs the ${access} role or higher; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}`;
 }
 
-function toResponse(result: unknown): Response {
+function toResponse(request: Request, result: unknown): Response {
   if (result instanceof Response) return result;
-  if (result instanceof Reply) return Response.json(result.body, { status: result.status });
+  if (result instanceof Reply) return jsonReply(request, result.body, result.status);
   if (result === undefined) return new Response(null, { status: 204 });
-  return Response.json(result);
+  return jsonReply(request, result);
 }
 
-export function errorResponse(err: unknown): Response {
+/** The one error shape; `request`, when there is one, lets a direct-path request skip building a Response. */
+export function errorResponse(err: unknown, request: Request | null = null): Response {
   const error = toSwitchboardError(err);
   const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
   const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
-  return Response.json(error.toBody(), { status: error.status, headers });
+  return jsonReply(request, error.toBody(), error.status, headers);
 }
 
 function toSwitchboardError(err: unknown): SwitchboardError {
@@ -189,6 +191,11 @@ const DRAIN_BYTES = 32 * 1024 * 1024;
 
 async function readCapped(request: Request, maxBytes: number): Promise<string> {
   const tooLarge = () => new SwitchboardError("payload_too_large", `Request body is larger than ${maxBytes} bytes`, { maxBytes });
+  if (isDirect(request)) {
+    const body = (request as unknown as { [BUFFERED_BODY]: Buffer | null })[BUFFERED_BODY];
+    if (body && body.byteLength > maxBytes) throw tooLarge();
+    return body ? new TextDecoder().decode(body) : "";
+  }
   if (!request.body) return "";
   const declared = Number(request.headers.get("content-length"));
   const reader = request.body.getReader();

@@ -14,6 +14,7 @@ const ROUTES: Record<string, string> = {
   "/api/v1/servers/[id]/tools/call/route": "POST",
   "/api/v1/servers/[id]/[kind]/route": "GET",
   "/api/v1/events/route": "GET",
+  "/api/v1/direct/route": "POST",
   "/(console)/servers/page": "",
 };
 
@@ -45,6 +46,12 @@ async function handler(request, { params }) {
     });
     request.signal.addEventListener("abort", () => process.emit("bearer-routes-test-aborted"));
     return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  }
+  if (${JSON.stringify(page)} === "/api/v1/direct/route") {
+    // As lib/api/route.ts answers a request of the direct path: the JSON, not yet a Response.
+    const body = request[Symbol.for("switchboard.api.bufferedBody")];
+    const json = JSON.stringify({ direct: true, body: body ? body.toString() : null });
+    return { [Symbol.for("switchboard.api.directReply")]: { status: 202, json, headers: { "retry-after": "3" } } };
   }
   const text = request.method === "POST" ? await request.text() : null;
   const headers = new Headers({ "set-cookie": "a=1" });
@@ -87,6 +94,13 @@ describe("bearer-token API requests outside Next's pipeline", () => {
     const call = await (await fetch(`${url}/api/v1/servers/s1/tools/call`, { method: "POST", headers: bearer, body: '{"name":"echo"}' })).json();
     expect(call).toMatchObject({ route: "/api/v1/servers/[id]/tools/call/route", params: { id: "s1" }, body: '{"name":"echo"}' });
     expect((await (await fetch(`${url}/api/v1/servers/s1/tools`, { headers: bearer })).json()).params).toEqual({ id: "s1", kind: "tools" });
+  });
+
+  it("writes a route's direct JSON reply as it is, with the headers every path gets", async () => {
+    const res = await fetch(`${url}/api/v1/direct`, { method: "POST", headers: bearer, body: '{"a":1}' });
+    expect([res.status, res.headers.get("content-type"), res.headers.get("retry-after"), res.headers.get("x-frame-options")]).toEqual([202, "application/json", "3", "DENY"]);
+    expect(res.headers.get("content-length")).toBe(String('{"direct":true,"body":"{\\"a\\":1}"}'.length));
+    expect(await res.json()).toEqual({ direct: true, body: '{"a":1}' });
   });
 
   it("streams a large body to the handler", async () => {
