@@ -1,7 +1,7 @@
 // Which parts of a dashboard range are read from rollup rows of which grain (pure: unit-tested).
 
-/** Rollup periods in minutes: a day (built from its hours), an hour, a quarter hour (totals only). */
-export const GRAINS = { day: 1440, hour: 60, quarter: 15 } as const;
+/** Rollup periods in minutes: a day and 6 hours (both built from their hours), an hour, a quarter hour (totals only). */
+export const GRAINS = { day: 1440, sixHours: 360, hour: 60, quarter: 15 } as const;
 
 /**
  * Periods of `grain` minutes read from rollup rows, [fromMinute, toMinute). The rest of a range is
@@ -27,10 +27,10 @@ export function coverOf(range: { from: Date; to: Date }, grain: number, through:
 }
 
 /**
- * The range tiled with the coarsest rollup rows that fit: whole days, then the hours at either
- * end of them, then quarter hours (each grain given must divide the one before). `pieces` do not
- * overlap; together they are `outer`, the finest grain's cover, outside which calls are read live.
- * So a month reads 30 day rows and up to 46 hour rows instead of 720, whatever the alignment.
+ * The range tiled with the coarsest rollup rows that fit: whole days, then 6-hour periods at
+ * either end of them, then hours, then quarter hours (each grain given must divide the one
+ * before). `pieces` do not overlap; together they are `outer`, the finest grain's cover, outside
+ * which calls are read live. So a month's groups read about 40 rows per key instead of 720.
  */
 export function coversOf(range: { from: Date; to: Date }, grains: readonly number[], through: number | null): { pieces: Cover[]; outer: Cover | null } {
   const pieces: Cover[] = [];
@@ -51,5 +51,5 @@ export function coversOf(range: { from: Date; to: Date }, grains: readonly numbe
 
 /** The grains whose rollup rows tile a series of `width`-second buckets: those that divide it. */
 export function seriesGrains(width: number): number[] {
-  return [GRAINS.day, GRAINS.hour, GRAINS.quarter].filter((grain) => width % (grain * 60) === 0);
+  return [GRAINS.day, GRAINS.sixHours, GRAINS.hour, GRAINS.quarter].filter((grain) => width % (grain * 60) === 0);
 }

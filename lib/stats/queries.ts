@@ -83,7 +83,7 @@ export interface GroupSummary {
 
 /** The largest groups of the range by number of calls, of each kind (ties by key, so the order is stable). */
 export async function groupSummaries({ scope, through, pending }: { scope: StatsScope; through: number | null; pending: PendingCall[] }): Promise<Record<GroupKind, GroupSummary[]>> {
-  const { pieces, outer } = coversOf(scope, [GRAINS.day, GRAINS.hour], through);
+  const { pieces, outer } = coversOf(scope, [GRAINS.day, GRAINS.sixHours, GRAINS.hour], through);
   type Row = SummaryRow & { kind: GroupKind; key: string; name: string };
   const rolled = pieces.length
     ? await prisma.$queryRaw<Row[]>`

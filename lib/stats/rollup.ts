@@ -16,7 +16,8 @@ const TX = { maxWait: 10_000, timeout: 60_000 };
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 const hourFloor = (minute: number) => Math.floor(minute / 60) * 60;
-const dayFloor = (minute: number) => Math.floor(minute / GRAINS.day) * GRAINS.day;
+/** The grains built from hour rows rather than from calls. */
+const COARSE = [GRAINS.sixHours, GRAINS.day];
 const atMinute = (minute: number) => new Date(minute * 60_000);
 
 class Busy extends Error {}
@@ -47,8 +48,8 @@ async function throughOf(db: Tx | typeof prisma, workspaceId: string): Promise<n
  */
 async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute: number): Promise<void> {
   const [from, to] = [instant(atMinute(fromMinute)), instant(atMinute(toMinute))];
-  // Day rows are rebuilt from the hours by rollDays.
-  await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain <> ${GRAINS.day} AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}`;
+  // Coarser rows are rebuilt from the hours by rollCoarse.
+  await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain IN (15, 60) AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}`;
   await tx.$executeRaw`DELETE FROM call_rollup_pending WHERE workspace_id = ${workspaceId} AND started_at >= ${from} AND started_at < ${to}`;
   const serverIds = (await tx.server.findMany({ where: { workspaceId }, select: { id: true } })).map((s) => s.id);
   const range = sql.sql`${serversWhere(workspaceId, serverIds)} AND started_at >= ${from} AND started_at < ${to}`;
@@ -99,34 +100,37 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
 }
 
 /**
- * Recomputes the day rows of the days that meet [fromMinute, toMinute) and are wholly rolled up
- * (ending at or before `through`) from their hour rows, so they always agree with them.
+ * Recomputes the rows of the coarse periods (6 hours, days) that meet [fromMinute, toMinute) and
+ * are wholly rolled up (ending at or before `through`) from their hour rows, so they always agree.
  */
-async function rollDays(tx: Tx, workspaceId: string, fromMinute: number, toMinute: number, through: number): Promise<void> {
-  const from = dayFloor(fromMinute);
-  const to = Math.min(dayFloor(through), dayFloor(toMinute - 1) + GRAINS.day);
-  if (from >= to) return;
-  const day = sql.raw(String(GRAINS.day));
-  await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = ${GRAINS.day} AND start_minute >= ${from} AND start_minute < ${to}`;
-  await tx.$executeRaw`
-    INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
-    SELECT workspace_id, server_id, ${GRAINS.day}, (start_minute / ${day}) * ${day}, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
-    FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind <> 'total' AND start_minute >= ${from} AND start_minute < ${to}
-    GROUP BY workspace_id, server_id, (start_minute / ${day}) * ${day}, kind, key, name`;
-  // Totals carry histograms, merged here.
-  const hours = await tx.$queryRaw<(SummaryRow & { server_id: string; start_minute: Num; histogram: string })[]>`
-    SELECT server_id, start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
-    FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind = 'total' AND start_minute >= ${from} AND start_minute < ${to}`;
-  const totals = new Map<string, Totals>();
-  for (const r of hours) {
-    const start = dayFloor(num(r.start_minute));
-    const id = `${r.server_id}|${start}`;
-    const entry = totals.get(id) ?? totals.set(id, { serverId: r.server_id, grain: GRAINS.day, start, summary: emptySummary() }).get(id)!;
-    const part = summaryOf(r);
-    decodeBins(r.histogram, part.bins);
-    mergeSummary(entry.summary, part);
+async function rollCoarse(tx: Tx, workspaceId: string, fromMinute: number, toMinute: number, through: number): Promise<void> {
+  for (const grain of COARSE) {
+    const floor = (minute: number) => Math.floor(minute / grain) * grain;
+    const from = floor(fromMinute);
+    const to = Math.min(floor(through), floor(toMinute - 1) + grain);
+    if (from >= to) continue;
+    const start = sql.sql`(start_minute / ${sql.raw(String(grain))}) * ${sql.raw(String(grain))}`;
+    await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = ${grain} AND start_minute >= ${from} AND start_minute < ${to}`;
+    await tx.$executeRaw`
+      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
+      SELECT workspace_id, server_id, ${grain}, ${start}, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
+      FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind <> 'total' AND start_minute >= ${from} AND start_minute < ${to}
+      GROUP BY workspace_id, server_id, ${start}, kind, key, name`;
+    // Totals carry histograms, merged here.
+    const hours = await tx.$queryRaw<(SummaryRow & { server_id: string; start_minute: Num; histogram: string })[]>`
+      SELECT server_id, start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
+      FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind = 'total' AND start_minute >= ${from} AND start_minute < ${to}`;
+    const totals = new Map<string, Totals>();
+    for (const r of hours) {
+      const at = floor(num(r.start_minute));
+      const id = `${r.server_id}|${at}`;
+      const entry = totals.get(id) ?? totals.set(id, { serverId: r.server_id, grain, start: at, summary: emptySummary() }).get(id)!;
+      const part = summaryOf(r);
+      decodeBins(r.histogram, part.bins);
+      mergeSummary(entry.summary, part);
+    }
+    await insertTotals(tx, workspaceId, [...totals.values()]);
   }
-  await insertTotals(tx, workspaceId, [...totals.values()]);
 }
 
 type Totals = { serverId: string; grain: number; start: number; summary: Summary };
@@ -172,7 +176,7 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
         for (const hour of settle) {
           if (hour >= rolled) continue;
           await rebuild(tx, workspaceId, hour, hour + 60);
-          await rollDays(tx, workspaceId, hour, hour + 60, rolled);
+          await rollCoarse(tx, workspaceId, hour, hour + 60, rolled);
         }
       }, TX);
     }
@@ -183,7 +187,7 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
         if (from === null || from >= closed) return true;
         const to = Math.min(closed, from + CHUNK_HOURS * 60);
         await rebuild(tx, workspaceId, from, to);
-        await rollDays(tx, workspaceId, from, to, to);
+        await rollCoarse(tx, workspaceId, from, to, to);
         await tx.callRollupState.update({ where: { workspaceId }, data: { throughMinute: to } });
         return false;
       }, TX);
@@ -206,7 +210,7 @@ export async function forgetRollupsBefore({ workspaceId, before }: { workspaceId
     await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND start_minute < ${hour}`;
     if (hour < through) {
       await rebuild(tx, workspaceId, hour, hour + 60);
-      await rollDays(tx, workspaceId, hour, hour + 60, through);
+      await rollCoarse(tx, workspaceId, hour, hour + 60, through);
     }
   }, TX);
 }

@@ -18,12 +18,13 @@ describe("stats cover", () => {
     expect(coverOf(range(D0, D0 + DAY), 60, null)).toBeNull();
   });
 
-  it("tiles a range with days, then hours, then quarters at its ends, without gap or overlap", () => {
+  it("tiles a range with days, then 6 hours, hours and quarters at its ends, without gap or overlap", () => {
     const r = range(D0 + 7 * 60 + 20, D0 + 3 * DAY + 5 * 60 + 50);
     const { pieces, outer } = coversOf(r, seriesGrains(86_400), D0 + 10 * DAY);
     expect(pieces).toEqual([
       { grain: DAY, fromMinute: D0 + DAY, toMinute: D0 + 3 * DAY },
-      { grain: 60, fromMinute: D0 + 8 * 60, toMinute: D0 + DAY },
+      { grain: 360, fromMinute: D0 + 12 * 60, toMinute: D0 + DAY },
+      { grain: 60, fromMinute: D0 + 8 * 60, toMinute: D0 + 12 * 60 },
       { grain: 60, fromMinute: D0 + 3 * DAY, toMinute: D0 + 3 * DAY + 5 * 60 },
       { grain: 15, fromMinute: D0 + 7 * 60 + 30, toMinute: D0 + 8 * 60 },
       { grain: 15, fromMinute: D0 + 3 * DAY + 5 * 60, toMinute: D0 + 3 * DAY + 5 * 60 + 45 },
@@ -41,7 +42,9 @@ describe("stats cover", () => {
       { grain: 60, fromMinute: D0 + 2 * DAY, toMinute: D0 + 2 * DAY + 180 },
     ]);
     expect(outer).toEqual({ grain: 60, fromMinute: D0 + 60, toMinute: D0 + 2 * DAY + 180 });
-    expect(seriesGrains(21_600)).toEqual([60, 15]);
+    expect(seriesGrains(86_400)).toEqual([1440, 360, 60, 15]);
+    expect(seriesGrains(21_600)).toEqual([360, 60, 15]);
+    expect(seriesGrains(10_800)).toEqual([60, 15]);
     expect(seriesGrains(900)).toEqual([15]);
     expect(coversOf(range(D0, D0 + 60), seriesGrains(300), D0 + DAY)).toEqual({ pieces: [], outer: null });
   });
