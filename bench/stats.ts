@@ -5,7 +5,7 @@ import { seed } from "./history";
 import { machine, onBothDatabases, percentile, writeSection } from "./report";
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
-const SAMPLES = Number(process.env.BENCH_STATS_SAMPLES ?? 20);
+const SAMPLES = Number(process.env.BENCH_STATS_SAMPLES ?? 60);
 const DAY = 24 * 3600 * 1000;
 
 /** The dashboard (`GET /api/v1/stats`) at `ROWS` calls spread over 30 days: ranges of a day, a week and the whole month, for the workspace and one server. */

@@ -143,12 +143,19 @@ async function insertTotals(tx: Tx, workspaceId: string, totals: Totals[]): Prom
   for (let i = 0; i < data.length; i += 1000) await tx.callRollup.createMany({ data: data.slice(i, i + 1000) });
 }
 
-/** The calls listed as pending when their hour was rolled up, and whether each has ended (or is gone) since. */
-async function pendingCalls(workspaceId: string): Promise<(PendingCall & { ended: boolean })[]> {
-  const rows = await prisma.$queryRaw<{ call_id: string; started_at: Date | string; ended: Num }[]>`
-    SELECT p.call_id, p.started_at, CASE WHEN c.id IS NULL OR c.status <> 'pending' THEN 1 ELSE 0 END AS ended
-    FROM call_rollup_pending p LEFT JOIN "call" c ON c.id = p.call_id WHERE p.workspace_id = ${workspaceId}`;
-  return rows.map((r) => ({ id: r.call_id, startedAt: new Date(r.started_at).getTime(), ended: num(r.ended) === 1 }));
+/**
+ * How far the workspace is rolled up, and the calls listed as pending when their hour was rolled
+ * up with whether each has ended (or is gone) since: one statement, as every request reads them.
+ */
+async function rollupState(workspaceId: string): Promise<{ through: number | null; pending: (PendingCall & { ended: boolean })[] }> {
+  const rows = await prisma.$queryRaw<{ through_minute: Num; call_id: string | null; started_at: Date | string | null; ended: Num }[]>`
+    SELECT s.through_minute, p.call_id, p.started_at, CASE WHEN c.id IS NULL OR c.status <> 'pending' THEN 1 ELSE 0 END AS ended
+    FROM call_rollup_state s LEFT JOIN call_rollup_pending p ON p.workspace_id = s.workspace_id LEFT JOIN "call" c ON c.id = p.call_id
+    WHERE s.workspace_id = ${workspaceId}`;
+  return {
+    through: rows.length ? num(rows[0]!.through_minute) : null,
+    pending: rows.flatMap((r) => (r.call_id === null ? [] : [{ id: r.call_id, startedAt: new Date(r.started_at!).getTime(), ended: num(r.ended) === 1 }])),
+  };
 }
 
 /**
@@ -159,8 +166,7 @@ async function pendingCalls(workspaceId: string): Promise<(PendingCall & { ended
  */
 export async function advanceRollups({ workspaceId, now = new Date() }: { workspaceId: string; now?: Date }): Promise<{ through: number | null; pending: PendingCall[] }> {
   const closed = hourFloor(minuteOf(now.getTime() - CLOSE_AFTER_MS));
-  const through = await throughOf(prisma, workspaceId);
-  const pending = await pendingCalls(workspaceId);
+  const { through, pending } = await rollupState(workspaceId);
   const settle = [...new Set(pending.filter((p) => p.ended).map((p) => hourFloor(minuteOf(p.startedAt))))];
   if (through !== null && through >= closed && !settle.length) return { through, pending };
   try {
@@ -196,7 +202,8 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
   } catch (err) {
     if (!(err instanceof Busy)) throw err;
   }
-  return { through: await throughOf(prisma, workspaceId), pending: await pendingCalls(workspaceId) };
+  const after = await rollupState(workspaceId);
+  return { through: after.through, pending: after.pending.map(({ id, startedAt }) => ({ id, startedAt })) };
 }
 
 /** After a retention purge of the calls started before `before`: their hours' rollups go, the hour it cut is rebuilt. */
