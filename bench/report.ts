@@ -70,10 +70,13 @@ export function writeSection(title: string, body: string): void {
 
 /**
  * Runs a benchmark against a fresh console on SQLite, then on a throwaway PostgreSQL server on
- * loopback (tests/support/postgres.ts), labelled by database.
+ * loopback (tests/support/postgres.ts), labelled by database. BENCH_DATABASES=sqlite or
+ * =postgresql runs one of them.
  */
 export async function onBothDatabases(name: string, run: (sb: ConsoleHandle, label: string) => Promise<void>): Promise<void> {
-  await run(await startConsole(), "SQLite");
+  const only = process.env.BENCH_DATABASES ?? "sqlite,postgresql";
+  if (only.includes("sqlite")) await run(await startConsole(), "SQLite");
+  if (!only.includes("postgresql")) return;
   const server = await startPostgres();
   try {
     process.env.SWITCHBOARD_TEST_POSTGRES_URL = server.url();

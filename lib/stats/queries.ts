@@ -1,5 +1,6 @@
 import { prisma, sql } from "@/lib/db/client";
 import { decodeBins, emptySummary, mergeSummary, type Summary } from "./histogram";
+import { coversOf, GRAINS, seriesGrains, type Cover } from "./cover";
 import { bucketStart, calls, durationBin, instant, num, real, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
 
 export interface StatsScope {
@@ -12,27 +13,6 @@ export interface StatsScope {
   to: Date;
 }
 
-/**
- * Which calls of a range come from rollup rows: the periods of `grain` minutes wholly inside the
- * range and rolled up, [fromMinute, toMinute). The others are read from the call table: the range's
- * ragged ends, hours not rolled up yet (the current one), and calls that were pending when their
- * hour was rolled up.
- */
-export interface Cover {
-  grain: number;
-  fromMinute: number;
-  toMinute: number;
-}
-
-/** The covered periods of `grain` minutes, or null when none is. The range includes its end. */
-export function coverOf(scope: StatsScope, grain: number | null, through: number | null): Cover | null {
-  if (grain === null || through === null) return null;
-  const ms = grain * 60_000;
-  const fromMinute = Math.ceil(scope.from.getTime() / ms) * grain;
-  const toMinute = Math.min(through, Math.floor((scope.to.getTime() + 1) / ms) * grain);
-  return fromMinute < toMinute ? { grain, fromMinute, toMinute } : null;
-}
-
 /** A call that was pending when its hour was rolled up (lib/stats/rollup.ts). */
 export interface PendingCall {
   id: string;
@@ -42,8 +22,8 @@ export interface PendingCall {
 const LIVE_COLUMNS = sql.sql`started_at, method, name, user_id, origin, status, duration_ms`;
 
 /**
- * The calls of the scope read live, as one `live` CTE: outside the cover, or listed as pending
- * inside it. One statement per answer part, since each costs the same fixed overhead.
+ * The calls of the scope read live, as one `live` CTE: outside the rollups' cover, or listed as
+ * pending inside it. One statement per answer part, since each costs the same fixed overhead.
  */
 function liveCalls(scope: StatsScope, cover: Cover | null, pending: PendingCall[]): Fragment {
   const servers = serversWhere(scope.workspaceId, scope.serverIds);
@@ -58,21 +38,26 @@ function liveCalls(scope: StatsScope, cover: Cover | null, pending: PendingCall[
   return sql.sql`WITH live AS (${sql.join(parts, " UNION ALL ")})`;
 }
 
+/** The rollup rows of the scope's pieces (a WHERE clause per piece, joined by UNION ALL, so each is one range of the primary key). */
+function rolledRows(scope: StatsScope, pieces: Cover[], kinds: Fragment, columns: Fragment): Fragment {
+  const one = (c: Cover) => sql.sql`SELECT ${columns} FROM call_rollup
+    WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = ${c.grain} AND kind IN (${kinds})
+      AND start_minute >= ${c.fromMinute} AND start_minute < ${c.toMinute}`;
+  return sql.join(pieces.map(one), " UNION ALL ");
+}
+
 /** Summaries with duration histograms per bucket of `width` seconds (bucket start, seconds since the epoch); only buckets that hold calls. */
 export async function seriesSummaries({ scope, width, through, pending }: { scope: StatsScope; width: number; through: number | null; pending: PendingCall[] }): Promise<Map<number, Summary>> {
-  const grain = width % 3600 === 0 ? 60 : width % 900 === 0 ? 15 : null;
-  const cover = coverOf(scope, grain, through);
+  const { pieces, outer } = coversOf(scope, seriesGrains(width), through);
   const out = new Map<number, Summary>();
   const into = (start: number) => out.get(start) ?? out.set(start, emptySummary()).get(start)!;
   const bucket = bucketStart(width);
-  const rolled = cover
+  const rolled = pieces.length
     ? await prisma.$queryRaw<(SummaryRow & { start_minute: Num; histogram: string })[]>`
-        SELECT start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
-        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = ${cover.grain} AND kind = 'total'
-          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}`
+        ${rolledRows(scope, pieces, sql.sql`'total'`, sql.sql`start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram`)}`
     : [];
   const live = await prisma.$queryRaw<(SummaryRow & { b: Num; bin: Num })[]>`
-    ${liveCalls(scope, cover, pending)}
+    ${liveCalls(scope, outer, pending)}
     SELECT ${bucket} AS b, ${durationBin} AS bin, ${summaryColumns} FROM live GROUP BY ${bucket}, ${durationBin}`;
   for (const r of rolled) {
     const part = summaryOf(r);
@@ -98,17 +83,16 @@ export interface GroupSummary {
 
 /** The largest groups of the range by number of calls, of each kind (ties by key, so the order is stable). */
 export async function groupSummaries({ scope, through, pending }: { scope: StatsScope; through: number | null; pending: PendingCall[] }): Promise<Record<GroupKind, GroupSummary[]>> {
-  const cover = coverOf(scope, 60, through);
+  const { pieces, outer } = coversOf(scope, [GRAINS.day, GRAINS.sixHours, GRAINS.hour], through);
   type Row = SummaryRow & { kind: GroupKind; key: string; name: string };
-  const rolled = cover
+  const rolled = pieces.length
     ? await prisma.$queryRaw<Row[]>`
         SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
-        FROM call_rollup WHERE workspace_id = ${scope.workspaceId} AND server_id = ${scope.serverId ?? ""} AND grain = 60 AND kind IN ('tool', 'user', 'origin')
-          AND start_minute >= ${cover.fromMinute} AND start_minute < ${cover.toMinute}
+        FROM (${rolledRows(scope, pieces, sql.sql`'tool', 'user', 'origin'`, sql.sql`kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max`)}) AS rolled
         GROUP BY kind, key, name`
     : [];
   const live = await prisma.$queryRaw<Row[]>`
-    ${liveCalls(scope, cover, pending)}
+    ${liveCalls(scope, outer, pending)}
     SELECT 'tool' AS kind, method AS key, name, ${summaryColumns} FROM live GROUP BY method, name
     UNION ALL SELECT 'user' AS kind, coalesce(user_id, '') AS key, '' AS name, ${summaryColumns} FROM live GROUP BY coalesce(user_id, '')
     UNION ALL SELECT 'origin' AS kind, origin AS key, '' AS name, ${summaryColumns} FROM live GROUP BY origin`;

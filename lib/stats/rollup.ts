@@ -1,5 +1,6 @@
 import { prisma, sql } from "@/lib/db/client";
-import { emptySummary, encodeBins, mergeSummary, type Summary } from "./histogram";
+import { GRAINS } from "./cover";
+import { decodeBins, emptySummary, encodeBins, mergeSummary, type Summary } from "./histogram";
 import type { PendingCall } from "./queries";
 import { calls, durationBin, epochSeconds, instant, num, postgres, serversWhere, summaryColumns, summaryOf, type Num, type SummaryRow } from "./sql";
 
@@ -15,6 +16,8 @@ const TX = { maxWait: 10_000, timeout: 60_000 };
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 const hourFloor = (minute: number) => Math.floor(minute / 60) * 60;
+/** The grains built from hour rows rather than from calls. */
+const COARSE = [GRAINS.sixHours, GRAINS.day];
 const atMinute = (minute: number) => new Date(minute * 60_000);
 
 class Busy extends Error {}
@@ -45,7 +48,8 @@ async function throughOf(db: Tx | typeof prisma, workspaceId: string): Promise<n
  */
 async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute: number): Promise<void> {
   const [from, to] = [instant(atMinute(fromMinute)), instant(atMinute(toMinute))];
-  await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}`;
+  // Coarser rows are rebuilt from the hours by rollCoarse.
+  await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain IN (15, 60) AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}`;
   await tx.$executeRaw`DELETE FROM call_rollup_pending WHERE workspace_id = ${workspaceId} AND started_at >= ${from} AND started_at < ${to}`;
   const serverIds = (await tx.server.findMany({ where: { workspaceId }, select: { id: true } })).map((s) => s.id);
   const range = sql.sql`${serversWhere(workspaceId, serverIds)} AND started_at >= ${from} AND started_at < ${to}`;
@@ -73,14 +77,14 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
   await tx.$executeRaw`
     INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
     SELECT workspace_id, '', grain, start_minute, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
-    FROM call_rollup WHERE workspace_id = ${workspaceId} AND server_id <> '' AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}
+    FROM call_rollup WHERE workspace_id = ${workspaceId} AND server_id <> '' AND grain = 60 AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}
     GROUP BY workspace_id, grain, start_minute, kind, key, name`;
   // Totals carry a duration histogram, merged here: per quarter hour and hour, per server and for all.
   const quarter = sql.sql`(${epochSeconds} / 900) * 15`;
   const rows = await tx.$queryRaw<(SummaryRow & { server_id: string; q: Num; bin: Num })[]>`
     SELECT server_id, ${quarter} AS q, ${durationBin} AS bin, ${summaryColumns}
     FROM ${calls} WHERE ${settled} GROUP BY server_id, ${quarter}, ${durationBin}`;
-  const totals = new Map<string, { serverId: string; grain: number; start: number; summary: Summary }>();
+  const totals = new Map<string, Totals>();
   for (const r of rows) {
     const part = summaryOf(r);
     if (r.bin !== null) part.bins.set(num(r.bin), part.timed);
@@ -92,19 +96,66 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
       totals.set(id, entry);
     }
   }
-  const data = [...totals.values()].map(({ serverId, grain, start, summary: s }) => ({
+  await insertTotals(tx, workspaceId, [...totals.values()]);
+}
+
+/**
+ * Recomputes the rows of the coarse periods (6 hours, days) that meet [fromMinute, toMinute) and
+ * are wholly rolled up (ending at or before `through`) from their hour rows, so they always agree.
+ */
+async function rollCoarse(tx: Tx, workspaceId: string, fromMinute: number, toMinute: number, through: number): Promise<void> {
+  for (const grain of COARSE) {
+    const floor = (minute: number) => Math.floor(minute / grain) * grain;
+    const from = floor(fromMinute);
+    const to = Math.min(floor(through), floor(toMinute - 1) + grain);
+    if (from >= to) continue;
+    const start = sql.sql`(start_minute / ${sql.raw(String(grain))}) * ${sql.raw(String(grain))}`;
+    await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = ${grain} AND start_minute >= ${from} AND start_minute < ${to}`;
+    await tx.$executeRaw`
+      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
+      SELECT workspace_id, server_id, ${grain}, ${start}, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
+      FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind <> 'total' AND start_minute >= ${from} AND start_minute < ${to}
+      GROUP BY workspace_id, server_id, ${start}, kind, key, name`;
+    // Totals carry histograms, merged here.
+    const hours = await tx.$queryRaw<(SummaryRow & { server_id: string; start_minute: Num; histogram: string })[]>`
+      SELECT server_id, start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
+      FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind = 'total' AND start_minute >= ${from} AND start_minute < ${to}`;
+    const totals = new Map<string, Totals>();
+    for (const r of hours) {
+      const at = floor(num(r.start_minute));
+      const id = `${r.server_id}|${at}`;
+      const entry = totals.get(id) ?? totals.set(id, { serverId: r.server_id, grain, start: at, summary: emptySummary() }).get(id)!;
+      const part = summaryOf(r);
+      decodeBins(r.histogram, part.bins);
+      mergeSummary(entry.summary, part);
+    }
+    await insertTotals(tx, workspaceId, [...totals.values()]);
+  }
+}
+
+type Totals = { serverId: string; grain: number; start: number; summary: Summary };
+
+async function insertTotals(tx: Tx, workspaceId: string, totals: Totals[]): Promise<void> {
+  const data = totals.map(({ serverId, grain, start, summary: s }) => ({
     workspaceId, serverId, grain, startMinute: start, kind: "total", key: "", name: "",
     count: s.count, errors: s.errors, timed: s.timed, durationSum: s.sum, durationMin: s.min, durationMax: s.max, histogram: encodeBins(s.bins),
   }));
   for (let i = 0; i < data.length; i += 1000) await tx.callRollup.createMany({ data: data.slice(i, i + 1000) });
 }
 
-/** The calls listed as pending when their hour was rolled up, and whether each has ended (or is gone) since. */
-async function pendingCalls(workspaceId: string): Promise<(PendingCall & { ended: boolean })[]> {
-  const rows = await prisma.$queryRaw<{ call_id: string; started_at: Date | string; ended: Num }[]>`
-    SELECT p.call_id, p.started_at, CASE WHEN c.id IS NULL OR c.status <> 'pending' THEN 1 ELSE 0 END AS ended
-    FROM call_rollup_pending p LEFT JOIN "call" c ON c.id = p.call_id WHERE p.workspace_id = ${workspaceId}`;
-  return rows.map((r) => ({ id: r.call_id, startedAt: new Date(r.started_at).getTime(), ended: num(r.ended) === 1 }));
+/**
+ * How far the workspace is rolled up, and the calls listed as pending when their hour was rolled
+ * up with whether each has ended (or is gone) since: one statement, as every request reads them.
+ */
+async function rollupState(workspaceId: string): Promise<{ through: number | null; pending: (PendingCall & { ended: boolean })[] }> {
+  const rows = await prisma.$queryRaw<{ through_minute: Num; call_id: string | null; started_at: Date | string | null; ended: Num }[]>`
+    SELECT s.through_minute, p.call_id, p.started_at, CASE WHEN c.id IS NULL OR c.status <> 'pending' THEN 1 ELSE 0 END AS ended
+    FROM call_rollup_state s LEFT JOIN call_rollup_pending p ON p.workspace_id = s.workspace_id LEFT JOIN "call" c ON c.id = p.call_id
+    WHERE s.workspace_id = ${workspaceId}`;
+  return {
+    through: rows.length ? num(rows[0]!.through_minute) : null,
+    pending: rows.flatMap((r) => (r.call_id === null ? [] : [{ id: r.call_id, startedAt: new Date(r.started_at!).getTime(), ended: num(r.ended) === 1 }])),
+  };
 }
 
 /**
@@ -115,8 +166,7 @@ async function pendingCalls(workspaceId: string): Promise<(PendingCall & { ended
  */
 export async function advanceRollups({ workspaceId, now = new Date() }: { workspaceId: string; now?: Date }): Promise<{ through: number | null; pending: PendingCall[] }> {
   const closed = hourFloor(minuteOf(now.getTime() - CLOSE_AFTER_MS));
-  const through = await throughOf(prisma, workspaceId);
-  const pending = await pendingCalls(workspaceId);
+  const { through, pending } = await rollupState(workspaceId);
   const settle = [...new Set(pending.filter((p) => p.ended).map((p) => hourFloor(minuteOf(p.startedAt))))];
   if (through !== null && through >= closed && !settle.length) return { through, pending };
   try {
@@ -129,7 +179,11 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
       await prisma.$transaction(async (tx) => {
         await lock(tx, workspaceId, false);
         const rolled = (await throughOf(tx, workspaceId)) ?? 0;
-        for (const hour of settle) if (hour < rolled) await rebuild(tx, workspaceId, hour, hour + 60);
+        for (const hour of settle) {
+          if (hour >= rolled) continue;
+          await rebuild(tx, workspaceId, hour, hour + 60);
+          await rollCoarse(tx, workspaceId, hour, hour + 60, rolled);
+        }
       }, TX);
     }
     for (;;) {
@@ -139,6 +193,7 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
         if (from === null || from >= closed) return true;
         const to = Math.min(closed, from + CHUNK_HOURS * 60);
         await rebuild(tx, workspaceId, from, to);
+        await rollCoarse(tx, workspaceId, from, to, to);
         await tx.callRollupState.update({ where: { workspaceId }, data: { throughMinute: to } });
         return false;
       }, TX);
@@ -147,7 +202,8 @@ export async function advanceRollups({ workspaceId, now = new Date() }: { worksp
   } catch (err) {
     if (!(err instanceof Busy)) throw err;
   }
-  return { through: await throughOf(prisma, workspaceId), pending: await pendingCalls(workspaceId) };
+  const after = await rollupState(workspaceId);
+  return { through: after.through, pending: after.pending.map(({ id, startedAt }) => ({ id, startedAt })) };
 }
 
 /** After a retention purge of the calls started before `before`: their hours' rollups go, the hour it cut is rebuilt. */
@@ -159,7 +215,10 @@ export async function forgetRollupsBefore({ workspaceId, before }: { workspaceId
     if (through === null) return;
     // Calls still pending were not purged: they stay listed, counted live until they end.
     await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND start_minute < ${hour}`;
-    if (hour < through) await rebuild(tx, workspaceId, hour, hour + 60);
+    if (hour < through) {
+      await rebuild(tx, workspaceId, hour, hour + 60);
+      await rollCoarse(tx, workspaceId, hour, hour + 60, through);
+    }
   }, TX);
 }
 

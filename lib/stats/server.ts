@@ -13,13 +13,15 @@ import { advanceRollups, forgetRollups } from "./rollup";
  */
 export async function getStats(principal: Principal, query: StatsQuery): Promise<Stats> {
   const { workspaceId } = principal;
-  const servers = await q.serverIds({ workspaceId });
-  if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
   // Without up-to-date rollups the answer is still right, computed from the call table.
-  const { through, pending } = await advanceRollups({ workspaceId }).catch((err: unknown) => {
-    console.error("[stats] rolling up failed", err);
-    return { through: null, pending: [] };
-  });
+  const [servers, { through, pending }] = await Promise.all([
+    q.serverIds({ workspaceId }),
+    advanceRollups({ workspaceId }).catch((err: unknown) => {
+      console.error("[stats] rolling up failed", err);
+      return { through: null, pending: [] };
+    }),
+  ]);
+  if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
   const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, serverId: query.serverId ?? null, from: query.from, to: query.to };
   const width = BUCKETS[query.bucket];
   const [series, { tool: tools, user: users, origin: origins }] = await Promise.all([

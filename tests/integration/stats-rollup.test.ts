@@ -6,6 +6,7 @@ import { random } from "../support/random";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 // Closed hours in the past: they are rolled up on the first request.
 const BASE = Date.UTC(2026, 10, 10, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -83,7 +84,7 @@ function verify(body: any, calls: Call[], { from, to, bucket, serverId }: Range)
   const inRange = calls.filter((c) => c.startedAt.getTime() >= from && c.startedAt.getTime() <= to && (!serverId || c.serverId === serverId));
   const label = `${bucket} ${serverId ?? "workspace"}`;
   expectClose(body.totals, expected(inRange), `${label} totals`);
-  const width = { "5m": 5, "15m": 15, "1h": 60, "3h": 180 }[bucket]! * MINUTE;
+  const width = { "5m": 5, "15m": 15, "1h": 60, "3h": 180, "6h": 360, "1d": 1440 }[bucket]! * MINUTE;
   for (const point of body.series) {
     const start = Date.parse(point.start);
     expectClose(point, expected(inRange.filter((c) => c.startedAt.getTime() >= start && c.startedAt.getTime() < start + width)), `${label} ${point.start}`);
@@ -187,6 +188,31 @@ describe("stats rollups", () => {
     expect(after.totals.errors).toBe(before.totals.errors + 1);
     expect(after.totals.meanMs).toBeGreaterThan(before.totals.meanMs);
     expect((await sb.db.get("SELECT call_id FROM call_rollup_pending WHERE call_id = ?", late.id))).toBeUndefined();
+  });
+
+  it("whole days are read from day rows that answer as their hours and the call table do, also after a call ends late", async () => {
+    const { api, workspaceId, servers } = await workspace("Days", 2);
+    const calls = seedCalls({ workspaceId, servers, start: BASE - 2 * DAY, hours: 4 * 24, n: 2000, seed: 23, instanceId });
+    await seed(calls);
+    // Two whole days inside, ragged hours and quarter hours at both ends.
+    const range = { from: BASE - 2 * DAY + 5 * HOUR + 7 * MINUTE + 250, to: BASE + 2 * DAY - 3 * HOUR - 20 * MINUTE, bucket: "1d" };
+    await checkStats(api, calls, range);
+    const dayRows = async () => Number((await sb.db.get<{ n: number | string }>("SELECT count(*) AS n FROM call_rollup WHERE workspace_id = ? AND grain = 1440", workspaceId))!.n);
+    expect(await dayRows()).toBeGreaterThan(0);
+    for (const bucket of ["6h", "3h"]) await checkStats(api, calls, { ...range, bucket });
+    await checkStats(api, calls, { ...range, serverId: servers[1] });
+    await checkStats(api, calls, { from: BASE - 2 * DAY, to: BASE + 2 * DAY, bucket: "1d", serverId: servers[0] });
+    // A call pending inside a whole day ends: its hour and its day are rebuilt alike.
+    const late = calls.find((c) => c.durationMs === null && c.startedAt.getTime() >= BASE && c.startedAt.getTime() < BASE + DAY)!;
+    const finished = sb.db.provider === "sqlite" ? iso(BASE + 3 * DAY).replace("Z", "+00:00") : iso(BASE + 3 * DAY);
+    await sb.db.run(`UPDATE "call" SET status = 'ok', duration_ms = 9000000, finished_at = ${sb.db.provider === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} WHERE id = ?`, finished, late.id);
+    Object.assign(late, { status: "ok", durationMs: 9_000_000 });
+    const after = await checkStats(api, calls, range);
+    expect(after.totals.meanMs).toBeGreaterThan(0);
+    expect(await sb.db.get("SELECT call_id FROM call_rollup_pending WHERE call_id = ?", late.id)).toBeUndefined();
+    const day = await sb.db.get<{ timed: number | string; duration_max: number }>("SELECT timed, duration_max FROM call_rollup WHERE workspace_id = ? AND server_id = '' AND grain = 1440 AND kind = 'total' AND start_minute = ?", workspaceId, BASE / MINUTE);
+    expect(Number(day!.timed)).toBe(calls.filter((c) => c.durationMs !== null && c.startedAt.getTime() >= BASE && c.startedAt.getTime() < BASE + DAY).length);
+    expect(Number(day!.duration_max)).toBe(9_000_000);
   });
 
   it("purging a server takes its calls out of the workspace's figures", async () => {
