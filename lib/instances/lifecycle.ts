@@ -17,6 +17,8 @@ function exitedHere(instance: { host: string; pid: number }): boolean {
   }
 }
 
+const FULL_REAP_EVERY = 12;
+
 export interface RunningInstance {
   id: string;
   /** Marks this instance's calls still pending as interrupted and removes its row. */
@@ -32,11 +34,18 @@ export async function startInstance({ log = console.log, onGone = () => undefine
   const id = instanceId();
   const interval = heartbeatMs();
   await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
+  // Orphans appear only when an instance goes: the sweeping statements run when the set of
+  // instances changed, and every FULL_REAP_EVERY beats anyway (each costs a few Prisma queries).
+  let seen = "";
+  let beats = 0;
   const reap = async () => {
     const staleBefore = Date.now() - 3 * interval;
     const all = await q.findInstances();
     const gone = all.filter((i) => i.id !== id && (i.heartbeatAt.getTime() < staleBefore || exitedHere(i))).map((i) => i.id);
     const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
+    const now = alive.sort().join(" ");
+    if (!gone.length && now === seen && ++beats % FULL_REAP_EVERY !== 0) return;
+    seen = now;
     const living = alive.includes(id) ? alive : [...alive, id];
     const { count } = await q.interruptOrphans({ alive: living });
     await q.endGatewayConnections({ alive: living });
