@@ -26,7 +26,7 @@ export interface RunningInstance {
 }
 
 /**
- * Registers this process, then beats and reaps: every beat, calls left pending by an instance
+ * Registers this process, then beats and reaps: when an instance went, calls left pending by an instance
  * that stopped beating (or by a console from before instances existed) are marked interrupted,
  * by whichever instance notices first. Never another live instance's calls.
  */
