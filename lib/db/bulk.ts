@@ -2,8 +2,6 @@ import type BetterSqlite3 from "better-sqlite3";
 import { piece } from "@/lib/runtime";
 import { driver } from "./client";
 
-// Loaded by server.ts's module graph too (through lib/traffic): no "server-only" here.
-
 /** A table's columns for appendRows: [column name, key in the row]. */
 export type Columns<R> = readonly (readonly [string, keyof R])[];
 
