@@ -2,7 +2,7 @@ import "server-only";
 import { gatewayPath } from "@/lib/auth";
 import { forwardRequest } from "@/lib/cluster/server";
 import { ServedElsewhere } from "@/lib/errors";
-import { getServerActingAs } from "@/lib/servers/server";
+import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
 import { refuseElsewhere } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
 import { serveBridged, type BridgeMember } from "./bridge";
@@ -11,16 +11,25 @@ import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, 
 import { byName, serverPrefixes } from "./names";
 import { findWorkspaceRoutes, type GatewayRoute } from "./routes";
 
-/** A modern-era host on a server's own endpoint (lib/gateway/endpoint.ts checked auth and route). */
-export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+/**
+ * The route's server as the principal uses it, or the request forwarded to the instance that can
+ * serve it (a stdio server whose agent is connected there).
+ */
+export async function serverHere(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<ServerSecretRow | Response> {
   const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
   try {
     refuseElsewhere(server);
+    return server;
   } catch (err) {
-    // A stdio server whose agent is connected to another instance: the request is served there.
     if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
     throw err;
   }
+}
+
+/** A modern-era host on a server's own endpoint (lib/gateway/endpoint.ts checked auth and route). */
+export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+  const server = await serverHere(request, body, route, principal);
+  if (server instanceof Response) return server;
   const target = { path: gatewayPath(route.workspaceSlug, route.serverName), principal, members: [{ route, server, prefix: null }], serverInfo: null };
   return serveBridged(request, body.parsed, target);
 }

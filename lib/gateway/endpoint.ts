@@ -10,10 +10,10 @@ import { instanceId } from "@/lib/instances";
 import { credentialUsed } from "@/lib/oauth/server";
 import { openUpstream } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
-import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
-import { refuseElsewhere, upstreamConfig } from "@/lib/sessions/server";
+import type { ServerSecretRow } from "@/lib/servers/server";
+import { upstreamConfig } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
-import { bridgeServer } from "./bridged";
+import { bridgeServer, serverHere } from "./bridged";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
 import { offered, offeredTools, RPC } from "./policy";
 import * as q from "./queries";
@@ -77,13 +77,8 @@ async function existing(request: Request, body: Body | null, sessionId: string, 
 }
 
 async function opened(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
-  const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
-  try {
-    refuseElsewhere(server);
-  } catch (err) {
-    if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
-    throw err;
-  }
+  const server = await serverHere(request, body, route, principal);
+  if (server instanceof Response) return server;
   let config;
   try {
     config = await upstreamConfig(server);
