@@ -5,6 +5,7 @@ import { piece } from "@/lib/runtime";
 import type { BridgeState, BridgeTarget } from "./bridge-scope";
 import { buildBridgeServer } from "./bridge-server";
 import { rpcError } from "./http";
+import { hostSeen, type HostInfo } from "./presence";
 import { IDLE_MS } from "./upstreams";
 
 /** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */
@@ -15,6 +16,8 @@ export interface BridgeSession {
   current: { target: BridgeTarget; state: BridgeState };
   userId: string;
   lastUsed: number;
+  /** Who it is, from `initialize`: listed under Connected clients for each server behind the endpoint. */
+  host: HostInfo;
 }
 
 export interface BridgeSessions {
@@ -35,18 +38,26 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
     if (!session || session.userId !== target.principal.userId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
     session.current.target = target;
     session.lastUsed = Date.now();
+    hostSeen(target, session.host);
     return session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   }
   const id = crypto.randomUUID();
   const current = { target, state: newState(() => session.server) };
   const server = await buildBridgeServer(() => current);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
-  const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now() };
+  const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now(), host: hostOfInitialize(parsedBody) };
+  hostSeen(target, session.host);
   transport.onclose = () => void end(id);
   await server.connect(transport);
   sessions.entries.set(id, session);
   sessions.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   return transport.handleRequest(request, { parsedBody });
+}
+
+function hostOfInitialize(body: unknown): HostInfo {
+  const params = (body as { params?: { clientInfo?: { name?: unknown; version?: unknown }; protocolVersion?: unknown } } | undefined)?.params;
+  const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+  return { name: text(params?.clientInfo?.name), version: text(params?.clientInfo?.version), protocolVersion: text(params?.protocolVersion) };
 }
 
 function newState(server: () => Server): BridgeState {

@@ -9,6 +9,7 @@ import { serveBridged, type BridgeMember } from "./bridge";
 import { serveBridgeSession } from "./bridge-sessions";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
 import { byName, serverPrefixes } from "./names";
+import { hostOfRequest, hostSeen } from "./presence";
 import { findWorkspaceRoutes, type GatewayRoute } from "./routes";
 
 /**
@@ -31,6 +32,7 @@ export async function bridgeServer(request: Request, body: Body, route: GatewayR
   const server = await serverHere(request, body, route, principal);
   if (server instanceof Response) return server;
   const target = { path: gatewayPath(route.workspaceSlug, route.serverName), principal, members: [{ route, server, prefix: null }], serverInfo: null };
+  hostSeen(target, hostOfRequest(body.parsed));
   return serveBridged(request, body.parsed, target);
 }
 
@@ -65,6 +67,7 @@ export async function handleAggregateRequest(request: Request, slug: string): Pr
     };
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId || (body && isInitialize(body.parsed))) return serveBridgeSession(request, body?.parsed, target, sessionId);
+    hostSeen(target, hostOfRequest(body?.parsed));
     return serveBridged(request, body?.parsed, target);
   });
 }

@@ -9,6 +9,7 @@ import { revokeGatewayGrants } from "@/lib/gateway-auth/server";
 import { forgetCache } from "@/lib/runtime";
 import { getServer } from "@/lib/servers/server";
 import { closeRelay } from "./endpoint";
+import { disconnectHost } from "./presence";
 import { closeUpstreamsOf } from "./upstreams";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
@@ -60,8 +61,9 @@ export async function listConnectedClients(principal: Principal, serverId: strin
 }
 
 /**
- * Ends a host's session; its next request gets 404. A host that still holds a valid token may open
- * a new one: with `revoke`, an OAuth host's grant is revoked too (it must ask the person again).
+ * Ends a host's session (its next request gets 404) or, for a host without one (lib/gateway/presence.ts),
+ * its row and upstream connections. A host that still holds a valid token may come back: with
+ * `revoke`, an OAuth host's grant is revoked too (it must ask the person again).
  */
 export async function disconnectClient(principal: Principal, serverId: string, connectionId: string, { revoke = false }: { revoke?: boolean } = {}): Promise<void> {
   const server = await getServer(principal, serverId);
@@ -69,7 +71,7 @@ export async function disconnectClient(principal: Principal, serverId: string, c
   if (!row || row.workspaceId !== principal.workspaceId || row.serverId !== server.id) throw notFound("Connected client");
   if (revoke && row.oauthClientId) await revokeGatewayGrants({ userId: row.userId, clientId: row.oauthClientId });
   if (row.endedAt && !revoke) return;
-  const here = row.endedAt ? true : await closeRelay(row.id, "disconnected");
+  const here = row.endedAt ? true : (await closeRelay(row.id, "disconnected")) || (await disconnectHost(row.id));
   if (!here && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) throw new ServedElsewhere(row.instanceId, "This MCP session");
   if (!here) await q.endConnection({ id: row.id, reason: "disconnected" });
   await audit(principal, {

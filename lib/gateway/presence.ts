@@ -1,0 +1,111 @@
+import "server-only";
+import crypto from "node:crypto";
+import { instanceId } from "@/lib/instances";
+import { piece } from "@/lib/runtime";
+import type { BridgeTarget } from "./bridge-scope";
+import * as q from "./queries";
+import { IDLE_MS, upstreamPool } from "./upstreams";
+
+const TOUCH_EVERY_MS = 60_000;
+
+/** What a host says about itself: `initialize` params (legacy era) or a request's `_meta` (modern era). */
+export interface HostInfo {
+  name: string | null;
+  version: string | null;
+  protocolVersion: string | null;
+}
+
+interface Presence {
+  id: string;
+  principalKey: string;
+  serverId: string;
+  touchedAt: number;
+  /** Its row is written (a disconnect or an end must not overtake the insert). */
+  recorded: Promise<unknown>;
+}
+
+export interface Presences {
+  byKey: Map<string, Presence>;
+  sweeper: NodeJS.Timeout | null;
+}
+
+const presences = piece("gatewayPresence", (): Presences => ({ byKey: new Map(), sweeper: null }));
+
+/**
+ * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/endpoint.ts).
+ * A modern-era host has no session: it is connected from its first request until IDLE_MS without
+ * one, per (principal, server, host name); a host of the aggregated endpoint is listed under each
+ * server behind it.
+ */
+export function hostSeen(target: BridgeTarget, host: HostInfo): void {
+  const now = Date.now();
+  for (const member of target.members) {
+    const key = `${target.principal.limitKey}\n${member.server.id}\n${host.name ?? ""}`;
+    const found = presences.byKey.get(key);
+    if (found) {
+      if (now - found.touchedAt > TOUCH_EVERY_MS) {
+        found.touchedAt = now;
+        void found.recorded.then(() => q.touchConnection({ id: found.id })).catch(() => undefined);
+      }
+      continue;
+    }
+    const id = crypto.randomUUID();
+    const who = target.principal;
+    const recorded = q
+      .createConnection({
+        id,
+        workspaceId: member.server.workspaceId,
+        serverId: member.server.id,
+        userId: who.userId,
+        tokenId: who.tokenId,
+        oauthClientId: who.oauthClientId,
+        clientName: host.name?.slice(0, 200) ?? null,
+        clientVersion: host.version?.slice(0, 100) ?? null,
+        protocolVersion: host.protocolVersion?.slice(0, 40) ?? null,
+        instanceId: instanceId(),
+      })
+      .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
+    presences.byKey.set(key, { id, principalKey: who.limitKey, serverId: member.server.id, touchedAt: now, recorded });
+  }
+  presences.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+}
+
+/** A modern-era request's host, from its `_meta`. */
+export function hostOfRequest(body: unknown): HostInfo {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  const info = meta?.["io.modelcontextprotocol/clientInfo"] as { name?: unknown; version?: unknown } | undefined;
+  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  return { name: text(info?.name), version: text(info?.version), protocolVersion: text(version) };
+}
+
+/**
+ * An admin's "Disconnect" of a bridged host held here: its row ends and the upstream connections
+ * its requests used close. False when this instance does not hold it.
+ */
+export async function disconnectHost(id: string): Promise<boolean> {
+  const entry = [...presences.byKey].find(([, presence]) => presence.id === id);
+  if (!entry) return false;
+  const [key, presence] = entry;
+  presences.byKey.delete(key);
+  await presence.recorded;
+  await q.endConnection({ id, reason: "disconnected" });
+  await upstreamPool.close((upstream) => upstream.key === `${presence.principalKey}\n${presence.serverId}`);
+  return true;
+}
+
+function sweep(): void {
+  const now = Date.now();
+  for (const [key, presence] of presences.byKey) {
+    if (now - presence.touchedAt <= IDLE_MS) continue;
+    presences.byKey.delete(key);
+    void presence.recorded.then(() => q.endConnection({ id: presence.id, reason: "idle" })).catch(() => undefined);
+  }
+  if (!presences.byKey.size && presences.sweeper) {
+    clearInterval(presences.sweeper);
+    presences.sweeper = null;
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value ? value : null;
+}
