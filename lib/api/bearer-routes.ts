@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
-import { DIRECT_REPLY, DirectRequest, type DirectReply } from "./direct";
+import { DIRECT_REPLY, DirectRequest, MCP_BODY, type DirectReply } from "./direct";
 
 // Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
 
@@ -112,7 +112,9 @@ async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Req
   const length = Number(req.headers["content-length"]);
   if (Number.isFinite(length) && length <= BUFFERED_BODY_BYTES) {
     const body = await readAll(req);
-    return lean ? (new DirectRequest(url, req.method!, headers, signal, body) as unknown as Request) : new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
+    if (lean) return new DirectRequest(url, req.method!, headers, signal, body) as unknown as Request;
+    // The gateway parses the body itself and hands it to the SDK as parsedBody: the Request needs no body stream.
+    return Object.assign(new Request(url, { method: req.method, headers, signal }), { [MCP_BODY]: body });
   }
   return new Request(url, { method: req.method, headers, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, signal, duplex: "half" } as RequestInit);
 }

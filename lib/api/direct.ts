@@ -3,6 +3,8 @@
 
 /** On a request the direct path made: its body, already read whole (null: none). */
 export const BUFFERED_BODY = Symbol.for("switchboard.api.bufferedBody");
+/** On a gateway request (a whole Request, for the MCP SDK) the direct path made: its body, read whole, for lib/gateway to parse. */
+export const MCP_BODY = Symbol.for("switchboard.mcp.bufferedBody");
 /** On what a route answers a direct request with: the JSON reply, not yet a Response. */
 export const DIRECT_REPLY = Symbol.for("switchboard.api.directReply");
 

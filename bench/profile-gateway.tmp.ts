@@ -1,0 +1,18 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { setupOwner, startConsole } from "../tests/support/console";
+import { startEverything } from "../tests/support/servers";
+import { measure, row } from "./report";
+const everything = await startEverything("streamableHttp");
+const sb = await startConsole({ nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${process.env.PROF_DIR ?? "/tmp/profg"}`] });
+const { api } = await setupOwner(sb.url);
+const serverId = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url })).body.server.id;
+const { path: endpoint } = (await api("PUT", `/api/v1/servers/${serverId}/exposure`, { enabled: true })).body.exposure;
+const token = (await api("POST", "/api/v1/tokens", { name: "bench", scopes: ["gateway"] })).body.secret;
+const client = new Client({ name: "bench-host", version: "0" });
+await client.connect(new StreamableHTTPClientTransport(new URL(`${sb.url}${endpoint}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+const once = async () => { await client.callTool({ name: "echo", arguments: { message: "bench" } }); };
+await measure("warm", 16, 1000, once);
+const t0 = Date.now();
+const s = await measure("gateway", 16, 3000, once);
+console.log(row(s), "window s", (Date.now() - t0) / 1000);
+await client.close(); await sb.stop(); await everything.stop();
