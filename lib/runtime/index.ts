@@ -19,6 +19,7 @@ import type { GatewayRoute } from "@/lib/gateway/routes";
 import type { Bridges } from "@/lib/gateway/bridge";
 import type { BridgeSessions } from "@/lib/gateway/bridge-sessions";
 import type { UpstreamPool } from "@/lib/gateway/upstreams";
+import type { InputCalls } from "@/lib/gateway/bridge-input";
 import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 
@@ -84,6 +85,8 @@ export interface Runtime {
   gatewayBridges?: Bridges;
   /** lib/gateway: legacy-era hosts' sessions on the aggregated endpoint, by session id. */
   gatewayBridgeSessions?: BridgeSessions;
+  /** lib/gateway: bridged calls waiting for their host's answers to the server's requests, by id (sealed in requestState). */
+  gatewayInputCalls?: InputCalls;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters?: Map<number, RateLimiterMemory>;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
