@@ -19,8 +19,8 @@ export interface HostCapabilities {
 }
 
 /** The host's capabilities if it declared any of elicitation, sampling or roots; else null (calls take the shared connection). */
-export function hostCapabilities(ctx: ServerContext | undefined, server: Server): HostCapabilities | null {
-  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+export function hostCapabilities(ctx: ServerContext, server: Server): HostCapabilities | null {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps = (envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? server.getClientCapabilities()) as HostCapabilities | undefined;
   return caps && (caps.elicitation || caps.sampling || caps.roots) ? caps : null;
 }

@@ -11,7 +11,7 @@ import { RPC } from "./policy";
  */
 export async function buildBridgeServer(current: () => { target: BridgeTarget; state: BridgeState }): Promise<Server> {
   const { target } = current();
-  const scope = (c?: ServerContext) => new BridgeScope(current().target, current().state, hostCapabilities(c, server));
+  const scope = (c?: ServerContext) => new BridgeScope(current().target, current().state, c ? hostCapabilities(c, server) : null);
   const single = scope().single;
   const info = single ? await scope().connect(single).then((c) => c.info, () => null) : null;
   const serverInfo = target.serverInfo ?? { ...(info?.serverInfo ?? { name: single?.server.name ?? "switchboard", version: "0" }) };
