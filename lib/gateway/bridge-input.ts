@@ -2,7 +2,7 @@ import "server-only";
 import { createRequestStateCodec, inputRequired, ProtocolError, type InputRequests, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { RelayedCallHandle } from "@/lib/calls/server";
 import { derivedSecret } from "@/lib/crypto";
-import type { CallMethod, Progress, ServerRequest, ServerRequestOutcome } from "@/lib/mcp/server";
+import { McpError, type CallMethod, type Progress, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { HostTimeout, outcomeOf, toProtocol } from "./bridge-outcome";
@@ -68,6 +68,8 @@ export class InputCall {
   private settled: Settled | null = null;
   private wake: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Stops watching the HTTP request that carried the last `input_required`. */
+  private unwatch: (() => void) | null = null;
   private count = 0;
   pooled: PooledUpstream | null = null;
   /** Progress goes to whichever host request is waiting now. */
@@ -111,8 +113,7 @@ export class InputCall {
    * asked, then waits for the final result or the server's next requests.
    */
   async round(ctx: ServerContext, mint: (id: string) => Promise<string>): Promise<Item> {
-    if (this.timer) clearTimeout(this.timer);
-    waiting.delete(this.id);
+    this.unpark();
     const responses = ctx.mcpReq.inputResponses ?? {};
     for (const [key, asked] of this.asked) {
       if (!(key in responses)) continue;
@@ -147,7 +148,7 @@ export class InputCall {
             inputRequests[asked.key] = { method: asked.request.method, params: asked.request.params } as never;
           }
           const requestState = await mint(this.id);
-          this.park();
+          this.park(ctx);
           return inputRequired({ inputRequests, requestState }) as unknown as Item;
         }
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -159,19 +160,42 @@ export class InputCall {
     }
   }
 
-  /** Waits for the host's retry, for a bounded time. */
-  private park(): void {
+  /**
+   * Waits for the host's retry, for a bounded time. A host that went away before the
+   * `input_required` reached it (its HTTP request aborted unfinished) cancels the call.
+   */
+  private park(ctx: ServerContext): void {
     waiting.set(this.id, this);
     const waitMs = inputWaitMs(this.server);
-    this.timer = setTimeout(() => {
-      waiting.delete(this.id);
-      const message = `The host did not answer the server's ${[...this.asked.values()].map((a) => a.request.method).join(", ")} within ${waitMs} ms`;
+    const end = (error: Error, message: string) => {
+      this.unpark();
       for (const asked of this.asked.values()) asked.answer({ error: { code: -32603, message } });
       this.asked.clear();
-      this.settle({ error: new HostTimeout(message) });
-      this.controller.abort(new Error(message));
+      this.settle({ error });
+      this.controller.abort(error);
+    };
+    this.timer = setTimeout(() => {
+      const message = `The host did not answer the server's ${[...this.asked.values()].map((a) => a.request.method).join(", ")} within ${waitMs} ms`;
+      end(new HostTimeout(message), message);
     }, waitMs);
     this.timer.unref?.();
+    const dropped = ctx.http?.req?.signal;
+    if (!dropped) return;
+    const gone = () => {
+      const message = "The host cancelled the request before the server's request reached it";
+      end(new McpError("cancelled", message), message);
+    };
+    if (dropped.aborted) return gone();
+    dropped.addEventListener("abort", gone);
+    this.unwatch = () => dropped.removeEventListener("abort", gone);
+  }
+
+  private unpark(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.unwatch?.();
+    this.unwatch = null;
+    waiting.delete(this.id);
   }
 
   /** A request the host did not declare it can answer: refused upstream as the spec says (elicitation declined). */

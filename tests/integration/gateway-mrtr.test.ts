@@ -49,11 +49,11 @@ describe("the gateway passes sampling, elicitation and roots to modern-era hosts
   });
 
   /** An SDK client pinned to 2026-07-28 acting as host, answering what it declares and noting each request. */
-  const host = async (url: string, capabilities: Caps, seen: Seen = [], { as = token, manual = false } = {}) => {
+  const host = async (url: string, capabilities: Caps, seen: Seen = [], { as = token, manual = false, legacy = false } = {}) => {
     const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${as}` } } });
     const client = new Client(
       { name: "input-host", version: "1.0.0" },
-      { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } }, ...(manual ? { inputRequired: { autoFulfill: false } } : {}) },
+      { capabilities, ...(legacy ? {} : { versionNegotiation: { mode: { pin: "2026-07-28" } } }), ...(manual ? { inputRequired: { autoFulfill: false } } : {}) },
     );
     if (capabilities.elicitation) {
       client.setRequestHandler("elicitation/create", async (request) => {
@@ -169,6 +169,34 @@ describe("the gateway passes sampling, elicitation and roots to modern-era hosts
     });
     expect((await api("GET", `/api/v1/calls/${call.id}`)).body.call.error.message).toMatch(/host did not answer the server's elicitation\/create within 2500 ms/);
     await expect(manual.request({ method: "tools/call", params: { ...params, inputResponses: answer, requestState: first.requestState } }, { allowInputRequired: true })).rejects.toThrow(/No call is waiting for this requestState/);
+  });
+
+  it("passes progress to the host and ends the upstream call when the host cancels", async () => {
+    // Without roots: server-everything's own roots/list right after initialize would be a round of its own.
+    const client = await host(endpoints.everything!, { elicitation: {}, sampling: {} });
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const running = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 20, steps: 20 } }, {
+      signal: controller.signal,
+      onprogress: (p: { progress: number }) => {
+        progress.push(p.progress);
+        controller.abort();
+      },
+    });
+    await expect(running).rejects.toThrow();
+    expect(progress).toEqual([1]);
+    const call = await onlyCall(ids.everything!, "trigger-long-running-operation");
+    expect(call.status, JSON.stringify(call.error)).toBe("cancelled");
+  });
+
+  it("a legacy-era host on the aggregated endpoint is asked over its session (the SDK's legacy shim)", async () => {
+    const seen: Seen = [];
+    const client = await host(`${sb.url}/mcp/${encodeURIComponent(slug)}`, all, seen, { legacy: true });
+    expect(client.getNegotiatedProtocolVersion()).not.toBe("2026-07-28");
+    const name = (await client.listTools()).tools.map((t) => t.name).find((n) => n.endsWith("__ask-model"))!;
+    expect(text(await client.callTool({ name, arguments: { prompt: "legacy hello" } }))).toContain("the host's model says hi");
+    expect(seen).toEqual([expect.objectContaining({ method: "sampling/createMessage" })]);
+    expect(seen[0]!.params.messages[0].content.text).toBe("legacy hello");
   });
 
   it("works on the aggregated endpoint too", async () => {
