@@ -7,7 +7,7 @@ import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { HostTimeout, outcomeOf, toProtocol } from "./bridge-outcome";
 import { RPC } from "./policy";
-import { checkoutUpstream, releaseUpstream, type PooledUpstream } from "./upstreams";
+import { releaseUpstream, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 type Item = Record<string, unknown>;
 
@@ -30,7 +30,8 @@ export function hostCapabilities(ctx: ServerContext, server: Server): HostCapabi
  * default the server's request timeout); past it the server's request is refused and the call ends.
  */
 export function inputWaitMs(server: ServerSecretRow): number {
-  return Number(process.env.SWITCHBOARD_GATEWAY_INPUT_MS ?? server.timeoutMs);
+  const configured = Number(process.env.SWITCHBOARD_GATEWAY_INPUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : server.timeoutMs;
 }
 
 /**
@@ -223,12 +224,14 @@ export interface InputCallStart {
   server: ServerSecretRow;
   call: RelayedCallHandle;
   caps: HostCapabilities;
+  /** A capable connection for this call alone (lib/gateway/upstreams.ts `checkoutUpstream`). */
+  checkout: (holder: ServerRequestHandler) => PooledUpstream;
 }
 
 /** Sends a recorded call upstream on a capable connection of its own and serves its first round. */
 export async function startInputCall(start: InputCallStart, ctx: ServerContext, mint: (id: string) => Promise<string>): Promise<Item> {
   const input = new InputCall(start.principalKey, start.method, start.name, start.server, start.call, start.caps);
-  const pooled = checkoutUpstream(start.server, start.principalKey, input.serverRequest);
+  const pooled = start.checkout(input.serverRequest);
   input.pooled = pooled;
   try {
     const connection = await pooled.ready;

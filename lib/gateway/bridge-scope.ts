@@ -11,7 +11,7 @@ import { limit } from "./limit";
 import { namespaced } from "./names";
 import { offered, RPC } from "./policy";
 import type { GatewayRoute } from "./routes";
-import { upstreamFor, type PooledUpstream } from "./upstreams";
+import { checkoutUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
 export interface BridgeMember {
@@ -64,13 +64,17 @@ export class BridgeScope {
 
   /** The member's pooled upstream (opening it if needed), its list_changed passed on to this bridge's listeners. */
   watch(member: BridgeMember): PooledUpstream {
-    const pooled = upstreamFor(member.server, this.target.principal.limitKey, this.caps !== null);
+    return this.adopt(upstreamFor(member.server, this.target.principal.limitKey, this.caps !== null));
+  }
+
+  private adopt(pooled: PooledUpstream): PooledUpstream {
     if (!this.state.watched.has(pooled)) {
       this.state.watched.add(pooled);
       pooled.listeners.add((kind) => this.state.listChanged(kind));
     }
     return pooled;
   }
+
 
   async connect(member: BridgeMember): Promise<McpConnection> {
     const pooled = this.watch(member);
@@ -161,7 +165,10 @@ export class BridgeScope {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });
     // A host that can answer the server's requests: the call gets a capable connection of its own.
-    if (this.caps) return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps }, ctx, mint);
+    if (this.caps) {
+      const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder));
+      return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps, checkout }, ctx, mint);
+    }
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const onProgress =
       progressToken === undefined
