@@ -1,16 +1,17 @@
 import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
-import { beginRelayedCall, type RelayedOutcome } from "@/lib/calls/server";
-import { McpError, type CallMethod, type ListChangedKind, type McpConnection } from "@/lib/mcp/server";
+import { beginRelayedCall } from "@/lib/calls/server";
+import type { CallMethod, ListChangedKind, McpConnection } from "@/lib/mcp/server";
 import { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { upstreamFailure } from "@/lib/sessions/server";
 import type { GatewayPrincipal } from "./auth";
+import { startInputCall, type HostCapabilities } from "./bridge-input";
+import { outcomeOf, toProtocol } from "./bridge-outcome";
 import { limit } from "./limit";
 import { namespaced } from "./names";
 import { offered, RPC } from "./policy";
 import type { GatewayRoute } from "./routes";
-import { upstreamFor, type PooledUpstream } from "./upstreams";
+import { checkoutUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
 export interface BridgeMember {
@@ -53,6 +54,8 @@ export class BridgeScope {
   constructor(
     readonly target: BridgeTarget,
     private readonly state: BridgeState,
+    /** What the host can answer; not null: its lists and calls use capable upstream connections (lib/gateway/bridge-input.ts). */
+    private readonly caps: HostCapabilities | null = null,
   ) {}
 
   get single(): BridgeMember | null {
@@ -61,13 +64,17 @@ export class BridgeScope {
 
   /** The member's pooled upstream (opening it if needed), its list_changed passed on to this bridge's listeners. */
   watch(member: BridgeMember): PooledUpstream {
-    const pooled = upstreamFor(member.server, this.target.principal.limitKey);
+    return this.adopt(upstreamFor(member.server, this.target.principal.limitKey, this.caps !== null));
+  }
+
+  private adopt(pooled: PooledUpstream): PooledUpstream {
     if (!this.state.watched.has(pooled)) {
       this.state.watched.add(pooled);
       pooled.listeners.add((kind) => this.state.listChanged(kind));
     }
     return pooled;
   }
+
 
   async connect(member: BridgeMember): Promise<McpConnection> {
     const pooled = this.watch(member);
@@ -147,7 +154,7 @@ export class BridgeScope {
    * A tools/call, resources/read or prompts/get sent upstream and recorded like the relay's calls
    * (origin gateway): the rate limit first, the pending row before it leaves, completed after.
    */
-  async recorded(ctx: ServerContext, member: BridgeMember, method: CallMethod, name: string, params: Item, client: string | null): Promise<Item> {
+  async recorded(ctx: ServerContext, member: BridgeMember, method: CallMethod, name: string, params: Item, client: string | null, mint: (id: string) => Promise<string>): Promise<Item> {
     const who = this.target.principal;
     const refusal = await limit(member.route, who);
     if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
@@ -157,6 +164,11 @@ export class BridgeScope {
     const call = await beginRelayedCall({ server: member.server, userId: who.userId, userName: who.userName, method, name, params, origin: "gateway", client, credential }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });
+    // A host that can answer the server's requests: the call gets a capable connection of its own.
+    if (this.caps) {
+      const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder));
+      return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps, checkout }, ctx, mint);
+    }
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const onProgress =
       progressToken === undefined
@@ -180,19 +192,4 @@ export class BridgeScope {
 export function refuseCall(who: GatewayPrincipal, found: NamedItem | undefined, name: string): asserts found is NamedItem {
   if (who.role === "viewer") throw new ProtocolError(RPC.forbidden, "Viewers cannot call tools, through the gateway either");
   if (!found) throw new ProtocolError(RPC.invalidParams, `Tool ${name} is not offered through this gateway`);
-}
-
-function outcomeOf(err: unknown): RelayedOutcome {
-  const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof McpError && err.kind === "protocol") return { status: "error", error: { kind: "protocol", message, ...(err.code === undefined ? {} : { code: err.code }), ...(err.data === undefined ? {} : { data: err.data }) } };
-  if (err instanceof McpError && err.kind === "cancelled") return { status: "cancelled", error: { kind: "cancelled", message } };
-  if (err instanceof McpError && err.kind === "timeout") return { status: "timeout", error: { kind: "timeout", message } };
-  return { status: "error", error: { kind: "connection", message } };
-}
-
-/** An upstream failure as the JSON-RPC error the host gets: the server's own error as it was, anything else -32603 explained. */
-function toProtocol(server: ServerSecretRow, err: unknown): Error {
-  if (err instanceof ProtocolError) return err;
-  if (err instanceof McpError && err.kind === "protocol" && err.code !== undefined) return new ProtocolError(err.code, err.message, err.data);
-  return new ProtocolError(-32603, `"${server.name}": ${upstreamFailure(server, err).message}`);
 }

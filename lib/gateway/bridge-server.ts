@@ -1,5 +1,6 @@
 import "server-only";
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
+import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./bridge-input";
 import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { RPC } from "./policy";
 
@@ -10,39 +11,52 @@ import { RPC } from "./policy";
  */
 export async function buildBridgeServer(current: () => { target: BridgeTarget; state: BridgeState }): Promise<Server> {
   const { target } = current();
-  const scope = () => new BridgeScope(current().target, current().state);
+  const scope = (c?: ServerContext) => new BridgeScope(current().target, current().state, c ? hostCapabilities(c, server) : null);
   const single = scope().single;
   const info = single ? await scope().connect(single).then((c) => c.info, () => null) : null;
   const serverInfo = target.serverInfo ?? { ...(info?.serverInfo ?? { name: single?.server.name ?? "switchboard", version: "0" }) };
   const completions = single !== null && Boolean(info?.capabilities?.completions);
-  const server = new Server(serverInfo as { name: string; version: string }, {
+  const binding = () => `${current().target.principal.limitKey}\0${current().target.path}`;
+  const codec = stateCodec(binding, Math.max(0, ...target.members.map((m) => inputWaitMs(m.server))));
+  const server: Server = new Server(serverInfo as { name: string; version: string }, {
     capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
     ...(info?.instructions ? { instructions: info.instructions } : {}),
+    requestState: { verify: codec.verify },
   });
   const client = (c: ServerContext) => clientOf(c, server);
+  const mint = (c: ServerContext) => (id: string) => codec.mint({ call: id }, c);
+  // A retry of a call that asked its host for input (lib/gateway/bridge-input.ts): the state names it.
+  const resumed = (c: ServerContext) => (c.mcpReq.requestState() === undefined ? null : resumeInputCall(c, current().target.principal.limitKey, hostCapabilities(c, server), mint(c)));
 
-  server.setRequestHandler("tools/list", async () => ({ tools: (await scope().named("tools")).map((t) => t.item) as never }));
+  server.setRequestHandler("tools/list", async (_request, c) => ({ tools: (await scope(c).named("tools")).map((t) => t.item) as never }));
   server.setRequestHandler("tools/call", async (request, c) => {
+    if (current().target.principal.role === "viewer") refuseCall(current().target.principal, undefined, "");
+    const retry = resumed(c);
+    if (retry) return (await retry) as never;
     const name = String(request.params.name);
-    const found = (await scope().named("tools")).find((t) => t.name === name);
+    const found = (await scope(c).named("tools")).find((t) => t.name === name);
     refuseCall(current().target.principal, found, name);
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope().recorded(c, found.member, "tools/call", found.original, params, client(c))) as never;
+    return (await scope(c).recorded(c, found.member, "tools/call", found.original, params, client(c), mint(c))) as never;
   });
-  server.setRequestHandler("prompts/list", async () => ({ prompts: (await scope().named("prompts")).map((p) => p.item) as never }));
+  server.setRequestHandler("prompts/list", async (_request, c) => ({ prompts: (await scope(c).named("prompts")).map((p) => p.item) as never }));
   server.setRequestHandler("prompts/get", async (request, c) => {
+    const retry = resumed(c);
+    if (retry) return (await retry) as never;
     const name = String(request.params.name);
-    const found = (await scope().named("prompts")).find((p) => p.name === name);
+    const found = (await scope(c).named("prompts")).find((p) => p.name === name);
     if (!found) throw new ProtocolError(RPC.invalidParams, `Prompt ${name} is not offered through this gateway`);
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope().recorded(c, found.member, "prompts/get", found.original, params, client(c))) as never;
+    return (await scope(c).recorded(c, found.member, "prompts/get", found.original, params, client(c), mint(c))) as never;
   });
-  server.setRequestHandler("resources/list", async () => ({ resources: (await scope().resources()) as never }));
-  server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: (await scope().lists("resource-templates")).flat() as never }));
+  server.setRequestHandler("resources/list", async (_request, c) => ({ resources: (await scope(c).resources()) as never }));
+  server.setRequestHandler("resources/templates/list", async (_request, c) => ({ resourceTemplates: (await scope(c).lists("resource-templates")).flat() as never }));
   server.setRequestHandler("resources/read", async (request, c) => {
+    const retry = resumed(c);
+    if (retry) return (await retry) as never;
     const uri = String(request.params.uri);
-    const member = await scope().resourceOwner(uri);
-    return (await scope().recorded(c, member, "resources/read", uri, { uri }, client(c))) as never;
+    const member = await scope(c).resourceOwner(uri);
+    return (await scope(c).recorded(c, member, "resources/read", uri, { uri }, client(c), mint(c))) as never;
   });
   if (completions && single) {
     server.setRequestHandler("completion/complete", async (request) => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, type ListChangedKind, type McpConnection } from "@/lib/mcp/server";
+import { openConnection, type ListChangedKind, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { credentialUsed } from "@/lib/oauth/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
@@ -20,7 +20,16 @@ export interface PooledUpstream {
   pins: number;
   /** Whose OAuth credential it runs with (recorded on each call), looked up once per connection. */
   credential?: ReturnType<typeof credentialUsed>;
+  /**
+   * Declares elicitation, sampling and roots upstream (for hosts that declared any of them). Such a
+   * connection carries one call at a time (`holder`), so a server request always belongs to it.
+   */
+  capable: boolean;
+  /** The call that has this (capable) connection now: it answers the server's requests. */
+  holder: ServerRequestHandler | null;
 }
+
+export type ServerRequestHandler = (request: ServerRequest, signal: AbortSignal) => Promise<ServerRequestOutcome>;
 
 /** Upstream connections of bridged (modern-era and aggregated) hosts, by principal and server. */
 export class UpstreamPool {
@@ -46,7 +55,7 @@ export class UpstreamPool {
   sweepSoon(): void {
     this.sweeper ??= setInterval(() => {
       const now = Date.now();
-      void this.close((entry) => entry.pins === 0 && now - entry.lastUsed > IDLE_MS);
+      void this.close((entry) => entry.pins === 0 && entry.holder === null && now - entry.lastUsed > IDLE_MS);
     }, Math.min(IDLE_MS, 60_000)).unref();
   }
 }
@@ -58,15 +67,39 @@ export const upstreamPool = piece("gatewayUpstreams", () => new UpstreamPool());
  * server's own configuration (as the console's sessions: headers, address policy, credential of
  * the person behind the token for per-member OAuth servers) and closed after IDLE_MS unused.
  */
-export function upstreamFor(server: ServerSecretRow, principalKey: string): PooledUpstream {
+export function upstreamFor(server: ServerSecretRow, principalKey: string, capable = false): PooledUpstream {
   const pool = upstreamPool;
   const key = `${principalKey}\n${server.id}`;
-  const found = pool.entries.get(key);
+  const found = capable ? [...pool.entries.values()].find((e) => e.capable && e.key.startsWith(`${key}\n`)) : pool.entries.get(key);
   if (found) {
     found.lastUsed = Date.now();
     return found;
   }
-  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now(), pins: 0 };
+  return open(server, capable ? `${key}\n${++opened}` : key, capable);
+}
+
+let opened = 0;
+
+/**
+ * A capable connection of the principal's for one call alone (an idle one reused, else a new one):
+ * a server request on it is that call's. `release` hands it back.
+ */
+export function checkoutUpstream(server: ServerSecretRow, principalKey: string, holder: ServerRequestHandler): PooledUpstream {
+  const prefix = `${principalKey}\n${server.id}\n`;
+  const entry = [...upstreamPool.entries.values()].find((e) => e.capable && e.holder === null && e.key.startsWith(prefix)) ?? open(server, `${prefix}${++opened}`, true);
+  entry.holder = holder;
+  entry.lastUsed = Date.now();
+  return entry;
+}
+
+export function releaseUpstream(entry: PooledUpstream): void {
+  entry.holder = null;
+  entry.lastUsed = Date.now();
+}
+
+function open(server: ServerSecretRow, key: string, capable: boolean): PooledUpstream {
+  const pool = upstreamPool;
+  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now(), pins: 0, capable, holder: null };
   entry.ready = (async () => {
     try {
       return await openConnection({
@@ -79,6 +112,7 @@ export function upstreamFor(server: ServerSecretRow, principalKey: string): Pool
           for (const listener of entry.listeners) listener(kind);
         },
         onClose: () => pool.drop(entry),
+        ...(capable ? { onServerRequest: (request: ServerRequest, signal: AbortSignal) => (entry.holder ?? noCall)(request, signal) } : {}),
       });
     } catch (err) {
       pool.drop(entry);
@@ -89,6 +123,11 @@ export function upstreamFor(server: ServerSecretRow, principalKey: string): Pool
   pool.entries.set(key, entry);
   pool.sweepSoon();
   return entry;
+}
+
+/** A server request on a capable connection between calls (e.g. a roots/list right after initialize): nobody to ask. */
+async function noCall(request: ServerRequest): Promise<ServerRequestOutcome> {
+  return { error: { code: -32603, message: `No call through the gateway is waiting on this connection to answer ${request.method}` } };
 }
 
 /** Ends the bridged connections of a server (its exposure was turned off here). */

@@ -20,6 +20,7 @@ import type { Bridges } from "@/lib/gateway/bridge";
 import type { BridgeSessions } from "@/lib/gateway/bridge-sessions";
 import type { Presences } from "@/lib/gateway/presence";
 import type { UpstreamPool } from "@/lib/gateway/upstreams";
+import type { InputCalls } from "@/lib/gateway/bridge-input";
 import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 
@@ -87,6 +88,8 @@ export interface Runtime {
   gatewayBridgeSessions?: BridgeSessions;
   /** lib/gateway: hosts without a relay session (modern era, aggregated endpoint) under Connected clients. */
   gatewayPresence?: Presences;
+  /** lib/gateway: bridged calls waiting for their host's answers to the server's requests, by id (sealed in requestState). */
+  gatewayInputCalls?: InputCalls;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters?: Map<number, RateLimiterMemory>;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
