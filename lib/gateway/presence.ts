@@ -89,7 +89,9 @@ export async function disconnectHost(id: string): Promise<boolean> {
   presences.byKey.delete(key);
   await presence.recorded;
   await q.endConnection({ id, reason: "disconnected" });
-  await upstreamPool.close((upstream) => upstream.key === `${presence.principalKey}\n${presence.serverId}`);
+  const pooled = `${presence.principalKey}\n${presence.serverId}`;
+  // The shared connection and the capable ones its calls checked out (lib/gateway/upstreams.ts).
+  await upstreamPool.close((upstream) => upstream.key === pooled || upstream.key.startsWith(`${pooled}\n`));
   return true;
 }
 
