@@ -1,9 +1,11 @@
 import "server-only";
+import { cimd } from "@better-auth/cimd";
 import { getOAuthProviderApi, oauthProvider } from "@better-auth/oauth-provider";
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { auditAs } from "@/lib/audit/server";
+import { anonymousFetch } from "@/lib/net/server";
 import { forgetCache } from "@/lib/runtime";
 import { GATEWAY_SCOPES, parseGatewayResource } from "./gateway-resource";
 import { consoleOrigin } from "./index";
@@ -156,5 +158,16 @@ const gatewayBridge = {
   },
 } satisfies BetterAuthPlugin;
 
+/**
+ * Client ID Metadata Documents (MCP 2026-07-28's way for a host to register): a `client_id` that is
+ * an https URL names the host's metadata, which the plugin fetches (no redirects, size and rate
+ * bounded, cached) through the console's address policy for URLs nobody in a workspace supplied.
+ */
+const fetchDocument = anonymousFetch();
+const metadataDocuments = cimd({
+  fetchClientMetadataResource: (input, init) => fetchDocument(input instanceof Request ? input.url : input, init),
+  metadataProfile: "mcp-2026-07-28",
+});
+
 /** The plugins that make the console the gateway's authorization server. */
-export const gatewayOAuthPlugins = [provider, gatewayBridge] as const;
+export const gatewayOAuthPlugins = [provider, metadataDocuments, gatewayBridge] as const;

@@ -65,6 +65,14 @@ export function outboundFetch({ workspaceId, strict = false }: { workspaceId: st
   return createOutboundFetch(() => workspacePolicy(workspaceId, { strict }));
 }
 
+/**
+ * The fetch for URLs nobody in a workspace supplied (an OAuth client's metadata document named by
+ * whoever asks): the `public` policy and the environment's allow-list only.
+ */
+export function anonymousFetch(): OutboundFetch {
+  return createOutboundFetch(async () => ({ mode: "public", allowed: parseAllowList(envAllowedNetworks()) }));
+}
+
 /** The fetch under a fixed policy (tests, and work that belongs to no workspace). */
 export function policyFetch(policy: NetworkPolicy): OutboundFetch {
   return createOutboundFetch(async () => policy);

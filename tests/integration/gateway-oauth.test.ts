@@ -1,8 +1,8 @@
 import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { gatewayHost } from "../support/gateway-hosts";
+import { answerConsent, navigate } from "../support/oauth-browser";
 
 type Grant = { userId: string; clientId: string; scopes: string[]; resource: string };
 type Verify = (token: string, resource: string) => Promise<Grant | null>;
@@ -59,35 +59,8 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
   let aggregated: string; // /mcp/<default>
   let foreign: string; // a server of a workspace Bob is not in
 
-  /**
-   * A browser navigation, not followed. Through node:http because fetch always says
-   * `Sec-Fetch-Mode: cors`, which the OAuth provider answers with JSON instead of a redirect.
-   */
-  const get = (url: string, cookie?: string) =>
-    new Promise<{ status: number; headers: Headers; text: () => Promise<string>; json: () => Promise<unknown> }>((resolve, reject) => {
-      const headers = { "sec-fetch-mode": "navigate", accept: "text/html,application/xhtml+xml", ...(cookie ? { cookie } : {}) };
-      http.get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
-        res.on("end", () => {
-          const body = Buffer.concat(chunks).toString("utf8");
-          const h = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") h.set(k, v);
-          resolve({ status: res.statusCode ?? 0, headers: h, text: async () => body, json: async () => JSON.parse(body) as unknown });
-        });
-      }).on("error", reject);
-    });
-
-  /** Consent answered by a browser holding `cookie`, through the console's own consent endpoint. */
-  async function consent(consentUrl: string, cookie: string, accept: boolean) {
-    const res = await fetch(`${sb.url}/api/auth/oauth2/consent`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", cookie, origin: sb.url },
-      body: JSON.stringify({ accept, oauth_query: new URL(consentUrl, sb.url).search.slice(1) }),
-    });
-    return { status: res.status, body: (await res.json()) as { url?: string; error?: string } };
-  }
+  const get = navigate;
+  const consent = (consentUrl: string, cookie: string, accept: boolean) => answerConsent(sb.url, consentUrl, cookie, accept);
 
   /** DCR + authorization request (SDK), then the browser: authorize → consent page → Allow; then the SDK exchanges the code. */
   async function connect(resource: string, who = ada) {

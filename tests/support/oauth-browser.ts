@@ -1,3 +1,4 @@
+import http from "node:http";
 import { apiClient } from "./console";
 
 /** The stand-in for a browser in OAuth tests: a console session cookie and the authorization server round trip. */
@@ -47,4 +48,35 @@ export async function throughAuthorizationServer(consoleBase: string, authorizat
 export async function openCallback(url: URL, cookie: string) {
   const res = await fetch(url, { redirect: "manual", headers: { cookie } });
   return { status: res.status, location: res.headers.get("location"), text: await res.text() };
+}
+
+/**
+ * A browser navigation, not followed. Through node:http because fetch always says
+ * `Sec-Fetch-Mode: cors`, which the console's OAuth provider answers with JSON instead of a redirect.
+ */
+export function navigate(url: string, cookie?: string) {
+  return new Promise<{ status: number; headers: Headers; text: () => Promise<string>; json: () => Promise<unknown> }>((resolve, reject) => {
+    const headers = { "sec-fetch-mode": "navigate", accept: "text/html,application/xhtml+xml", ...(cookie ? { cookie } : {}) };
+    http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") h.set(k, v);
+        resolve({ status: res.statusCode ?? 0, headers: h, text: async () => body, json: async () => JSON.parse(body) as unknown });
+      });
+    }).on("error", reject);
+  });
+}
+
+/** The console's consent page answered by a browser holding `cookie` (what its Allow and Deny buttons post). */
+export async function answerConsent(base: string, consentUrl: string, cookie: string, accept: boolean) {
+  const res = await fetch(`${base}/api/auth/oauth2/consent`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", cookie, origin: base },
+    body: JSON.stringify({ accept, oauth_query: new URL(consentUrl, base).search.slice(1) }),
+  });
+  return { status: res.status, body: (await res.json()) as { url?: string; error?: string } };
 }
