@@ -33,20 +33,22 @@ const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
 function statements(db: BetterSqlite3.Database): Statements {
   let s = prepared.get(db);
   if (s) return s;
-  const through = db.prepare(`SELECT "indexed_through" AS n FROM "call_search_state" WHERE "id" = 1`).pluck();
-  const finishedSkipped = db
-    .prepare(`SELECT u."call_rowid" FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending' ORDER BY u."call_rowid" LIMIT ?`)
-    .pluck();
-  const indexOne = db.prepare(`INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid = ?`);
-  const forgetSkipped = db.prepare(`DELETE FROM "call_search_unindexed" WHERE "call_rowid" = ?`);
-  const next = db
-    .prepare(`SELECT rowid AS r, length(params) + ifnull(length(result), 0) + ifnull(length(error), 0) AS n FROM "call" WHERE rowid > ? ORDER BY rowid LIMIT ?`)
-    .raw();
-  const indexRange = db.prepare(
+  // Prisma's adapter turns safe integers on for the connection: rowids and lengths as numbers here.
+  const prepare = (sql: string) => db.prepare(sql).safeIntegers(false);
+  const through = prepare(`SELECT "indexed_through" AS n FROM "call_search_state" WHERE "id" = 1`).pluck();
+  const finishedSkipped = prepare(
+    `SELECT u."call_rowid" FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending' ORDER BY u."call_rowid" LIMIT ?`,
+  ).pluck();
+  const indexOne = prepare(`INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid = ?`);
+  const forgetSkipped = prepare(`DELETE FROM "call_search_unindexed" WHERE "call_rowid" = ?`);
+  const next = prepare(
+    `SELECT rowid AS r, length(params) + ifnull(length(result), 0) + ifnull(length(error), 0) AS n FROM "call" WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  ).raw();
+  const indexRange = prepare(
     `INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" <> 'pending'`,
   );
-  const skipRange = db.prepare(`INSERT INTO "call_search_unindexed"("call_rowid") SELECT rowid FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" = 'pending'`);
-  const advance = db.prepare(`UPDATE "call_search_state" SET "indexed_through" = ? WHERE "id" = 1`);
+  const skipRange = prepare(`INSERT INTO "call_search_unindexed"("call_rowid") SELECT rowid FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" = 'pending'`);
+  const advance = prepare(`UPDATE "call_search_state" SET "indexed_through" = ? WHERE "id" = 1`);
   // IMMEDIATE: the state is read under the write lock, so two instances on one file never both index a call.
   const pass = db.transaction((batch: number): number => {
     let handled = 0;
@@ -68,7 +70,7 @@ function statements(db: BetterSqlite3.Database): Statements {
     advance.run(to);
     return handled;
   }).immediate;
-  const waiting = db.prepare(
+  const waiting = prepare(
     `SELECT (SELECT ifnull(max(rowid), 0) FROM "call") > (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1)
       OR EXISTS (SELECT 1 FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending')`,
   ).pluck();

@@ -24,6 +24,7 @@ describe.skipIf(onPostgres)("history search index, SQLite", () => {
   const ids = async (q: string) => (await api("GET", `/api/v1/calls?q=${encodeURIComponent(q)}&origin=any`)).body.items.map((c: { id: string }) => c.id) as string[];
   const indexNow = async () => {
     const db = new Database(sb.dbFile);
+    db.defaultSafeIntegers(true); // as Prisma's adapter opens the console's connection
     try {
       return await indexCalls(db);
     } finally {
