@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { indexCalls } from "@/lib/calls/search-index";
@@ -128,7 +129,7 @@ async function benchHistoryOn(sb: ConsoleHandle, label: string): Promise<void> {
       ["page 10,000 rows deep", `cursor=${deep.id}`],
     ];
     const lines = [
-      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${ROWS.toLocaleString("en")} calls in one workspace (seeded in ${(seedMs / 1000).toFixed(1)} s), ${label}; ${SAMPLES} requests per row through \`GET /api/v1/calls\` (50 per page).`,
+      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average after seeding: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}. ${ROWS.toLocaleString("en")} calls in one workspace (seeded${label === "SQLite" ? " and indexed for search" : ""} in ${(seedMs / 1000).toFixed(1)} s), ${label}; ${SAMPLES} requests per row through \`GET /api/v1/calls\` (50 per page).`,
       "",
       "| query | p50 ms | p95 ms | rows | target p95 ≤ 50 ms |",
       "| --- | ---: | ---: | ---: | --- |",
