@@ -136,6 +136,25 @@ describe.skipIf(onPostgres)("history search index, SQLite", () => {
     await expect(integrityCheck()).resolves.toBeTypeOf("number");
   });
 
+  it("two instances indexing one file index every call exactly once", async () => {
+    const other = await startConsole({ databaseUrl: sb.databaseUrl, join: true, env: { SWITCHBOARD_SEARCH_INDEX_MS: "20" } });
+    try {
+      await sb.db.run(
+        `WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 20000)
+         INSERT INTO "call" (id, workspace_id, server_id, method, name, params, result, status, request_id, trace_id, started_at)
+         SELECT 'twice-' || n, ?, ?, 'tools/call', 'echo', '{"message":"Cassowary ' || n || '"}', '{"text":"Echo: Cassowary"}', 'ok', 'twice-' || n, 't', ? FROM g`,
+        workspaceId, serverId, new Date(),
+      );
+      // This process and the other console's one-per-20-ms timer work through the same backlog.
+      await indexNow();
+      expect(await indexNow()).toBe(0);
+    } finally {
+      await other.stop();
+    }
+    expect(await inIndex("cassowary")).toBe(20_000);
+    await expect(integrityCheck()).resolves.toBeTypeOf("number");
+  });
+
   it("the migration keeps the calls indexed by the former triggers searchable, with nothing left to index", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-fts-migration-"));
     const db = new Database(path.join(dir, "db.sqlite"));
