@@ -26,6 +26,7 @@ async function main() {
   const { startInstance } = await import("./lib/instances/lifecycle");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
+  const { startSearchIndexer, stopSearchIndexer } = await import("./lib/calls/search-index");
   const { insertAuditEvents } = await import("./lib/audit/queries");
   const { forgetRollupsBefore } = await import("./lib/stats/rollup");
 
@@ -111,6 +112,8 @@ async function main() {
   });
   // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
   startRetention({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore });
+  // SQLite's history search index is kept in batches behind the call path (lib/calls/search-index.ts).
+  startSearchIndexer({ sqlite: !isPostgresUrl(databaseUrl()) });
 
   // Stop taking requests, let the writes in flight finish for up to the grace period, then record
   // what is still pending as interrupted (never left pending) and exit.
@@ -131,6 +134,8 @@ async function main() {
     await Promise.allSettled([...(rt.gatewayBridgeSessions?.entries.values() ?? [])].map((session) => session.server.close()));
     await rt.gatewayUpstreams?.close().catch(() => undefined);
     const cut = await instance.stop().catch(() => 0);
+    // After the calls still running were marked interrupted: they are indexed too.
+    await stopSearchIndexer();
     await cluster?.close();
     if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
     process.exit(0);

@@ -39,8 +39,10 @@ const FTS_CAP = 2000;
 
 /**
  * SQLite: the ids of the workspace's calls whose text holds `q`, from the FTS5 trigram index
- * (migration history_search_fts5), or null when it cannot narrow the search (fewer than three
- * characters, a common word, PostgreSQL). The LIKE filter still applies to what it returns.
+ * (migrations history_search_fts5 and history_search_batched) for the calls it holds, and a LIKE
+ * scan of the few it does not hold yet (lib/calls/search-index.ts indexes finished calls in
+ * batches). Null when it cannot narrow the search (fewer than three characters, a common word,
+ * PostgreSQL). The LIKE filter still applies to what it returns.
  */
 async function searchCandidates(workspaceId: string, q: string): Promise<string[] | null> {
   if (databaseProvider !== "sqlite" || [...q].length < 3) return null;
@@ -48,9 +50,20 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
   const [{ hits }] = await prisma.$queryRaw<{ hits: number | bigint }[]>`
     SELECT count(*) AS hits FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})`;
   if (Number(hits) > FTS_CAP) return null;
-  // CROSS JOIN keeps the index first: as `rowid IN (subquery)` SQLite walks the workspace's calls.
+  // One statement reads one snapshot: a call the indexer takes meanwhile is found in the index or
+  // in the tail, never in neither. CROSS JOIN keeps the index first (as `rowid IN (subquery)`
+  // SQLite walks the workspace's calls); `+workspace_id` keeps the tail a rowid range.
+  const like = `%${q}%`;
   const rows = await prisma.$queryRaw<{ id: string }[]>`
-    SELECT c.id FROM call_search s CROSS JOIN "call" c ON c.rowid = s.rowid WHERE call_search MATCH ${phrase} AND c.workspace_id = ${workspaceId}`;
+    SELECT c.id FROM call_search s CROSS JOIN "call" c ON c.rowid = s.rowid WHERE call_search MATCH ${phrase} AND c.workspace_id = ${workspaceId}
+    UNION
+    SELECT id FROM "call" WHERE rowid > (SELECT indexed_through FROM call_search_state) AND +workspace_id = ${workspaceId}
+      AND (params LIKE ${like} OR result LIKE ${like} OR error LIKE ${like})
+    UNION
+    SELECT c.id FROM call_search_unindexed u CROSS JOIN "call" c ON c.rowid = u.call_rowid WHERE c.workspace_id = ${workspaceId}
+      AND (c.params LIKE ${like} OR c.result LIKE ${like} OR c.error LIKE ${like})
+    LIMIT ${FTS_CAP + 1}`;
+  if (rows.length > FTS_CAP) return null;
   return rows.map((r) => r.id);
 }
 
@@ -58,7 +71,7 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
  * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
  * so the (workspaceId, startedAt, id) index still drives the newest-first order. `q` is a
  * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
- * indexes serve the ILIKE itself, SQLite's FTS5 index narrows it first (searchCandidates).
+ * indexes serve the ILIKE itself, SQLite's FTS5 index and the not-yet-indexed tail narrow it first (searchCandidates).
  */
 /** One origin, every origin ("any"), or by default everything but the console's automatic work. */
 function originWhere(origin: string | undefined): Prisma.CallWhereInput {

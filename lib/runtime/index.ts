@@ -10,6 +10,7 @@ import type { HubState } from "@/lib/relay/hub";
 import type { RetentionScheduler } from "@/lib/retention/scheduler";
 import type { TaskFollower } from "@/lib/calls/tasks";
 import type { CallJournal } from "@/lib/calls/journal";
+import type { SearchIndexer } from "@/lib/calls/search-index";
 import type { HealthMonitor } from "@/lib/sessions/health";
 import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
@@ -54,6 +55,8 @@ export interface Runtime {
   runningCalls?: Map<string, AbortController>;
   /** lib/calls: the prepared statements of the call journal, once opened. */
   callJournal?: { journal: Promise<CallJournal> | null };
+  /** lib/calls: the SQLite history search indexer (finished calls indexed in batches behind the call path). */
+  searchIndexer?: SearchIndexer;
   /** lib/db/bulk.ts: prepared inserts per SQLite connection. */
   bulkInserters?: WeakMap<BetterSqlite3.Database, Map<string, (rows: unknown[][]) => void>>;
   /** lib/calls: task calls being followed, by call id. */
