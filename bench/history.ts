@@ -3,7 +3,6 @@ import fs from "node:fs";
 import os from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { indexCalls } from "@/lib/calls/search-index";
 import { setupOwner, type ConsoleHandle } from "../tests/support/console";
 import { machine, onBothDatabases, percentile, writeSection } from "./report";
 
@@ -66,6 +65,8 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
     db.transaction(() => {
       for (const row of seededRows(ids, true)) insert.run(...row);
     })();
+    // Imported here: loading lib/db at the top would bind this process's client to no database before the relay bench sets its own.
+    const { indexCalls } = await import("@/lib/calls/search-index");
     await indexCalls(db);
     db.pragma("wal_checkpoint(PASSIVE)");
     db.close();
