@@ -18,6 +18,7 @@ import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, 
 import { offered, offeredTools, RPC } from "./policy";
 import * as q from "./queries";
 import { limit } from "./limit";
+import { recordConnection } from "./presence";
 import { GatewayRelay, type RelayHooks } from "./relay";
 import { findGatewayRoute, type GatewayRoute } from "./routes";
 
@@ -141,21 +142,7 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
     // finds the session's owner in this row.
     async initialized(info) {
       client = [info.name, info.version].filter(Boolean).join(" ") || null;
-      const who = principal();
-      recorded = q
-        .createConnection({
-          id,
-          workspaceId: server.workspaceId,
-          serverId: server.id,
-          userId: who.userId,
-          tokenId: who.tokenId,
-          oauthClientId: who.oauthClientId,
-          clientName: info.name?.slice(0, 200) ?? null,
-          clientVersion: info.version?.slice(0, 100) ?? null,
-          protocolVersion: info.protocolVersion?.slice(0, 40) ?? null,
-          instanceId: instanceId(),
-        })
-        .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
+      recorded = recordConnection(id, server, principal(), { name: info.name ?? null, version: info.version ?? null, protocolVersion: info.protocolVersion ?? null });
       await recorded;
     },
     ended(reason) {

@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { instanceId } from "@/lib/instances";
 import { piece } from "@/lib/runtime";
+import type { GatewayPrincipal } from "./auth";
 import type { BridgeTarget } from "./bridge-scope";
 import * as q from "./queries";
 import { IDLE_MS, upstreamPool } from "./upstreams";
@@ -50,24 +51,28 @@ export function hostSeen(target: BridgeTarget, host: HostInfo): void {
       continue;
     }
     const id = crypto.randomUUID();
-    const who = target.principal;
-    const recorded = q
-      .createConnection({
-        id,
-        workspaceId: member.server.workspaceId,
-        serverId: member.server.id,
-        userId: who.userId,
-        tokenId: who.tokenId,
-        oauthClientId: who.oauthClientId,
-        clientName: host.name?.slice(0, 200) ?? null,
-        clientVersion: host.version?.slice(0, 100) ?? null,
-        protocolVersion: host.protocolVersion?.slice(0, 40) ?? null,
-        instanceId: instanceId(),
-      })
-      .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
-    presences.byKey.set(key, { id, principalKey: who.limitKey, serverId: member.server.id, touchedAt: now, recorded });
+    const recorded = recordConnection(id, member.server, target.principal, host);
+    presences.byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, recorded });
   }
   presences.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+}
+
+/** A host's row under Connected clients (a relay session's or a bridged host's); a failure is logged, not thrown. */
+export function recordConnection(id: string, server: { id: string; workspaceId: string }, who: GatewayPrincipal, host: HostInfo): Promise<unknown> {
+  return q
+    .createConnection({
+      id,
+      workspaceId: server.workspaceId,
+      serverId: server.id,
+      userId: who.userId,
+      tokenId: who.tokenId,
+      oauthClientId: who.oauthClientId,
+      clientName: host.name?.slice(0, 200) ?? null,
+      clientVersion: host.version?.slice(0, 100) ?? null,
+      protocolVersion: host.protocolVersion?.slice(0, 40) ?? null,
+      instanceId: instanceId(),
+    })
+    .catch((err: unknown) => console.error("[gateway] could not record the connection", err));
 }
 
 /** A modern-era request's host, from its `_meta`. */

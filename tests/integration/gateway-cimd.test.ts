@@ -1,4 +1,4 @@
-import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { auth } from "@modelcontextprotocol/client";
 import { spawnSync } from "node:child_process";
 import dns from "node:dns/promises";
 import fs from "node:fs";
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { gatewayHost } from "../support/gateway-hosts";
 import { answerConsent, navigate } from "../support/oauth-browser";
-import { HOST_REDIRECT } from "../support/oauth-host";
+import { HOST_REDIRECT, TestHost } from "../support/oauth-host";
 
 // A host's Client ID Metadata Document must be on https at a public-looking name. These names
 // resolve to 127.0.0.1 through /etc/hosts (.ci/run adds them); the console reaches only the first,
@@ -21,21 +21,10 @@ const resolvable = await Promise.all([ALLOWED, REFUSED].map((name) => dns.lookup
 if (!resolvable.every(Boolean)) console.warn(`gateway-cimd: skipped, add "127.0.0.1 ${ALLOWED} ${REFUSED}" to /etc/hosts (.ci/run does)`);
 
 /** An MCP host that identifies itself by the URL of its metadata document (no registration). */
-class CimdHost implements OAuthClientProvider {
-  saved?: StoredOAuthTokens;
-  info?: StoredOAuthClientInformation;
-  verifier = "";
-  authorizationUrl?: URL;
-  redirectUrl = HOST_REDIRECT;
-  clientMetadata = { client_name: "Docs Host", redirect_uris: [HOST_REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  constructor(readonly clientMetadataUrl: string) {}
-  clientInformation = () => this.info;
-  saveClientInformation = (info: StoredOAuthClientInformation) => void (this.info = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: StoredOAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
+class CimdHost extends TestHost {
+  constructor(readonly clientMetadataUrl: string) {
+    super("Docs Host");
+  }
 }
 
 describe.skipIf(!resolvable.every(Boolean))("Client ID Metadata Documents for the gateway's OAuth", () => {
