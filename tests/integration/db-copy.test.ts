@@ -30,6 +30,7 @@ describe.runIf(onPostgres)("moving a console from SQLite to PostgreSQL", () => {
     await everything?.stop();
   });
 
+  // Two consoles, two migrations of a PostgreSQL database and two copies: past the default 60 s on a busy CI machine.
   it("copies every row; the same token, calls, secrets and id sequences work on PostgreSQL", async () => {
     before = await startConsole({ databaseUrl: sqliteUrl });
     const owner = await setupOwner(before.url);
@@ -85,5 +86,5 @@ describe.runIf(onPostgres)("moving a console from SQLite to PostgreSQL", () => {
     const twice = dbCopy("--from", sqliteUrl, "--to", target);
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/already holds data/);
-  });
+  }, 180_000);
 });
