@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { openEvents, type EventStream } from "../support/events";
 import { startEverything, startFixture, type RunningServer } from "../support/servers";
 import { nextPending, pollPending, resultText } from "./interactions-support";
@@ -92,11 +92,13 @@ describe("server-initiated requests reach a person (HTTP servers)", () => {
   it("roots: roots/list answers the stored roots; a change sends list_changed", async () => {
     const set = await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: "file:///tmp/project", name: "project" }] });
     expect(set.body.server.roots).toEqual([{ uri: "file:///tmp/project", name: "project" }]);
-    const first = resultText((await api("POST", `/api/v1/servers/${id}/tools/call`, { name: "get-roots-list" })).body.call);
-    expect(first).toContain("file:///tmp/project");
+    const roots = async () => resultText((await api("POST", `/api/v1/servers/${id}/tools/call`, { name: "get-roots-list" })).body.call);
+    // server-everything re-reads its cached roots after notifications/roots/list_changed, asynchronously: ask until it has.
+    let first = "";
+    await waitFor(async () => (first = await roots()).includes("file:///tmp/project"), 15_000, () => first);
     await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: "file:///srv/data" }] });
-    // server-everything refreshes its cached roots on notifications/roots/list_changed.
-    const second = resultText((await api("POST", `/api/v1/servers/${id}/tools/call`, { name: "get-roots-list" })).body.call);
+    let second = "";
+    await waitFor(async () => (second = await roots()).includes("file:///srv/data"), 15_000, () => second);
     expect(second).toContain("file:///srv/data");
     expect(second).not.toContain("file:///tmp/project");
     const invalid = await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: "https://example.com" }] });

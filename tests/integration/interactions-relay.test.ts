@@ -98,15 +98,19 @@ describe("server-initiated requests reach a person (agent-relayed stdio server-e
   it("roots: roots/list answers the stored roots; a change reaches the stdio server as list_changed", async () => {
     const project = uri(path.join(allowed, "project"));
     await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: project, name: "project" }] });
-    const first = resultText((await call("get-roots-list")).body.call);
+    // server-everything re-reads its roots after list_changed, asynchronously: ask until it has.
+    let first = "";
+    await waitFor(async () => {
+      first = resultText((await call("get-roots-list")).body.call);
+      return first.includes(project);
+    }, 15_000, () => first);
     expect(first).toContain(project);
     await api("PATCH", `/api/v1/servers/${id}`, { roots: [{ uri: uri(allowed), name: "all" }] });
-    // server-everything re-reads its roots after list_changed, asynchronously: ask until it has.
     let second = "";
     await waitFor(async () => {
       second = resultText((await call("get-roots-list")).body.call);
       return !second.includes(project);
-    });
+    }, 15_000, () => second);
     expect(second).toContain(`URI: ${uri(allowed)}\n`);
   });
 
