@@ -11,7 +11,7 @@ import { limit } from "./limit";
 import { namespaced } from "./names";
 import { offered, RPC } from "./policy";
 import type { GatewayRoute } from "./routes";
-import { checkoutUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
+import { checkoutUpstream, subscribeUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
 export interface BridgeMember {
@@ -39,6 +39,10 @@ export interface BridgeState {
   /** Upstreams whose list_changed this bridge already passes on. */
   watched: WeakSet<PooledUpstream>;
   listChanged(kind: ListChangedKind): void;
+  /** A server's resources/updated, for whichever of the bridge's hosts subscribed to the URI. */
+  resourceUpdated(uri: string): void;
+  /** A legacy host's session: the URIs it subscribed to with resources/subscribe, and where. */
+  subscriptions?: Map<string, PooledUpstream>;
 }
 
 type Item = Record<string, unknown>;
@@ -71,6 +75,7 @@ export class BridgeScope {
     if (!this.state.watched.has(pooled)) {
       this.state.watched.add(pooled);
       pooled.listeners.add((kind) => this.state.listChanged(kind));
+      pooled.updateListeners.add((uri) => this.state.resourceUpdated(uri));
     }
     return pooled;
   }
@@ -82,6 +87,27 @@ export class BridgeScope {
       return await pooled.ready;
     } catch (err) {
       throw toProtocol(member.server, err);
+    }
+  }
+
+  /** Whether any of the servers takes resource subscriptions (those that fail to connect do not). */
+  async subscribable(): Promise<boolean> {
+    const connected = await Promise.allSettled(this.target.members.map((member) => this.connect(member)));
+    return connected.some((c) => c.status === "fulfilled" && Boolean((c.value.info.capabilities as { resources?: { subscribe?: boolean } } | null)?.resources?.subscribe));
+  }
+
+  /**
+   * Subscribes upstream, on the pooled connection of the server that reads the URI, for one host
+   * subscription; resolves with that connection (to unsubscribe it later), or null when no server
+   * here lists the URI or its server refuses.
+   */
+  async subscribe(uri: string): Promise<PooledUpstream | null> {
+    try {
+      const pooled = this.watch(await this.resourceOwner(uri));
+      await subscribeUpstream(pooled, uri);
+      return pooled;
+    } catch {
+      return null;
     }
   }
 

@@ -3,23 +3,25 @@ import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol
 import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./bridge-input";
 import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { RPC } from "./policy";
+import { unsubscribeUpstream } from "./upstreams";
 
 /**
  * The SDK server facing a bridged host: every list and call is answered from the upstream
  * connections. `current` is read on each request (a session's principal, exposure and servers
  * are those of its latest request).
  */
-export async function buildBridgeServer(current: () => { target: BridgeTarget; state: BridgeState }): Promise<Server> {
+export async function buildBridgeServer(current: () => BridgeCurrent): Promise<Server> {
   const { target } = current();
   const scope = (c?: ServerContext) => new BridgeScope(current().target, current().state, c ? hostCapabilities(c, server) : null);
   const single = scope().single;
   const info = single ? await scope().connect(single).then((c) => c.info, () => null) : null;
   const serverInfo = target.serverInfo ?? { ...(info?.serverInfo ?? { name: single?.server.name ?? "switchboard", version: "0" }) };
   const completions = single !== null && Boolean(info?.capabilities?.completions);
+  const subscribe = current().subscribe ?? Boolean(single && (info?.capabilities as { resources?: { subscribe?: boolean } } | null)?.resources?.subscribe);
   const binding = () => `${current().target.principal.limitKey}\0${current().target.path}`;
   const codec = stateCodec(binding, Math.max(0, ...target.members.map((m) => inputWaitMs(m.server))));
   const server: Server = new Server(serverInfo as { name: string; version: string }, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) }, prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
     ...(info?.instructions ? { instructions: info.instructions } : {}),
     requestState: { verify: codec.verify },
   });
@@ -58,6 +60,26 @@ export async function buildBridgeServer(current: () => { target: BridgeTarget; s
     const member = await scope(c).resourceOwner(uri);
     return (await scope(c).recorded(c, member, "resources/read", uri, { uri }, client(c), mint(c))) as never;
   });
+  const held = current().state.subscriptions;
+  if (subscribe && held) {
+    // A legacy host's session (the modern era subscribes on its listen stream, lib/gateway/bridge.ts).
+    server.setRequestHandler("resources/subscribe", async (request, c) => {
+      const uri = String(request.params.uri);
+      if (held.has(uri)) return {};
+      const pooled = await scope(c).subscribe(uri);
+      if (!pooled) throw new ProtocolError(RPC.invalidParams, `No server offered at this endpoint takes a subscription to ${uri}`);
+      if (held.has(uri)) void unsubscribeUpstream(pooled, uri);
+      else held.set(uri, pooled);
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", async (request) => {
+      const uri = String(request.params.uri);
+      const pooled = held.get(uri);
+      held.delete(uri);
+      if (pooled) await unsubscribeUpstream(pooled, uri);
+      return {};
+    });
+  }
   if (completions && single) {
     server.setRequestHandler("completion/complete", async (request) => {
       const connection = await scope().connect(single);
@@ -66,6 +88,14 @@ export async function buildBridgeServer(current: () => { target: BridgeTarget; s
     });
   }
   return server;
+}
+
+/** What a bridged request is served with: its principal, exposure and servers, and what its bridge keeps. */
+export interface BridgeCurrent {
+  target: BridgeTarget;
+  state: BridgeState;
+  /** Whether to declare `resources.subscribe`; absent: as the (single) server does. */
+  subscribe?: boolean;
 }
 
 /** The host's name and version: from the request's `_meta` (modern era), else from its initialize. */

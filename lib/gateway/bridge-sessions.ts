@@ -2,18 +2,18 @@ import "server-only";
 import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import { piece } from "@/lib/runtime";
-import type { BridgeState, BridgeTarget } from "./bridge-scope";
-import { buildBridgeServer } from "./bridge-server";
+import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
 import { rpcError } from "./http";
 import { hostSeen, type HostInfo } from "./presence";
-import { IDLE_MS } from "./upstreams";
+import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 /** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */
 export interface BridgeSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   /** The principal, exposure and servers of the session's latest request. */
-  current: { target: BridgeTarget; state: BridgeState };
+  current: BridgeCurrent;
   userId: string;
   lastUsed: number;
   /** Who it is, from `initialize`: listed under Connected clients for each server behind the endpoint. */
@@ -42,7 +42,8 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
     return session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   }
   const id = crypto.randomUUID();
-  const current = { target, state: newState(() => session.server) };
+  const state = newState(() => session.server);
+  const current = { target, state, subscribe: await new BridgeScope(target, state).subscribable() };
   const server = await buildBridgeServer(() => current);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
   const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now(), host: hostOfInitialize(parsedBody) };
@@ -61,13 +62,18 @@ function hostOfInitialize(body: unknown): HostInfo {
 }
 
 function newState(server: () => Server): BridgeState {
+  const subscriptions = new Map<string, PooledUpstream>();
   return {
     resourceOwners: new Map(),
     watched: new WeakSet(),
+    subscriptions,
     listChanged: (kind) => {
       const s = server();
       const sent = kind === "tools" ? s.sendToolListChanged() : kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged();
       void sent.catch(() => undefined);
+    },
+    resourceUpdated: (uri) => {
+      if (subscriptions.has(uri)) void server().sendResourceUpdated({ uri }).catch(() => undefined);
     },
   };
 }
@@ -76,6 +82,9 @@ async function end(id: string): Promise<void> {
   const session = sessions.entries.get(id);
   if (!session) return;
   sessions.entries.delete(id);
+  const held = session.current.state.subscriptions!;
+  for (const [uri, pooled] of held) void unsubscribeUpstream(pooled, uri);
+  held.clear();
   await session.server.close().catch(() => undefined);
 }
 

@@ -3,8 +3,8 @@ import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Ser
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
-import { buildBridgeServer } from "./bridge-server";
-import { IDLE_MS } from "./upstreams";
+import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
+import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 export type { BridgeMember, BridgeTarget } from "./bridge-scope";
 
@@ -36,31 +36,51 @@ export async function serveBridged(request: Request, parsedBody: unknown, target
   if (!entry) bridges.entries.set(key, (entry = newEntry()));
   entry.lastUsed = Date.now();
   bridges.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
-  const extra = { bridge: { target, state: entry } };
-  const options = { parsedBody, authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra } };
-  if ((parsedBody as { method?: unknown } | undefined)?.method !== "subscriptions/listen") return entry.handler.fetch(request, options);
+  const method = (parsedBody as { method?: unknown } | undefined)?.method;
+  const scope = new BridgeScope(target, entry);
+  // What the aggregated endpoint declares depends on its servers: asked where it is told.
+  const subscribe = target.serverInfo !== null && (method === "server/discover" || method === "subscriptions/listen") ? await scope.subscribable() : undefined;
+  const options = (body: unknown) => ({
+    parsedBody: body,
+    authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra: { bridge: { target, state: entry, subscribe } } },
+  });
+  if (method !== "subscriptions/listen") return entry.handler.fetch(request, options(parsedBody));
   // A listen stream is answered by the SDK itself, with no handler of ours: the upstreams whose
   // list_changed it carries are opened (and kept open, and the bridge with them) here, for as long as it lasts.
-  const scope = new BridgeScope(target, entry);
   const pinned = target.members.map((member) => scope.watch(member));
   for (const pooled of pinned) pooled.pins++;
   entry.listening++;
   // Acknowledged only once the upstreams are connected (and listening themselves); one that fails is left out.
   await Promise.allSettled(pinned.map((pooled) => pooled.ready));
+  // Its resource subscriptions, subscribed upstream first; the acknowledgement names only those that were.
+  const { body, subscribed } = await subscribeListen(scope, parsedBody);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     for (const pooled of pinned) pooled.pins--;
+    for (const [uri, pooled] of subscribed) void unsubscribeUpstream(pooled, uri);
     entry.listening--;
     entry.lastUsed = Date.now();
   };
   try {
-    return whenEnded(await entry.handler.fetch(request, options), release);
+    return whenEnded(await entry.handler.fetch(request, options(body)), release);
   } catch (err) {
     release();
     throw err;
   }
+}
+
+/** Subscribes upstream to a listen request's `resourceSubscriptions`; the request is returned with only those that were. */
+async function subscribeListen(scope: BridgeScope, parsedBody: unknown): Promise<{ body: unknown; subscribed: [string, PooledUpstream][] }> {
+  const message = parsedBody as { params?: { notifications?: { resourceSubscriptions?: unknown } } };
+  const requested = message.params?.notifications?.resourceSubscriptions;
+  if (!Array.isArray(requested) || requested.length === 0) return { body: parsedBody, subscribed: [] };
+  const uris = [...new Set(requested.filter((u): u is string => typeof u === "string"))];
+  const pooled = await Promise.all(uris.map((uri) => scope.subscribe(uri)));
+  const subscribed = uris.flatMap((uri, i) => (pooled[i] ? [[uri, pooled[i]] as [string, PooledUpstream]] : []));
+  const notifications = { ...message.params!.notifications, resourceSubscriptions: subscribed.map(([uri]) => uri) };
+  return { body: { ...message, params: { ...message.params, notifications } }, subscribed };
 }
 
 /** The same response, calling `ended` once its body is done with (read to the end, failed or cancelled). */
@@ -116,12 +136,14 @@ function newEntry(): BridgeEntry {
       else if (kind === "prompts") entry.handler.notify.promptsChanged();
       else entry.handler.notify.resourcesChanged();
     },
+    // The SDK's listen streams pass it on to those whose filter names the URI.
+    resourceUpdated: (uri: string) => entry.handler.notify.resourceUpdated(uri),
   };
   return entry;
 }
 
 /** The per-request SDK server (lib/gateway/bridge-server.ts), for the request's principal and servers. */
 function build(ctx: McpRequestContext): Promise<Server> {
-  const bridged = (ctx.authInfo?.extra as { bridge: { target: BridgeTarget; state: BridgeState } }).bridge;
+  const bridged = (ctx.authInfo?.extra as { bridge: BridgeCurrent }).bridge;
   return buildBridgeServer(() => bridged);
 }

@@ -15,6 +15,10 @@ export interface PooledUpstream {
   ready: Promise<McpConnection>;
   /** Who hears the server's list_changed (the bridge handlers' subscriptions/listen streams). */
   listeners: Set<(kind: ListChangedKind) => void>;
+  /** Who hears the server's resources/updated (bridges whose hosts subscribed to some URI). */
+  updateListeners: Set<(uri: string) => void>;
+  /** Subscribed URIs, by how many host subscriptions need each: subscribed upstream while any do. */
+  subscribed: Map<string, number>;
   lastUsed: number;
   /** Open `subscriptions/listen` streams that need it: never closed as idle while there are any. */
   pins: number;
@@ -99,7 +103,7 @@ export function releaseUpstream(entry: PooledUpstream): void {
 
 function open(server: ServerSecretRow, key: string, capable: boolean): PooledUpstream {
   const pool = upstreamPool;
-  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), lastUsed: Date.now(), pins: 0, capable, holder: null };
+  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), updateListeners: new Set(), subscribed: new Map(), lastUsed: Date.now(), pins: 0, capable, holder: null };
   entry.ready = (async () => {
     try {
       return await openConnection({
@@ -110,6 +114,9 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
         ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
         onListChanged: (kind) => {
           for (const listener of entry.listeners) listener(kind);
+        },
+        onResourceUpdated: (uri) => {
+          for (const listener of entry.updateListeners) listener(uri);
         },
         onClose: () => pool.drop(entry),
         ...(capable ? { onServerRequest: (request: ServerRequest, signal: AbortSignal) => (entry.holder ?? noCall)(request, signal) } : {}),
@@ -123,6 +130,41 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
   pool.entries.set(key, entry);
   pool.sweepSoon();
   return entry;
+}
+
+/**
+ * One host subscription to a resource: the first subscribes upstream, later ones only count. Throws
+ * (and counts nothing) if the server refuses or lacks `resources.subscribe`.
+ */
+export async function subscribeUpstream(entry: PooledUpstream, uri: string): Promise<void> {
+  const count = entry.subscribed.get(uri) ?? 0;
+  entry.subscribed.set(uri, count + 1);
+  // Subscribed, the connection is not idle.
+  entry.pins++;
+  if (count > 0) return;
+  try {
+    await (await entry.ready).subscribeResource(uri);
+  } catch (err) {
+    forget(entry, uri);
+    throw err;
+  }
+}
+
+/** The end of one host subscription: the last one unsubscribes upstream. Never throws. */
+export async function unsubscribeUpstream(entry: PooledUpstream, uri: string): Promise<void> {
+  if (forget(entry, uri) !== 0) return;
+  const connection = await entry.ready.catch(() => null);
+  await connection?.unsubscribeResource(uri).catch(() => undefined);
+}
+
+/** Counts one subscription less; returns how many are left (-1: there was none). */
+function forget(entry: PooledUpstream, uri: string): number {
+  const count = entry.subscribed.get(uri) ?? 0;
+  if (count === 0) return -1;
+  entry.pins--;
+  if (count > 1) entry.subscribed.set(uri, count - 1);
+  else entry.subscribed.delete(uri);
+  return count - 1;
 }
 
 /** A server request on a capable connection between calls (e.g. a roots/list right after initialize): nobody to ask. */

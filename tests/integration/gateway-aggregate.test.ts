@@ -151,6 +151,47 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
     expect(call.origin).toBe("gateway");
   });
 
+  it("takes resource subscriptions in both eras, routed to the server that lists the URI", async () => {
+    await api("PUT", `/api/v1/servers/${ids.everything}/exposure`, { enabled: true, tools: ["echo", "get-sum", "toggle-subscriber-updates"] });
+    const subscriber = (await api("POST", "/api/v1/tokens", { name: "subscriber", scopes: ["gateway"] })).body.secret as string;
+    try {
+      const modern = await host({ name: "modern-subscriber" }, subscriber);
+      expect(modern.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+      const demoUris = (await api("GET", `/api/v1/servers/${ids.demo}/resources`)).body.items.map((r: { uri: string }) => r.uri) as string[];
+      const uri = (await modern.listResources()).resources.map((r) => r.uri).find((u) => !demoUris.includes(u))!;
+      const heard: Record<string, string[]> = { modern: [], legacy: [] };
+      modern.setNotificationHandler("notifications/resources/updated", (n) => void heard.modern!.push(n.params.uri));
+      // A URI no server here lists is left out of what the acknowledgement honours.
+      const subscription = await modern.listen({ resourceSubscriptions: [uri, "nowhere://at/all"] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
+      const toggle = (client: Client) => client.callTool({ name: "every_thing__toggle-subscriber-updates", arguments: {} });
+      // Each start sends one update per subscribed URI; a stop follows so that the next start sends again.
+      await waitFor(async () => {
+        await toggle(modern);
+        await toggle(modern);
+        return heard.modern!.length > 0;
+      });
+      expect(heard.modern![0]).toBe(uri);
+      await subscription.close();
+
+      const legacy = await host({ name: "legacy-subscriber", era: "legacy" }, subscriber);
+      expect(legacy.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+      legacy.setNotificationHandler("notifications/resources/updated", (n) => void heard.legacy!.push(n.params.uri));
+      await legacy.subscribeResource({ uri });
+      await expect(legacy.subscribeResource({ uri: "nowhere://at/all" })).rejects.toThrow(/takes a subscription/);
+      // The session's GET stream opens on its own after initialize: toggle until it carries the update.
+      await waitFor(async () => {
+        await toggle(legacy);
+        await toggle(legacy);
+        return heard.legacy!.length > 0;
+      });
+      expect(heard.legacy![0]).toBe(uri);
+      await legacy.unsubscribeResource({ uri });
+    } finally {
+      await api("PUT", `/api/v1/servers/${ids.everything}/exposure`, { enabled: true, tools: ["echo", "get-sum"] });
+    }
+  });
+
   it("lets a viewer list but not call", async () => {
     const read = (await api("POST", "/api/v1/tokens", { name: "viewer", scopes: ["read", "gateway"] })).body.secret as string;
     const client = await host({ name: "viewer-host" }, read);

@@ -121,6 +121,37 @@ describe("the gateway for hosts that speak only the modern era (2026-07-28)", ()
     }
   });
 
+  it("subscribes to a resource on the host's listen stream: updates reach it, and the upstream subscription ends with the stream", async () => {
+    const tap = await startWireTap(everything.baseUrl);
+    try {
+      const tapped = (await api("POST", "/api/v1/servers", { name: "subscribed", url: tap.url, transport: "streamable-http" })).body.server.id;
+      const path = (await api("PUT", `/api/v1/servers/${tapped}/exposure`, { enabled: true, tools: ["toggle-subscriber-updates"] })).body.exposure.path;
+      const client = await gatewayHost(`${sb.url}${path}`, token, { name: "subscribing-host" });
+      open.push(client);
+      expect(client.getServerCapabilities()?.resources, JSON.stringify(client.getServerCapabilities())).toMatchObject({ subscribe: true });
+      const uri = (await client.listResources()).resources[0]!.uri;
+      const updates: string[] = [];
+      let heard = () => {};
+      const updated = new Promise<void>((resolve) => (heard = resolve));
+      client.setNotificationHandler("notifications/resources/updated", (n) => {
+        updates.push(n.params.uri);
+        heard();
+      });
+      const subscription = await client.listen({ resourceSubscriptions: [uri] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
+      expect(tap.messages.filter((m) => m.method === "resources/subscribe").map((m) => m.params?.uri)).toEqual([uri]);
+      // server-everything sends an update per subscribed URI when its updates start.
+      await client.callTool({ name: "toggle-subscriber-updates", arguments: {} });
+      await updated;
+      expect(updates[0]).toBe(uri);
+      await client.callTool({ name: "toggle-subscriber-updates", arguments: {} });
+      await subscription.close();
+      await tap.next((m) => m.method === "resources/unsubscribe" && m.params?.uri === uri);
+    } finally {
+      await tap.stop();
+    }
+  });
+
   it("shares one upstream session per token and server, and leaves it when idle or no longer offered", async () => {
     const tap = await startWireTap(everything.baseUrl);
     try {
