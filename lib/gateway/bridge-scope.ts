@@ -1,7 +1,7 @@
 import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { beginRelayedCall } from "@/lib/calls/server";
-import type { CallMethod, ListChangedKind, McpConnection } from "@/lib/mcp/server";
+import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
 import { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { GatewayPrincipal } from "./auth";
@@ -41,8 +41,24 @@ export interface BridgeState {
   listChanged(kind: ListChangedKind): void;
   /** A server's resources/updated, for whichever of the bridge's hosts subscribed to the URI. */
   resourceUpdated(uri: string): void;
-  /** A legacy host's session: the URIs it subscribed to with resources/subscribe, and where. */
-  subscriptions?: Map<string, PooledUpstream>;
+  /** Only a legacy host's session on the aggregated endpoint (lib/gateway/bridge-sessions.ts) has one. */
+  session?: BridgeSessionState;
+}
+
+/** What a legacy host's session asked for with resources/subscribe and logging/setLevel. */
+export interface BridgeSessionState {
+  /** The URIs it subscribed to, and on which pooled connection. */
+  subscriptions: Map<string, PooledUpstream>;
+  /** Log lines below this level are not passed on; null: all are. */
+  logLevel: LogLevel | null;
+  /** A server's log line, passed on to the host. */
+  log(member: BridgeMember, message: LogMessage): void;
+}
+
+/** What the servers behind an endpoint offer that the endpoint declares when any of them does. */
+export interface SharedCapabilities {
+  subscribe: boolean;
+  logging: boolean;
 }
 
 type Item = Record<string, unknown>;
@@ -68,14 +84,16 @@ export class BridgeScope {
 
   /** The member's pooled upstream (opening it if needed), its list_changed passed on to this bridge's listeners. */
   watch(member: BridgeMember): PooledUpstream {
-    return this.adopt(upstreamFor(member.server, this.target.principal.limitKey, this.caps !== null));
+    return this.adopt(upstreamFor(member.server, this.target.principal.limitKey, this.caps !== null), member);
   }
 
-  private adopt(pooled: PooledUpstream): PooledUpstream {
+  private adopt(pooled: PooledUpstream, member: BridgeMember): PooledUpstream {
     if (!this.state.watched.has(pooled)) {
       this.state.watched.add(pooled);
       pooled.listeners.add((kind) => this.state.listChanged(kind));
       pooled.updateListeners.add((uri) => this.state.resourceUpdated(uri));
+      const session = this.state.session;
+      if (session) pooled.logListeners.add((message) => session.log(member, message));
     }
     return pooled;
   }
@@ -90,10 +108,21 @@ export class BridgeScope {
     }
   }
 
-  /** Whether any of the servers takes resource subscriptions (those that fail to connect do not). */
-  async subscribable(): Promise<boolean> {
+  /** Whether any of the servers takes resource subscriptions, or sends log lines (those that fail to connect do not). */
+  async shared(): Promise<SharedCapabilities> {
     const connected = await Promise.allSettled(this.target.members.map((member) => this.connect(member)));
-    return connected.some((c) => c.status === "fulfilled" && Boolean((c.value.info.capabilities as { resources?: { subscribe?: boolean } } | null)?.resources?.subscribe));
+    const caps = connected.flatMap((c) => (c.status === "fulfilled" ? [c.value.info.capabilities as { resources?: { subscribe?: boolean }; logging?: object } | null] : []));
+    return { subscribe: caps.some((c) => Boolean(c?.resources?.subscribe)), logging: caps.some((c) => Boolean(c?.logging)) };
+  }
+
+  /** logging/setLevel on every server that logs; one that fails keeps its level. */
+  async setLogLevel(level: LogLevel): Promise<void> {
+    await Promise.allSettled(
+      this.target.members.map(async (member) => {
+        const connection = await this.connect(member);
+        if ((connection.info.capabilities as { logging?: object } | null)?.logging) await connection.setLogLevel(level);
+      }),
+    );
   }
 
   /**
@@ -192,7 +221,7 @@ export class BridgeScope {
     });
     // A host that can answer the server's requests: the call gets a capable connection of its own.
     if (this.caps) {
-      const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder));
+      const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder), member);
       return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps, checkout }, ctx, mint);
     }
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;

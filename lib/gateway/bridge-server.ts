@@ -1,7 +1,7 @@
 import "server-only";
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./bridge-input";
-import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget, type SharedCapabilities } from "./bridge-scope";
 import { RPC } from "./policy";
 import { unsubscribeUpstream } from "./upstreams";
 
@@ -17,11 +17,14 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
   const info = single ? await scope().connect(single).then((c) => c.info, () => null) : null;
   const serverInfo = target.serverInfo ?? { ...(info?.serverInfo ?? { name: single?.server.name ?? "switchboard", version: "0" }) };
   const completions = single !== null && Boolean(info?.capabilities?.completions);
-  const subscribe = current().subscribe ?? Boolean(single && (info?.capabilities as { resources?: { subscribe?: boolean } } | null)?.resources?.subscribe);
+  const { shared, state } = current();
+  const subscribe = shared?.subscribe ?? Boolean(single && (info?.capabilities as { resources?: { subscribe?: boolean } } | null)?.resources?.subscribe);
+  // Log lines have no place on a modern host's requests (logging is deprecated there): a legacy session's only.
+  const logging = Boolean(shared?.logging && state.session);
   const binding = () => `${current().target.principal.limitKey}\0${current().target.path}`;
   const codec = stateCodec(binding, Math.max(0, ...target.members.map((m) => inputWaitMs(m.server))));
   const server: Server = new Server(serverInfo as { name: string; version: string }, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) }, prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) }, ...(logging ? { logging: {} } : {}), prompts: { listChanged: true }, ...(completions ? { completions: {} } : {}) },
     ...(info?.instructions ? { instructions: info.instructions } : {}),
     requestState: { verify: codec.verify },
   });
@@ -60,7 +63,15 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
     const member = await scope(c).resourceOwner(uri);
     return (await scope(c).recorded(c, member, "resources/read", uri, { uri }, client(c), mint(c))) as never;
   });
-  const held = current().state.subscriptions;
+  const session = state.session;
+  if (session && logging) {
+    server.setRequestHandler("logging/setLevel", async (request, c) => {
+      session.logLevel = request.params.level;
+      await scope(c).setLogLevel(request.params.level);
+      return {};
+    });
+  }
+  const held = session?.subscriptions;
   if (subscribe && held) {
     // A legacy host's session (the modern era subscribes on its listen stream, lib/gateway/bridge.ts).
     server.setRequestHandler("resources/subscribe", async (request, c) => {
@@ -94,8 +105,8 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
 export interface BridgeCurrent {
   target: BridgeTarget;
   state: BridgeState;
-  /** Whether to declare `resources.subscribe`; absent: as the (single) server does. */
-  subscribe?: boolean;
+  /** What the aggregated endpoint declares (its servers were asked); absent: as the single server does. */
+  shared?: SharedCapabilities;
 }
 
 /** The host's name and version: from the request's `_meta` (modern era), else from its initialize. */

@@ -2,7 +2,8 @@ import "server-only";
 import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import { piece } from "@/lib/runtime";
-import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { severityOf } from "@/lib/logs";
+import { BridgeScope, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
 import { rpcError } from "./http";
 import { hostSeen, type HostInfo } from "./presence";
@@ -43,7 +44,7 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
   }
   const id = crypto.randomUUID();
   const state = newState(() => session.server);
-  const current = { target, state, subscribe: await new BridgeScope(target, state).subscribable() };
+  const current = { target, state, shared: await new BridgeScope(target, state).shared() };
   const server = await buildBridgeServer(() => current);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
   const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now(), host: hostOfInitialize(parsedBody) };
@@ -63,10 +64,20 @@ function hostOfInitialize(body: unknown): HostInfo {
 
 function newState(server: () => Server): BridgeState {
   const subscriptions = new Map<string, PooledUpstream>();
+  const session: BridgeSessionState = {
+    subscriptions,
+    logLevel: null,
+    log: (member, message) => {
+      if (session.logLevel && severityOf(message.level) < severityOf(session.logLevel)) return;
+      // On the aggregated endpoint the logger names the server, as tool names do.
+      const logger = [member.prefix, message.logger].filter(Boolean).join("/");
+      void server().sendLoggingMessage({ level: message.level, data: message.data, ...(logger ? { logger } : {}) }).catch(() => undefined);
+    },
+  };
   return {
     resourceOwners: new Map(),
     watched: new WeakSet(),
-    subscriptions,
+    session,
     listChanged: (kind) => {
       const s = server();
       const sent = kind === "tools" ? s.sendToolListChanged() : kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged();
@@ -82,7 +93,7 @@ async function end(id: string): Promise<void> {
   const session = sessions.entries.get(id);
   if (!session) return;
   sessions.entries.delete(id);
-  const held = session.current.state.subscriptions!;
+  const held = session.current.state.session!.subscriptions;
   for (const [uri, pooled] of held) void unsubscribeUpstream(pooled, uri);
   held.clear();
   await session.server.close().catch(() => undefined);

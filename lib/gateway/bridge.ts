@@ -39,10 +39,10 @@ export async function serveBridged(request: Request, parsedBody: unknown, target
   const method = (parsedBody as { method?: unknown } | undefined)?.method;
   const scope = new BridgeScope(target, entry);
   // What the aggregated endpoint declares depends on its servers: asked where it is told.
-  const subscribe = target.serverInfo !== null && (method === "server/discover" || method === "subscriptions/listen") ? await scope.subscribable() : undefined;
+  const shared = target.serverInfo !== null && (method === "server/discover" || method === "subscriptions/listen") ? await scope.shared() : undefined;
   const options = (body: unknown) => ({
     parsedBody: body,
-    authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra: { bridge: { target, state: entry, subscribe } } },
+    authInfo: { token: "", clientId: target.principal.oauthClientId ?? target.principal.tokenId ?? "", scopes: [], extra: { bridge: { target, state: entry, shared } } },
   });
   if (method !== "subscriptions/listen") return entry.handler.fetch(request, options(parsedBody));
   // A listen stream is answered by the SDK itself, with no handler of ours: the upstreams whose

@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, type ListChangedKind, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
+import { openConnection, type ListChangedKind, type LogMessage, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { credentialUsed } from "@/lib/oauth/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
@@ -17,6 +17,8 @@ export interface PooledUpstream {
   listeners: Set<(kind: ListChangedKind) => void>;
   /** Who hears the server's resources/updated (bridges whose hosts subscribed to some URI). */
   updateListeners: Set<(uri: string) => void>;
+  /** Who hears the server's log lines (legacy hosts' sessions on the aggregated endpoint). */
+  logListeners: Set<(message: LogMessage) => void>;
   /** Subscribed URIs, by how many host subscriptions need each: subscribed upstream while any do. */
   subscribed: Map<string, number>;
   lastUsed: number;
@@ -103,7 +105,7 @@ export function releaseUpstream(entry: PooledUpstream): void {
 
 function open(server: ServerSecretRow, key: string, capable: boolean): PooledUpstream {
   const pool = upstreamPool;
-  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), updateListeners: new Set(), subscribed: new Map(), lastUsed: Date.now(), pins: 0, capable, holder: null };
+  const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), updateListeners: new Set(), logListeners: new Set(), subscribed: new Map(), lastUsed: Date.now(), pins: 0, capable, holder: null };
   entry.ready = (async () => {
     try {
       return await openConnection({
@@ -114,6 +116,9 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
         ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
         onListChanged: (kind) => {
           for (const listener of entry.listeners) listener(kind);
+        },
+        onLog: (message) => {
+          for (const listener of entry.logListeners) listener(message);
         },
         onResourceUpdated: (uri) => {
           for (const listener of entry.updateListeners) listener(uri);

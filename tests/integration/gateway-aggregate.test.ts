@@ -192,6 +192,31 @@ describe("the gateway's aggregated endpoint /mcp/<workspace-slug>", () => {
     }
   });
 
+  it("passes a server's log lines to a legacy host's session at the level it set, the logger naming the server", async () => {
+    await api("PUT", `/api/v1/servers/${ids.everything}/exposure`, { enabled: true, tools: ["echo", "toggle-simulated-logging"] });
+    const logger = (await api("POST", "/api/v1/tokens", { name: "logger", scopes: ["gateway"] })).body.secret as string;
+    try {
+      const legacy = await host({ name: "legacy-logger", era: "legacy" }, logger);
+      expect(legacy.getServerCapabilities()?.logging).toEqual({});
+      const lines: { level: string; logger?: string; data: unknown }[] = [];
+      legacy.setNotificationHandler("notifications/message", (n) => void lines.push(n.params as never));
+      await legacy.setLoggingLevel("debug");
+      const toggle = () => legacy.callTool({ name: "every_thing__toggle-simulated-logging", arguments: {} });
+      // Starting sends one line at once (then one every 5 s); the session's GET stream opens on its own after initialize.
+      await waitFor(async () => {
+        await toggle();
+        await toggle();
+        return lines.length > 0;
+      });
+      expect(lines[0]!.logger).toBe("every_thing");
+      expect(String(lines[0]!.data)).toMatch(/-level message|level-message/);
+      // A modern host is not offered logging (deprecated in its era; its requests carry no session lines).
+      expect((await host({ name: "modern-logger" }, logger)).getServerCapabilities()?.logging).toBeUndefined();
+    } finally {
+      await api("PUT", `/api/v1/servers/${ids.everything}/exposure`, { enabled: true, tools: ["echo", "get-sum"] });
+    }
+  });
+
   it("lets a viewer list but not call", async () => {
     const read = (await api("POST", "/api/v1/tokens", { name: "viewer", scopes: ["read", "gateway"] })).body.secret as string;
     const client = await host({ name: "viewer-host" }, read);
