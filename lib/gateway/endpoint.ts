@@ -14,6 +14,7 @@ import type { ServerSecretRow } from "@/lib/servers/server";
 import { upstreamConfig } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
 import { bridgeServer, serverHere } from "./bridged";
+import { jsonWhenQuick } from "./json-answer";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
 import { offered, offeredTools, RPC } from "./policy";
 import * as q from "./queries";
@@ -74,7 +75,13 @@ async function existing(request: Request, body: Body | null, sessionId: string, 
     owner.touchedAt = Date.now();
     void q.touchConnection({ id: sessionId }).catch(() => undefined);
   }
-  return relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
+  const answer = await relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
+  return isOneRequest(body?.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
+}
+
+function isOneRequest(message: unknown): boolean {
+  const m = message as { id?: unknown; method?: unknown } | null | undefined;
+  return Boolean(m) && !Array.isArray(m) && typeof m!.method === "string" && (typeof m!.id === "string" || typeof m!.id === "number");
 }
 
 async function opened(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
@@ -96,7 +103,8 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
   owners.set(relay, { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() });
   relays.set(id, relay);
   await relay.start();
-  return relay.downstream.handleRequest(request, { parsedBody: body.parsed });
+  const answer = await relay.downstream.handleRequest(request, { parsedBody: body.parsed });
+  return isOneRequest(body.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
 }
 
 function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {

@@ -108,6 +108,28 @@ describe("the gateway: a workspace server as an MCP endpoint for other hosts (se
     expect((await api("GET", "/api/v1/calls")).body.items.some((c: any) => c.id === call.id)).toBe(true);
   });
 
+  it("answers a quick call as JSON, and one with progress as an event stream", async () => {
+    const answers: [string, string | null][] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const method = init?.method === "POST" ? (JSON.parse(String(init.body)) as { method?: string }).method : undefined;
+      if (method) answers.push([method, res.headers.get("content-type")]);
+      return res;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(endpoint), { fetch: recording, requestInit: { headers: { authorization: `Bearer ${gatewayToken}` } } });
+    const client = new Client({ name: "json-host", version: "1" });
+    await client.connect(transport);
+    open.push(client);
+    expect((await client.callTool({ name: "echo", arguments: { message: "json" } })).content).toEqual([{ type: "text", text: "Echo: json" }]);
+    const seen: number[] = [];
+    await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }, { onprogress: (p) => seen.push(p.progress) });
+    expect(seen).toEqual([1, 2, 3]);
+    const typeOf = (method: string, nth = 0) => answers.filter(([m]) => m === method)[nth]?.[1];
+    expect(typeOf("initialize")).toMatch(/^application\/json/);
+    expect(typeOf("tools/call", 0)).toMatch(/^application\/json/);
+    expect(typeOf("tools/call", 1)).toMatch(/^text\/event-stream/);
+  });
+
   it("negotiates the era with an auto-mode host", async () => {
     const { client } = await connect({ auto: true, name: "auto-host" });
     expect((await client.callTool({ name: "echo", arguments: { message: "auto" } })).content).toEqual([{ type: "text", text: "Echo: auto" }]);
