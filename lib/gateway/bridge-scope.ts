@@ -36,8 +36,8 @@ export interface BridgeTarget {
 export interface BridgeState {
   /** Which server listed a resource URI, as seen by the latest resources/list (first server wins). */
   resourceOwners: Map<string, string>;
-  /** Upstreams whose list_changed this bridge already passes on. */
-  watched: WeakSet<PooledUpstream>;
+  /** Upstreams whose notifications this bridge passes on, each with what stops that (`unwatchAll`). */
+  watched: Map<PooledUpstream, () => void>;
   listChanged(kind: ListChangedKind): void;
   /** A server's resources/updated, for whichever of the bridge's hosts subscribed to the URI. */
   resourceUpdated(uri: string): void;
@@ -88,12 +88,20 @@ export class BridgeScope {
   }
 
   private adopt(pooled: PooledUpstream, member: BridgeMember): PooledUpstream {
-    if (!this.state.watched.has(pooled)) {
-      this.state.watched.add(pooled);
-      pooled.listeners.add((kind) => this.state.listChanged(kind));
-      pooled.updateListeners.add((uri) => this.state.resourceUpdated(uri));
-      const session = this.state.session;
-      if (session) pooled.logListeners.add((message) => session.log(member, message));
+    const state = this.state;
+    if (!state.watched.has(pooled)) {
+      const changed = (kind: ListChangedKind) => state.listChanged(kind);
+      const updated = (uri: string) => state.resourceUpdated(uri);
+      const session = state.session;
+      const logged = (message: LogMessage) => session?.log(member, message);
+      pooled.listeners.add(changed);
+      pooled.updateListeners.add(updated);
+      if (session) pooled.logListeners.add(logged);
+      state.watched.set(pooled, () => {
+        pooled.listeners.delete(changed);
+        pooled.updateListeners.delete(updated);
+        pooled.logListeners.delete(logged);
+      });
     }
     return pooled;
   }
@@ -241,6 +249,12 @@ export class BridgeScope {
       throw toProtocol(member.server, err);
     }
   }
+}
+
+/** A bridge that ends stops hearing its upstreams (which may live on for other bridges). */
+export function unwatchAll(state: BridgeState): void {
+  for (const stop of state.watched.values()) stop();
+  state.watched.clear();
 }
 
 /** The viewer refusal and the allow-list, before a tools/call goes anywhere. */

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import { piece } from "@/lib/runtime";
 import { severityOf } from "@/lib/logs";
-import { BridgeScope, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
 import { rpcError } from "./http";
 import { hostSeen, type HostInfo } from "./presence";
@@ -76,7 +76,7 @@ function newState(server: () => Server): BridgeState {
   };
   return {
     resourceOwners: new Map(),
-    watched: new WeakSet(),
+    watched: new Map(),
     session,
     listChanged: (kind) => {
       const s = server();
@@ -96,6 +96,7 @@ async function end(id: string): Promise<void> {
   const held = session.current.state.session!.subscriptions;
   for (const [uri, pooled] of held) void unsubscribeUpstream(pooled, uri);
   held.clear();
+  unwatchAll(session.current.state);
   await session.server.close().catch(() => undefined);
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
-import { BridgeScope, type BridgeState, type BridgeTarget } from "./bridge-scope";
+import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./bridge-scope";
 import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
@@ -116,6 +116,7 @@ function sweep() {
   for (const [key, entry] of bridges.entries) {
     if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
     bridges.entries.delete(key);
+    unwatchAll(entry);
     void entry.handler.close().catch(() => undefined);
   }
   if (!bridges.entries.size && bridges.sweeper) {
@@ -130,7 +131,7 @@ function newEntry(): BridgeEntry {
     lastUsed: Date.now(),
     listening: 0,
     resourceOwners: new Map(),
-    watched: new WeakSet(),
+    watched: new Map(),
     listChanged: (kind: ListChangedKind) => {
       if (kind === "tools") entry.handler.notify.toolsChanged();
       else if (kind === "prompts") entry.handler.notify.promptsChanged();
