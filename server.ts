@@ -54,17 +54,16 @@ async function main() {
   const writes = new Set<ServerResponse>();
   let draining = false;
   let drained = () => {};
+  const { refusedTarget, declaredBodyCap } = await import("./lib/api/request-target");
+  const trustProxy = process.env.SWITCHBOARD_TRUST_PROXY === "1";
   const server = createServer((req, res) => {
-    if (draining) {
-      res.writeHead(503, { "content-type": "application/json", "retry-after": "5", connection: "close" });
-      res.end(JSON.stringify({ error: { code: "unavailable", message: "The console is shutting down" } }));
-      return;
-    }
-    if (!decodablePath(req.url)) {
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "bad_request", message: "The request path is not valid percent-encoded UTF-8" } }));
-      return;
-    }
+    if (draining) return refuse(res, 503, "unavailable", "The console is shutting down", { "retry-after": "5" });
+    // Which route a request names is read here once, for both pipelines (lib/api/request-target.ts).
+    const refused = refusedTarget(req.url, req.headers, trustProxy);
+    if (refused) return refuse(res, 400, "bad_request", refused);
+    const cap = declaredBodyCap(req.url!.split("?")[0]!);
+    if (cap !== null && req.headers["transfer-encoding"]) return refuse(res, 411, "bad_request", "A request body here must declare its Content-Length");
+    if (cap !== null && Number(req.headers["content-length"] ?? 0) > cap) return refuse(res, 413, "payload_too_large", `Request body is larger than ${cap} bytes`);
     // The audit log's "from where": the socket's address, never a value the client sent.
     req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -144,14 +143,10 @@ async function main() {
   process.on("SIGINT", () => void shutdown());
 }
 
-// Next answers a path it cannot decode with a bare 500.
-function decodablePath(url: string | undefined): boolean {
-  try {
-    decodeURIComponent((url ?? "/").split("?")[0]!);
-    return true;
-  } catch {
-    return false;
-  }
+// Answered before any body is read; closing the connection spares reading a body nobody wants.
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", connection: "close", ...headers });
+  res.end(JSON.stringify({ error: { code, message } }));
 }
 
 main().catch((err) => {

@@ -4,15 +4,17 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
-import { DIRECT_REPLY, DirectRequest, MCP_BODY, type DirectReply } from "./direct";
+import { DIRECT_REPLY, DirectRequest, MCP_BODY, ROUTED_AS, type DirectReply } from "./direct";
 
 // Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = { routeModule: { ensureUserland(): Promise<void>; userland: Record<string, unknown> } };
 
-interface Route {
+export interface Route {
   segments: string[];
+  /** Its "/api/v1/calls/:id" form, the role matrix's. */
+  pattern: string;
   file: string;
   methods?: Promise<Record<string, Handler>>;
 }
@@ -34,11 +36,8 @@ export function bearerApiRoutes({ distDir, headers }: { distDir: string; headers
   const manifest = path.resolve(distDir, "server", "app-paths-manifest.json");
   if (!fs.existsSync(manifest)) return null;
   const load = createRequire(manifest);
-  const routes: Route[] = Object.entries(JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, string>)
-    // A catch-all's params are arrays in Next; none is under /api/v1, and Next keeps any that comes.
-    .filter(([page]) => DIRECT_PREFIXES.some((prefix) => page.startsWith(prefix)) && page.endsWith("/route") && !page.includes("[..."))
-    .map(([page, file]) => ({ segments: page.split("/").slice(1, -1), file: path.resolve(distDir, "server", file) }))
-    .sort((a, b) => precedence(a.segments, b.segments));
+  const files = JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, string>;
+  const routes = routeTable(Object.keys(files), (page) => path.resolve(distDir, "server", files[page]!));
 
   const handlersOf = (route: Route) =>
     (route.methods ??= (async () => {
@@ -50,10 +49,9 @@ export function bearerApiRoutes({ distDir, headers }: { distDir: string; headers
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? "/";
     if (!DIRECT_PREFIXES.some((prefix) => url.startsWith(prefix)) || !METHODS.has(req.method ?? "") || !/^bearer /i.test(req.headers.authorization ?? "")) return false;
-    const pathname = url.split("?")[0]!;
-    const found = match(routes, pathname.split("/").slice(1));
+    const found = matchRoute(routes, url.split("?")[0]!);
     if (!found) return false;
-    void serve(req, res, handlersOf(found.route), found.params, headers).catch((err) => {
+    void serve(req, res, handlersOf(found.route), found.route.pattern, found.params, headers).catch((err) => {
       console.error("[api] direct route failed", err);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(res.headersSent ? undefined : JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log" } }));
@@ -68,7 +66,7 @@ export async function headersForEveryPath(config: NextConfig): Promise<[string, 
   return rules.filter((rule) => rule.source === "/:path*").flatMap((rule) => rule.headers.map((h): [string, string] => [h.key, h.value]));
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promise<Record<string, Handler>>, params: Record<string, string>, headers: [string, string][]) {
+async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promise<Record<string, Handler>>, pattern: string, params: Record<string, string>, headers: [string, string][]) {
   const handler = (await handlers)[req.method!];
   if (!handler) {
     res.writeHead(405, { "content-type": "application/json", allow: Object.keys(await handlers).join(", ") });
@@ -78,7 +76,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promis
   // Like Next, a request whose client went away is aborted (event streams stop on it).
   const aborted = new AbortController();
   res.once("close", () => res.writableFinished || aborted.abort());
-  const response = await handler(await toRequest(req, aborted.signal), { params: Promise.resolve(params) });
+  const request = await toRequest(req, aborted.signal);
+  (request as unknown as Record<symbol, string>)[ROUTED_AS] = `${req.method} ${pattern}`;
+  const response = await handler(request, { params: Promise.resolve(params) });
   for (const [name, value] of headers) res.setHeader(name, value);
   const direct = (response as unknown as Partial<DirectReply>)[DIRECT_REPLY];
   if (direct) {
@@ -103,6 +103,7 @@ async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Req
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   // server.ts set this one from the socket; rawHeaders still hold whatever the client sent.
   headers.set("x-switchboard-client-ip", String(req.headers["x-switchboard-client-ip"] ?? ""));
+  // server.ts refused any Host and target that would give this URL another path (lib/api/request-target.ts).
   const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
   // The gateway hands its requests to the MCP SDK, which wants a whole Request.
   const lean = req.url!.startsWith("/api/v1/");
@@ -125,6 +126,20 @@ async function readAll(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The API's and the gateway's route files among a build's pages ("/api/v1/calls/[id]/route"), in Next's order. */
+export function routeTable(pages: string[], fileOf: (page: string) => string = () => ""): Route[] {
+  return (
+    pages
+      // A catch-all's params are arrays in Next; none is under /api/v1, and Next keeps any that comes.
+      .filter((page) => DIRECT_PREFIXES.some((prefix) => page.startsWith(prefix)) && page.endsWith("/route") && !page.includes("[..."))
+      .map((page) => {
+        const segments = page.split("/").slice(1, -1);
+        return { segments, pattern: "/" + segments.map((s) => s.replace(/^\[(.+)\]$/, ":$1")).join("/"), file: fileOf(page) };
+      })
+      .sort((a, b) => precedence(a.segments, b.segments))
+  );
+}
+
 // Next's order: at the first segment where two routes differ, a static name beats a [param].
 function precedence(a: string[], b: string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -134,7 +149,9 @@ function precedence(a: string[], b: string[]): number {
   return b.length - a.length;
 }
 
-function match(routes: Route[], parts: string[]): { route: Route; params: Record<string, string> } | null {
+/** The route a path names, as the direct path serves it. */
+export function matchRoute(routes: Route[], pathname: string): { route: Route; params: Record<string, string> } | null {
+  const parts = pathname.split("/").slice(1);
   for (const route of routes) {
     if (route.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};

@@ -8,6 +8,15 @@ export const MCP_BODY = Symbol.for("switchboard.mcp.bufferedBody");
 /** On what a route answers a direct request with: the JSON reply, not yet a Response. */
 export const DIRECT_REPLY = Symbol.for("switchboard.api.directReply");
 
+/** On a request the direct path made: the matrix key of the route file it chose ("GET /api/v1/calls/:id"). */
+export const ROUTED_AS = Symbol.for("switchboard.api.routedAs");
+/** The response header naming the matrix entry the role gate judged a request by. */
+export const ROUTE_HEADER = "x-switchboard-route";
+
+export function routedAs(request: Request): string | undefined {
+  return (request as unknown as { [ROUTED_AS]?: string })[ROUTED_AS];
+}
+
 export interface DirectReply {
   [DIRECT_REPLY]: { status: number; json: string; headers?: Record<string, string> };
 }

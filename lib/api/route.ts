@@ -7,7 +7,8 @@ import { forwardRequest } from "@/lib/cluster/server";
 import { authenticate } from "@/lib/auth/server";
 import { requestOrigin } from "@/lib/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
-import { BUFFERED_BODY, isDirect, jsonReply } from "./direct";
+import { readBodyText } from "./body";
+import { DIRECT_REPLY, jsonReply, ROUTE_HEADER, routedAs, type DirectReply } from "./direct";
 import type { Principal } from "@/lib/auth";
 
 type Params = Record<string, string>;
@@ -34,17 +35,19 @@ export class Reply {
  */
 export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    let judged: string | undefined;
     try {
-      const access = routeAccess(request);
+      const { key, access } = routeAccess(request);
       const principal = await authenticate(request);
       if (principal.via === "session") refuseCrossSite(request, { requireOrigin: true });
       if (access === "public" || !roleAtLeast(principal.role, access)) {
         throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
       }
-      return toResponse(request, await handler({ request, principal, params: await pathParams(context) }));
+      judged = key;
+      return markRoute(toResponse(request, await handler({ request, principal, params: await pathParams(context) })), judged);
     } catch (err) {
       if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).catch((e: unknown) => errorResponse(e, request));
-      return errorResponse(err, request);
+      return markRoute(errorResponse(err, request), judged);
     }
   };
 }
@@ -58,12 +61,15 @@ const bodies = new WeakMap<Request, string>();
  */
 export function withPublic<P extends Params = Params>(handler: (ctx: { request: Request; params: P }) => Promise<unknown>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    let judged: string | undefined;
     try {
-      if (routeAccess(request) !== "public") throw new SwitchboardError("forbidden", "This route is not public");
+      const { key, access } = routeAccess(request);
+      if (access !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
-      return toResponse(request, await handler({ request, params: await pathParams(context) }));
+      judged = key;
+      return markRoute(toResponse(request, await handler({ request, params: await pathParams(context) })), judged);
     } catch (err) {
-      return errorResponse(err, request);
+      return markRoute(errorResponse(err, request), judged);
     }
   };
 }
@@ -78,14 +84,39 @@ async function pathParams<P extends Params>(context: RouteContext<P> | undefined
 }
 
 // Fail closed: a route missing from the matrix answers 403 to everyone (and a test names it).
-function routeAccess(request: Request): Access {
+function routeAccess(request: Request): { key: string; access: Access } {
   const { pathname } = new URL(request.url);
   const entry = accessFor(request.method, pathname);
   if (!entry) {
     console.error(`[api] ${request.method} ${pathname} is not in the role matrix (lib/access/matrix.ts)`);
     throw new SwitchboardError("forbidden", "This route is not in the role matrix");
   }
-  return entry.access;
+  // The direct path says which route file it chose: the gate must have judged that one.
+  const routed = routedAs(request);
+  if (routed !== undefined && routed !== entry.key) {
+    console.error(`[api] ${request.method} ${pathname} was routed to ${routed} but judged as ${entry.key}`);
+    throw new SwitchboardError("forbidden", "This request names its route ambiguously");
+  }
+  return entry;
+}
+
+/**
+ * Every answer of a request that passed the gate names the matrix entry it was judged by, so a
+ * test (tests/integration/roles.test.ts) can check from outside that the gate judged the route
+ * the request line names, whichever pipeline served it.
+ */
+function markRoute(response: Response, key: string | undefined): Response {
+  if (!key) return response;
+  const direct = (response as unknown as Partial<DirectReply>)[DIRECT_REPLY];
+  if (direct) direct.headers = { ...direct.headers, [ROUTE_HEADER]: key };
+  else {
+    try {
+      response.headers.set(ROUTE_HEADER, key);
+    } catch {
+      // A Response fetched from elsewhere keeps immutable headers.
+    }
+  }
+  return response;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -161,7 +192,7 @@ export function callBodyLimit(): number {
  * `maxBytes` a 413 (nothing past the cap is kept in memory, whatever Content-Length claims).
  */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
-  const text = await readCapped(request, maxBytes);
+  const text = await readBodyText(request, maxBytes);
   bodies.set(request, text);
   let raw: unknown;
   try {
@@ -183,38 +214,6 @@ function wellFormed(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(wellFormed);
   if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
   return true;
-}
-
-// Past the cap a body is read on and discarded up to this size, so a client still sending gets
-// its 413 instead of a reset connection; beyond it the connection is cut.
-const DRAIN_BYTES = 32 * 1024 * 1024;
-
-async function readCapped(request: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () => new SwitchboardError("payload_too_large", `Request body is larger than ${maxBytes} bytes`, { maxBytes });
-  if (isDirect(request)) {
-    const body = (request as unknown as { [BUFFERED_BODY]: Buffer | null })[BUFFERED_BODY];
-    if (body && body.byteLength > maxBytes) throw tooLarge();
-    return body ? new TextDecoder().decode(body) : "";
-  }
-  if (!request.body) return "";
-  const declared = Number(request.headers.get("content-length"));
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let over = Number.isFinite(declared) && declared > maxBytes;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) over = true;
-    if (over && size > DRAIN_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    if (!over) chunks.push(value);
-  }
-  if (over) throw tooLarge();
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {

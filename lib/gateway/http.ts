@@ -1,5 +1,5 @@
 import "server-only";
-import { MCP_BODY } from "@/lib/api/direct";
+import { readBodyText } from "@/lib/api/body";
 import { SwitchboardError } from "@/lib/errors";
 import { challenge, GatewayAuthError } from "./auth";
 
@@ -34,11 +34,7 @@ export function requireBearer(request: Request): void {
 }
 
 export async function readBody(request: Request): Promise<Body> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-  const buffered = (request as Request & { [MCP_BODY]?: Buffer })[MCP_BODY];
-  const text = buffered ? buffered.toString("utf8") : await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new SwitchboardError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await readBodyText(request, MAX_BODY_BYTES);
   try {
     return { text, parsed: JSON.parse(text) };
   } catch {
