@@ -71,7 +71,7 @@ function SettingsForm({ settings, update }: { settings: WorkspaceSettingsDto; up
         </label>
         <Field
           label="Redacted field names"
-          hint="One per line. Fields whose names contain one of these (case, - and _ ignored) are masked in share links and exports."
+          hint="One per line. Fields whose names contain one of these (case, - and _ ignored) are masked in share links. The default list always applies, also to history, traffic and exports; names added here add to it."
         >
           {(p) => (
             <Textarea
@@ -96,7 +96,6 @@ function SettingsForm({ settings, update }: { settings: WorkspaceSettingsDto; up
             Restore the default list
           </Button>
           {useDefaultKeys && <span className="text-xs text-muted">Using the default list</span>}
-          {!useDefaultKeys && keyList.length === 0 && <span className="text-xs text-amber-700 dark:text-amber-300">Nothing will be masked</span>}
         </div>
       </fieldset>
       <div className="flex items-center gap-3">

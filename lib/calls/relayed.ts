@@ -1,13 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
-import { encryptJson } from "@/lib/crypto";
 import { instanceId } from "@/lib/instances";
 import type { credentialUsed } from "@/lib/oauth/server";
-import { redact } from "@/lib/redaction";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
 import { recordPending, type CallCompletion } from "./journal";
+import { callSecrets, recordedParams, recordedText } from "./redacted";
 import * as q from "./queries";
 import { takeCallRoom } from "./quota";
 
@@ -39,7 +38,8 @@ export interface RelayedCallHandle {
  */
 export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHandle> {
   await takeCallRoom(call.server.workspaceId);
-  const shown = redact(call.params);
+  const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
+  const secrets = await callSecrets(where);
   const { credential } = call;
   const startedAt = new Date();
   const id = crypto.randomUUID();
@@ -53,8 +53,7 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
     userName: call.userName,
     method: call.method,
     name: call.name,
-    params: JSON.stringify(shown.value),
-    paramsSecret: shown.masked.length ? encryptJson(call.params) : null,
+    ...recordedParams(call.params, secrets),
     requestId: crypto.randomUUID(),
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: null,
@@ -74,17 +73,18 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
   return {
     id,
     progress(progress) {
-      progressWrite = progressWrite.then(() => q.setProgress({ id, progress: JSON.stringify(progress) })).catch(() => undefined);
+      progressWrite = progressWrite.then(() => q.setProgress({ id, progress: recordedText(JSON.stringify(progress), secrets) })).catch(() => undefined);
     },
     async finish(outcome) {
       await progressWrite;
       const durationMs = performance.now() - t0;
       const result = "result" in outcome ? JSON.stringify(outcome.result) : null;
+      const secretsNow = await callSecrets(where);
       const completion: CallCompletion = {
         status: "result" in outcome ? (outcome.result.isError === true ? "error" : "ok") : outcome.status,
         isError: "result" in outcome && outcome.result.isError === true,
-        result,
-        error: "error" in outcome ? JSON.stringify(outcome.error) : null,
+        result: recordedText(result, secretsNow),
+        error: "error" in outcome ? recordedText(JSON.stringify(outcome.error), secretsNow) : null,
         finishedAt: new Date(startedAt.getTime() + durationMs),
         durationMs: Math.round(durationMs * 1000) / 1000,
         resultSize: result === null ? null : Buffer.byteLength(result),

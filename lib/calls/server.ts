@@ -10,12 +10,12 @@ import { getConnection, upstream } from "@/lib/sessions/server";
 import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
 import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
-import { decryptJson, encryptJson } from "@/lib/crypto";
-import { redact } from "@/lib/redaction";
+import { decryptJson } from "@/lib/crypto";
 import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
+import { callSecrets, recordedParams, recordedText } from "./redacted";
 import { recordPending, type CallCompletion, type PendingCall } from "./journal";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
@@ -73,7 +73,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
   await takeCallRoom(principal.workspaceId);
   // History shows the arguments with secrets masked; the original is kept, sealed, for Run again.
-  const shown = redact(req.params);
+  const secrets = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server });
   const base = {
     id: crypto.randomUUID(),
     workspaceId: principal.workspaceId,
@@ -82,8 +82,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     userName: principal.userName,
     method: req.method,
     name: req.name,
-    params: JSON.stringify(shown.value),
-    paramsSecret: shown.masked.length ? encryptJson(req.params) : null,
+    ...recordedParams(req.params, secrets),
     requestId,
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: req.rerunOfId ?? null,
@@ -102,7 +101,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     // The agent is connected to another instance: the whole request is forwarded there.
     if (err instanceof ServedElsewhere) throw err;
     const error: CallError = { kind: server.kind === "agent" ? "offline" : "connection", message: (err as Error).message };
-    const row = await q.insertCall({ data: { ...base, status: "error", finishedAt: new Date(), durationMs: 0, error: JSON.stringify(error) } });
+    const row = await q.insertCall({ data: { ...base, status: "error", finishedAt: new Date(), durationMs: 0, error: recordedText(JSON.stringify(error), secrets) } });
     return toCallDto(row);
   }
 
@@ -141,7 +140,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   const onProgress = (p: Progress) => {
     lastProgress = p;
     publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...p });
-    progressWrite = progressWrite.then(() => q.setProgress({ id: pending.id, progress: JSON.stringify(p) })).catch(() => undefined);
+    progressWrite = progressWrite.then(() => q.setProgress({ id: pending.id, progress: recordedText(JSON.stringify(p), secrets) })).catch(() => undefined);
   };
   const options = { timeoutMs, signal: controller.signal, onProgress, maxTotalTimeoutMs: req.maxTotalTimeoutMs ?? server.maxTotalTimeoutMs ?? undefined };
   let outcome: { status: CallStatus; result?: Record<string, unknown>; error?: CallError };
@@ -169,11 +168,13 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   await progressWrite;
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
+  // Asked again: a token refreshed during the call is a secret value too.
+  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server });
   const completion: CallCompletion = {
     status: outcome.status,
     isError: outcome.result?.isError === true,
-    result: resultText,
-    error: outcome.error ? JSON.stringify(outcome.error) : null,
+    result: recordedText(resultText, secretsNow),
+    error: outcome.error ? recordedText(JSON.stringify(outcome.error), secretsNow) : null,
     finishedAt: new Date(startedAt.getTime() + durationMs),
     durationMs: Math.round(durationMs * 1000) / 1000,
     resultSize: resultText === null ? null : Buffer.byteLength(resultText),

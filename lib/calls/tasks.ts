@@ -5,6 +5,7 @@ import { findServerForWork } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import type { CallError, CallStatus } from "./index";
 import * as q from "./queries";
+import { callSecrets, recordedText } from "./redacted";
 import { piece } from "@/lib/runtime";
 
 const DEFAULT_POLL_MS = 1000;
@@ -126,14 +127,15 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
   if (!current || current.status !== "pending") return;
   const finishedAt = new Date();
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
+  const secrets = await callSecrets(current);
   const taskStatus = status === "ok" || (status === "error" && outcome.result) ? "completed" : status === "cancelled" ? "cancelled" : "failed";
   const row = await q.completeCall({
     id: callId,
     data: {
       status,
       isError: outcome.result?.isError === true,
-      result: resultText,
-      error: outcome.error ? JSON.stringify(outcome.error) : null,
+      result: recordedText(resultText, secrets),
+      error: outcome.error ? recordedText(JSON.stringify(outcome.error), secrets) : null,
       finishedAt,
       durationMs: finishedAt.getTime() - current.startedAt.getTime(),
       resultSize: resultText === null ? null : Buffer.byteLength(resultText),

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { DEFAULT_REDACTION_KEYS, REDACTED, redact } from "@/lib/redaction";
+import { DEFAULT_REDACTION_KEYS, mentionsSecretValue, redact, secretValues, type SecretValues } from "@/lib/redaction";
 import { TransportDecorator } from "./transport-decorator";
 import type { Transport } from "@modelcontextprotocol/client";
 
@@ -42,14 +42,14 @@ export interface RecordingOptions {
  */
 export class RecordingTransport extends TransportDecorator {
   private readonly pending = { out: new Map<string, { method: string; at: number }>(), in: new Map<string, { method: string; at: number }>() };
-  private readonly secrets: string[];
+  private readonly secrets: SecretValues;
 
   constructor(
     inner: Transport,
     private readonly options: RecordingOptions,
   ) {
     super(inner);
-    this.secrets = (options.secrets ?? []).filter((s) => s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+    this.secrets = secretValues(options.secrets ?? []);
   }
 
   protected override outbound(message: JSONRPCMessage): JSONRPCMessage {
@@ -94,9 +94,8 @@ export class RecordingTransport extends TransportDecorator {
   }
 
   private scrub(raw: string): string {
-    let text = mentionsSecret(raw) ? JSON.stringify(redact(JSON.parse(raw)).value) : raw;
-    for (const secret of this.secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
-    return text;
+    if (!mentionsSecret(raw) && !mentionsSecretValue(raw, this.secrets)) return raw;
+    return JSON.stringify(redact(JSON.parse(raw), DEFAULT_REDACTION_KEYS, { secrets: this.secrets }).value);
   }
 }
 

@@ -1,16 +1,37 @@
 import { prisma } from "@/lib/db/client";
+import { forgetCache } from "@/lib/runtime";
+
+// The call path masks a server's stored secrets (lib/servers secret values), cached with the
+// server rows: every write of a token or a client registration empties that cache everywhere.
+function secretsChanged<T>(row: T): T {
+  forgetCache("serverCache");
+  return row;
+}
 
 export function findClient({ workspaceId, issuer }: { workspaceId: string; issuer: string }) {
   return prisma.oAuthClient.findUnique({ where: { workspaceId_issuer: { workspaceId, issuer } }, omit: { infoSecret: false } });
 }
 
-export function upsertClient(input: { workspaceId: string; issuer: string; clientId: string; method: string; infoSecret: string; redirectUri: string }) {
+export async function upsertClient(input: { workspaceId: string; issuer: string; clientId: string; method: string; infoSecret: string; redirectUri: string }) {
   const { workspaceId, issuer, ...data } = input;
-  return prisma.oAuthClient.upsert({
-    where: { workspaceId_issuer: { workspaceId, issuer } },
-    create: { workspaceId, issuer, ...data },
-    update: data,
-  });
+  return secretsChanged(
+    await prisma.oAuthClient.upsert({
+      where: { workspaceId_issuer: { workspaceId, issuer } },
+      create: { workspaceId, issuer, ...data },
+      update: data,
+    }),
+  );
+}
+
+/** The encrypted registrations of the workspace's clients at these issuers (to mask their secrets). */
+export function findClientSecrets({ workspaceId, issuers }: { workspaceId: string; issuers: string[] }) {
+  if (!issuers.length) return Promise.resolve([]);
+  return prisma.oAuthClient.findMany({ where: { workspaceId, issuer: { in: issuers } }, select: { infoSecret: true } });
+}
+
+/** Every stored credential of a server with its encrypted tokens (to mask them). */
+export function findServerTokenSecrets({ serverId }: { serverId: string }) {
+  return prisma.oAuthCredential.findMany({ where: { serverId }, select: { issuer: true, tokensSecret: true } });
 }
 
 /** A credential with its encrypted tokens (the only query that reads them). */
@@ -23,7 +44,7 @@ export function findCredentialInfo({ serverId, subject }: { serverId: string; su
   return prisma.oAuthCredential.findUnique({ where: { serverId_subject: { serverId, subject } } });
 }
 
-export function upsertCredential(input: {
+export async function upsertCredential(input: {
   workspaceId: string;
   serverId: string;
   subject: string;
@@ -35,15 +56,17 @@ export function upsertCredential(input: {
   expiresAt: Date | null;
 }) {
   const { serverId, subject, userId, ...data } = input;
-  return prisma.oAuthCredential.upsert({
-    where: { serverId_subject: { serverId, subject } },
-    create: { serverId, subject, userId: userId ?? "", ...data },
-    update: { ...data, ...(userId ? { userId } : {}) },
-  });
+  return secretsChanged(
+    await prisma.oAuthCredential.upsert({
+      where: { serverId_subject: { serverId, subject } },
+      create: { serverId, subject, userId: userId ?? "", ...data },
+      update: { ...data, ...(userId ? { userId } : {}) },
+    }),
+  );
 }
 
-export function deleteCredential({ serverId, subject }: { serverId: string; subject: string }) {
-  return prisma.oAuthCredential.deleteMany({ where: { serverId, subject } });
+export async function deleteCredential({ serverId, subject }: { serverId: string; subject: string }) {
+  return secretsChanged(await prisma.oAuthCredential.deleteMany({ where: { serverId, subject } }));
 }
 
 export function createFlow(input: { stateHash: string; workspaceId: string; serverId: string; userId: string; flowSecret: string; expiresAt: Date }) {
@@ -77,7 +100,7 @@ export function findUserName({ id }: { id: string }) {
 /** Every stored token of a server (all members' and the shared one). */
 export async function deleteServerCredentials({ serverId }: { serverId: string }) {
   const { count } = await prisma.oAuthCredential.deleteMany({ where: { serverId } });
-  return count;
+  return secretsChanged(count);
 }
 
 /** Keeps only the newest trace of a kind per (server, subject). */

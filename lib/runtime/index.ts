@@ -15,6 +15,7 @@ import type { HealthMonitor } from "@/lib/sessions/health";
 import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
+import type { SecretValues } from "@/lib/redaction";
 import type { GatewayRelay } from "@/lib/gateway/relay";
 import type { GatewayRoute } from "@/lib/gateway/routes";
 import type { Bridges } from "@/lib/gateway/bridge";
@@ -75,6 +76,8 @@ export interface Runtime {
   gatewayTokenCache?: Map<string, { grant: GatewayGrant | null; until: number }>;
   /** lib/servers: server rows with their secrets for the call path (cleared on any server write). */
   serverCache?: Map<string, { row: ServerSecretRow; until: number }>;
+  /** lib/servers: each server's stored secret values, to mask in what is recorded and shared (emptied with serverCache). */
+  serverSecrets?: Map<string, { secrets: SecretValues; epoch: number; until: number }>;
   /** How many times each cache was emptied: a read that began before a forget must not be cached. */
   cacheEpochs?: Record<CacheName, number>;
   /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */

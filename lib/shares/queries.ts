@@ -2,6 +2,8 @@ import { prisma } from "@/lib/db/client";
 import type { Prisma } from "@prisma/client";
 
 const shareSource = {
+  workspaceId: true,
+  serverId: true,
   method: true,
   name: true,
   status: true,

@@ -6,6 +6,7 @@ import type { CallMethod, Page } from "@/lib/calls";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { redactionKeys } from "@/lib/redaction";
+import { serverSecretValues } from "@/lib/servers/server";
 import {
   SHARE_TOKEN_PATTERN,
   SHARES_DISABLED_MESSAGE,
@@ -82,7 +83,8 @@ export async function previewShare(principal: Principal, callId: string): Promis
   if (!call) throw notFound("Call");
   const settings = await q.findSharingSettings({ workspaceId: principal.workspaceId });
   const keys = redactionKeys(settings.redactionKeys);
-  return { ...toSharedCall(call, keys), redactionKeys: keys, publicSharesEnabled: settings.publicSharesEnabled };
+  const secrets = await serverSecretValues({ workspaceId: call.workspaceId, serverId: call.serverId });
+  return { ...toSharedCall(call, keys, secrets), redactionKeys: keys, publicSharesEnabled: settings.publicSharesEnabled };
 }
 
 /**
@@ -95,7 +97,8 @@ export async function openShare(token: string): Promise<PublicShareDto> {
   const gone = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
   if (gone) throw new SwitchboardError("gone", gone);
   await q.countView({ id: share.id });
-  const { call } = toSharedCall(share.call, redactionKeys(share.workspace.redactionKeys));
+  const secrets = await serverSecretValues({ workspaceId: share.call.workspaceId, serverId: share.call.serverId });
+  const { call } = toSharedCall(share.call, redactionKeys(share.workspace.redactionKeys), secrets);
   return { call, share: { createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null } };
 }
 

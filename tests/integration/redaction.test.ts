@@ -61,3 +61,90 @@ describe("secrets in call arguments", () => {
     expect(again.body.call.params.arguments.api_key).toBe("[redacted]");
   });
 });
+
+const HEADER_VALUE = "s3cr3t-value-123";
+const JSON_PASSWORD = "hunter2-inside-json";
+
+/** Issue 24, item 4: the default list always holds, JSON in strings is opened, stored secret values never show. */
+describe("stored secret values and JSON inside strings", () => {
+  let sb: ConsoleHandle;
+  let everything: RunningServer;
+  let api: Awaited<ReturnType<typeof setupOwner>>["api"];
+  let token: string;
+  let serverId: string;
+  let callId: string;
+  let shareUrl: string;
+  const ARGS = { message: `my key is ${HEADER_VALUE}`, config: JSON.stringify({ user: "ada", password: JSON_PASSWORD }) };
+
+  const expectMasked = (text: string, where: string) => {
+    expect(text, `${where} leaks the header value`).not.toContain(HEADER_VALUE);
+    expect(text, `${where} leaks the password inside JSON`).not.toContain(JSON_PASSWORD);
+  };
+  const download = async (format: string) =>
+    (await fetch(`${sb.url}/api/v1/calls/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } })).text();
+
+  beforeAll(async () => {
+    [sb, everything] = await Promise.all([startConsole(), startEverything("streamableHttp")]);
+    ({ api, token } = await setupOwner(sb.url));
+    const server = await api("POST", "/api/v1/servers", { name: "keyed", url: everything.url, headers: { "X-Api-Key": HEADER_VALUE } });
+    expect(server.status).toBe(201);
+    serverId = server.body.server.id;
+    // The workspace adds a name of its own: the default list must still apply.
+    expect((await api("PATCH", "/api/v1/workspace", { redactionKeys: ["ssn"] })).status).toBe(200);
+    const res = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "echo", arguments: ARGS });
+    expect(res.body.call.status).toBe("ok");
+    callId = res.body.call.id;
+    expectMasked(JSON.stringify(res.body.call), "the call's answer");
+    shareUrl = (await api("POST", `/api/v1/calls/${callId}/shares`, {})).body.share.url;
+  });
+  afterAll(async () => {
+    await everything?.stop();
+    await sb?.stop();
+  });
+
+  it("records the call masked: arguments, JSON inside them and the echoed result", async () => {
+    const call = (await api("GET", `/api/v1/calls/${callId}`)).body.call;
+    expectMasked(JSON.stringify(call), "history");
+    expect(call.params.arguments.message).toBe("my key is [redacted]");
+    expect(JSON.parse(call.params.arguments.config)).toEqual({ user: "ada", password: "[redacted]" });
+    expect(JSON.stringify(call.result)).toContain("my key is [redacted]");
+    const row = (await sb.db.get<{ params: string; result: string }>('SELECT params, result FROM "call" WHERE id = ?', callId))!;
+    expectMasked(row.params + row.result, "the call row");
+  });
+
+  it("exports it masked as CSV and NDJSON, and keeps it out of traffic", async () => {
+    for (const format of ["csv", "ndjson"]) {
+      const text = await download(format);
+      expect(text).toContain("my key is [redacted]");
+      expectMasked(text, `the ${format} export`);
+    }
+    const sessionId = (await api("GET", `/api/v1/calls/${callId}`)).body.call.sessionId;
+    let traffic = "";
+    await waitFor(async () => {
+      traffic = JSON.stringify((await api("GET", `/api/v1/sessions/${sessionId}/traffic`)).body);
+      return traffic.includes("my key is");
+    });
+    expectMasked(traffic, "traffic");
+  });
+
+  it("shows it masked on the public share page and API, even for a row recorded before masking", async () => {
+    // As a call recorded before this masking existed would hold it.
+    await sb.db.run('UPDATE "call" SET result = ? WHERE id = ?', JSON.stringify({ content: [{ type: "text", text: `Echo: ${HEADER_VALUE}` }, { type: "text", text: ARGS.config }] }), callId);
+    const shareToken = shareUrl.split("/s/")[1];
+    const viaApi = await fetch(`${sb.url}/api/v1/public/shares/${shareToken}`, { headers: { accept: "application/json" } });
+    expect(viaApi.status).toBe(200);
+    const body = await viaApi.json();
+    expectMasked(JSON.stringify(body), "the public share API");
+    expect(body.call.params.arguments.message).toBe("my key is [redacted]");
+    expect(body.call.result.content[0].text).toBe("Echo: [redacted]");
+    expect(JSON.parse(body.call.result.content[1].text)).toEqual({ user: "ada", password: "[redacted]" });
+    const page = await fetch(shareUrl, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("echo");
+    expectMasked(html, "the public share page");
+    const preview = await api("GET", `/api/v1/calls/${callId}/share-preview`);
+    expect(preview.body.redactionKeys).toEqual(expect.arrayContaining(["password", "ssn"]));
+    expectMasked(JSON.stringify(preview.body.call), "the share preview");
+  });
+});

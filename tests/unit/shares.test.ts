@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { safeNextPath } from "@/lib/auth";
-import { DEFAULT_REDACTION_KEYS, REDACTED } from "@/lib/redaction";
+import { DEFAULT_REDACTION_KEYS, REDACTED, redactionKeys, secretValues } from "@/lib/redaction";
 import { publicUrl, toSharedCall, type ShareSource } from "@/lib/shares/shared-call";
 
 const keys = [...DEFAULT_REDACTION_KEYS];
@@ -46,8 +46,8 @@ describe("the public view of a shared call", () => {
     expect(masked).toEqual([
       "params.arguments.password",
       "params.arguments.nested.api_key",
-      "result.structuredContent.refreshToken",
       "result.content[0].text(json).access_token",
+      "result.structuredContent.refreshToken",
     ]);
     const all = JSON.stringify(call);
     for (const secret of ["hunter2", "k-123", "at-999", "rt-1", "pass@", "key=abc"]) expect(all).not.toContain(secret);
@@ -71,10 +71,19 @@ describe("the public view of a shared call", () => {
     expect(masked).toContain("error.data.secret");
   });
 
-  it("uses the workspace's own list", () => {
-    const { call, masked } = toSharedCall(source({ params: JSON.stringify({ arguments: { ssn: "1", password: "p" } }), result: null }), ["ssn"]);
-    expect(call.params).toEqual({ arguments: { ssn: REDACTED, password: "p" } });
-    expect(masked).toEqual(["params.arguments.ssn"]);
+  it("uses the workspace's own list on top of the default one", () => {
+    const { call, masked } = toSharedCall(source({ params: JSON.stringify({ arguments: { ssn: "1", password: "p" } }), result: null }), redactionKeys('["ssn"]'));
+    expect(call.params).toEqual({ arguments: { ssn: REDACTED, password: REDACTED } });
+    expect(masked).toEqual(["params.arguments.ssn", "params.arguments.password"]);
+  });
+
+  it("masks the server's stored secret values wherever they appear", () => {
+    const secrets = secretValues(["s3cr3t-value-123"]);
+    const params = JSON.stringify({ arguments: { message: "key s3cr3t-value-123", blob: '{"note":"s3cr3t-value-123"}' } });
+    const result = JSON.stringify({ content: [{ type: "text", text: "Echo: key s3cr3t-value-123" }] });
+    const { call, masked } = toSharedCall(source({ params, result }), keys, secrets);
+    expect(JSON.stringify(call)).not.toContain("s3cr3t-value-123");
+    expect(masked).toEqual(["params.arguments.message", "params.arguments.blob(json).note", "result.content[0].text"]);
   });
 });
 
