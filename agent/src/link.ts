@@ -6,6 +6,7 @@ import {
   ENVELOPE_ALLOWANCE_BYTES,
   RELAY_PATH,
   RELAY_PROTOCOL_VERSION,
+  tooLargeText,
   type AgentFrame,
   type ConsoleFrame,
 } from "../../lib/relay/protocol";
@@ -102,6 +103,7 @@ export class AgentLink {
         servers: [...this.opts.servers.keys()].map((name) => ({ name })),
         sessions: this.sessions.ids(),
         graceMs: this.opts.graceMs,
+        maxMessageBytes: this.opts.maxMessageBytes,
       });
       clearInterval(this.heartbeat);
       this.heartbeat = setInterval(() => this.beat(ws), this.opts.heartbeatMs);
@@ -134,6 +136,7 @@ export class AgentLink {
         this.graceTimer = undefined;
         log.info(`connected to ${this.opts.credentials.consoleUrl} with ${this.opts.servers.size} server(s)`);
         this.sessions.reportRoots = frame.features?.includes("roots") ?? false;
+        this.sessions.maxBytes = Math.min(this.opts.maxMessageBytes, frame.maxMessageBytes);
         void this.sessions.retain(frame.sessions);
         return;
       case "open":
@@ -206,7 +209,7 @@ export class AgentLink {
       if (frame.type === "message" && ++this.dropped % 100 === 1) log.debug(`link down: dropped ${this.dropped} message(s)`);
       return false;
     }
-    ws.send(JSON.stringify(frame));
+    ws.send(frame.type === "message" ? this.encodeMessage(frame) : JSON.stringify(frame));
     if (ws.bufferedAmount > HIGH_WATER && !this.drainPoll) {
       this.sessions.setPaused(true);
       this.drainPoll = setInterval(() => {
@@ -217,6 +220,24 @@ export class AgentLink {
       }, 5);
     }
     return true;
+  }
+
+  /**
+   * A server's message as a frame, or, when the frame would be over the console's cap, a small
+   * error frame naming its size (re-encoding can outgrow the line the decoder measured: 1e9 is
+   * written 1000000000), so the console fails the request at once.
+   */
+  private encodeMessage(frame: Extract<AgentFrame, { type: "message" }>): string {
+    const text = JSON.stringify(frame);
+    const cap = this.sessions.maxBytes;
+    const bytes = Buffer.byteLength(text);
+    if (bytes <= cap + ENVELOPE_ALLOWANCE_BYTES) return text;
+    const m = frame.message as { id?: string | number; method?: string };
+    const request = m.id !== undefined && m.method === undefined ? m.id : undefined;
+    const message = tooLargeText(request === undefined ? "A message from the server" : "The server's answer", bytes, cap);
+    log.warn(`${message}; dropped`);
+    const error: AgentFrame = { type: "error", session: frame.session, code: "too_large", message, ...(request === undefined ? {} : { request }) };
+    return JSON.stringify(error);
   }
 
   /** A child's stdin is full: stop reading the socket until it drains (bounded memory). */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import type { ServerConfig } from "./config";
-import { createDecoder, encodeMessage } from "./framing";
+import { createDecoder, encodeMessage, type Oversized } from "./framing";
 
 const POSIX_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 const WINDOWS_ENV = ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"];
@@ -28,8 +28,10 @@ export interface ExitInfo {
 export interface ProcessEvents {
   message(message: unknown): void;
   stderr(chunk: string): void;
-  /** Output that was dropped (oversized, not JSON); reported like stderr. */
+  /** Output that was dropped (not JSON, bad header); reported like stderr. */
   invalid(reason: string): void;
+  /** A message over the cap that was dropped. */
+  oversized(message: Oversized): void;
   exit(info: ExitInfo): void;
 }
 
@@ -76,7 +78,7 @@ export class ServerProcess {
       windowsHide: true,
     });
     this.child = child;
-    const decoder = createDecoder(this.config.framing, this.maxBytes, { message: this.on.message, invalid: this.on.invalid });
+    const decoder = createDecoder(this.config.framing, this.maxBytes, { message: this.on.message, invalid: this.on.invalid, oversized: this.on.oversized });
     child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => this.onStderr(chunk));

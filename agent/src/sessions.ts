@@ -1,6 +1,7 @@
-import type { AgentFrame } from "../../lib/relay/protocol";
+import { tooLargeText, type AgentFrame } from "../../lib/relay/protocol";
 import type { ServerConfig } from "./config";
 import { log } from "./log";
+import { oversizedId } from "./framing";
 import { checkRoots } from "./roots";
 import { ServerProcess, type ShutdownTimings } from "./process";
 
@@ -28,7 +29,8 @@ export class Sessions {
   constructor(
     private readonly servers: ReadonlyMap<string, ServerConfig>,
     private readonly sink: FrameSink,
-    private readonly maxBytes: number,
+    /** The cap on one message from a server; the link lowers it to the console's. */
+    public maxBytes: number,
     private readonly timings?: ShutdownTimings,
   ) {}
 
@@ -51,7 +53,8 @@ export class Sessions {
       this.sink.send({ type: "error", session, code: "bad_frame", message: "Session exists already" });
       return;
     }
-    const proc = new ServerProcess(config, this.maxBytes, {
+    const maxBytes = this.maxBytes;
+    const proc = new ServerProcess(config, maxBytes, {
       message: (message) => {
         const m = message as { id?: string | number; method?: string };
         if (m.method === "roots/list" && m.id !== undefined) this.rootsAsked.get(session)?.add(m.id);
@@ -64,7 +67,15 @@ export class Sessions {
       },
       invalid: (reason) => {
         log.warn(`[${serverName}] ${reason}`);
-        this.sink.send({ type: "error", session, code: reason.includes("exceeds") ? "too_large" : "bad_frame", message: reason.slice(0, 2000) });
+        this.sink.send({ type: "error", session, code: "bad_frame", message: reason.slice(0, 2000) });
+      },
+      oversized: (skipped) => {
+        const found = oversizedId(skipped);
+        const message = tooLargeText(found ? (found.request ? "The server's request" : "The server's answer") : "A message from the server", skipped.bytes, maxBytes);
+        log.warn(`[${serverName}] ${message}; dropped`);
+        // A request of the server's own is refused to the server; an answer fails the console's request.
+        if (found?.request) proc.send({ jsonrpc: "2.0", id: found.id, error: { code: -32000, message } });
+        else this.sink.send({ type: "error", session, code: "too_large", message, ...(found ? { request: found.id } : {}) });
       },
       exit: (info) => {
         this.live.delete(session);

@@ -102,6 +102,7 @@ function explainProtocolError(err: ProtocolError): McpError {
   // The relay transport answers requests it could not deliver itself; the server never saw them.
   if (data?.relay === "offline") return new McpError("offline", err.message, { cause: err });
   if (data?.relay === "connection") return new McpError("closed", err.message, { cause: err });
+  if (data?.relay === "too_large") return new McpError("protocol", err.message, { code: err.code, data: err.data, cause: err });
   if (err.code === -32022 && Array.isArray(data?.supported)) {
     return new McpError(
       "protocol_version",

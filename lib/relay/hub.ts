@@ -11,6 +11,8 @@ export interface LinkHandle {
   workspaceId: string;
   /** Accepted server names announced in hello, mapped to their Server row ids. */
   servers: ReadonlyMap<string, string>;
+  /** The smaller of the console's and the agent's caps on one message. */
+  maxMessageBytes: number;
   /** Sends a frame; false when the socket is no longer open. */
   send(frame: ConsoleFrame): boolean;
   /** Bytes queued on the socket and not yet written. */
@@ -24,7 +26,7 @@ export type SessionFrame =
   | { type: "message"; message: Record<string, unknown> }
   | { type: "stderr"; chunk: string }
   | { type: "exit"; code: number | null; signal: string | null; stderrTail: string[]; error?: string }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: string; message: string; request?: string | number };
 
 /** The console end of one relayed session (a RelayTransport). */
 export interface SessionEndpoint {

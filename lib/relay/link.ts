@@ -80,6 +80,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
       agentId: agent.id,
       workspaceId: agent.workspaceId,
       servers,
+      maxMessageBytes: Math.min(hub.maxMessageBytes, frame.maxMessageBytes ?? hub.maxMessageBytes),
       send,
       bufferedAmount: () => ws.bufferedAmount,
       close: (code, reason) => ws.close(code, reason),
@@ -121,7 +122,7 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     else if (type === "message") endpoint.deliver({ type, message: frame.message });
     else if (type === "stderr") endpoint.deliver({ type, chunk: frame.chunk });
     else if (type === "exit") endpoint.deliver({ type, code: frame.code, signal: frame.signal, stderrTail: frame.stderrTail, error: frame.error });
-    else endpoint.deliver({ type, code: frame.code, message: frame.message });
+    else endpoint.deliver({ type, code: frame.code, message: frame.message, ...(frame.request === undefined ? {} : { request: frame.request }) });
   };
 
   ws.on("message", (data: Buffer) => {

@@ -44,6 +44,8 @@ export const HelloFrame = z.object({
   sessions: z.array(SessionId).max(10_000).default([]),
   /** How long the agent keeps processes alive while the link is down. */
   graceMs: z.number().int().min(0).max(3_600_000),
+  /** The agent's own cap on one message; the console sends nothing larger (optional: older agents). */
+  maxMessageBytes: z.number().int().positive().optional(),
 });
 /** Console → agent, the answer to hello. `sessions`: the ones to keep; the agent ends the rest. */
 export const WelcomeFrame = z.object({
@@ -96,6 +98,8 @@ export const ErrorFrame = z.object({
   session: SessionId.optional(),
   code: z.enum(["bad_frame", "too_large", "unknown_server", "unknown_session", "spawn_failed", "bad_version", "internal"]),
   message: z.string().max(2000),
+  /** `too_large` from the agent: the JSON-RPC id of the console's request whose answer could not be relayed. */
+  request: z.union([z.string().max(1000), z.number()]).optional(),
 });
 
 export const AgentFrameSchema = z.discriminatedUnion("type", [HelloFrame, OpenedFrame, MessageFrame, StderrFrame, ExitFrame, RootsFrame, PingFrame, PongFrame, ErrorFrame]);
@@ -160,6 +164,21 @@ export function decodeAgentFrame(data: RawData, maxBytes = DEFAULT_MAX_MESSAGE_B
 /** Decodes and validates a frame received by the agent. Never throws. */
 export function decodeConsoleFrame(data: RawData, maxBytes = DEFAULT_MAX_MESSAGE_BYTES): Decoded<ConsoleFrame> {
   return decode(ConsoleFrameSchema as z.ZodType<ConsoleFrame>, data, maxBytes);
+}
+
+/**
+ * Why a message cannot go through the relay, naming its size and the cap. The size is rounded up
+ * and the cap down, so the size never reads as within the cap.
+ */
+export function tooLargeText(what: string, bytes: number, maxBytes: number): string {
+  return `${what} is ${formatBytes(bytes, Math.ceil)}; the relay carries at most ${formatBytes(maxBytes, Math.floor)} per message`;
+}
+
+function formatBytes(bytes: number, round: (n: number) => number): string {
+  for (const [unit, size] of [["MiB", 1024 * 1024], ["KiB", 1024]] as const) {
+    if (bytes >= size) return `${bytes % size === 0 ? bytes / size : round((bytes / size) * 10) / 10} ${unit}`;
+  }
+  return `${bytes} bytes`;
 }
 
 /** UTF-8 size of a string without allocating a buffer. */

@@ -1,13 +1,16 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { byteLength, type ConsoleFrame } from "./protocol";
+import { byteLength, tooLargeText, type ConsoleFrame } from "./protocol";
 import { isAgentServerHere, relayHub, type SessionEndpoint, type SessionFrame } from "./hub";
 
 const HIGH_WATER = 8 * 1024 * 1024;
 const OPEN_TIMEOUT_MS = 30_000;
 /** JSON-RPC error code for requests that the relay could not complete; `data.relay` says why. */
 export const RELAY_ERROR_CODE = -32000;
-/** `offline`: the agent's link is down; `connection`: the server process or its session ended. */
-export type RelayFailure = "offline" | "connection";
+/**
+ * `offline`: the agent's link is down; `connection`: the server process or its session ended;
+ * `too_large`: the request or its answer is over the relay's cap on one message.
+ */
+export type RelayFailure = "offline" | "connection" | "too_large";
 const PROBE_PREFIX = "server-discover-probe";
 
 export interface RelayTransportOptions {
@@ -78,11 +81,19 @@ export class RelayTransport implements Transport {
     const link = relayHub().links.get(this.opts.agentId);
     if (!link) throw new AgentOfflineError("the agent is not connected");
     const frame: ConsoleFrame = { type: "message", session: this.session, message };
-    const text = JSON.stringify(frame);
-    const max = relayHub().maxMessageBytes;
-    if (byteLength(text) > max) throw new Error(`message too large for the relay: ${byteLength(text)} bytes, cap ${max} bytes`);
+    const bytes = byteLength(JSON.stringify(frame));
     const m = message as { id?: string | number; method?: string };
-    if (m.id !== undefined && typeof m.method === "string") this.pending.set(m.id, m.method);
+    const isRequest = m.id !== undefined && typeof m.method === "string";
+    if (bytes > link.maxMessageBytes) {
+      const why = tooLargeText(isRequest ? `The request (${m.method})` : "The message", bytes, link.maxMessageBytes);
+      if (!isRequest) throw new Error(why);
+      // Answered as a request the relay could not deliver: the caller (or a gateway host) gets a
+      // JSON-RPC error at once instead of waiting for an answer that cannot come.
+      this.pending.set(m.id!, m.method!);
+      queueMicrotask(() => this.failRequest(m.id!, why, "too_large"));
+      return;
+    }
+    if (isRequest) this.pending.set(m.id!, m.method!);
     if (!link.send(frame)) throw new AgentOfflineError("the link closed while sending");
     while (link.bufferedAmount() > HIGH_WATER && !this.closed && !this.offline) {
       await new Promise((resolve) => setTimeout(resolve, 2));
@@ -170,6 +181,9 @@ export class RelayTransport implements Transport {
       case "exit":
         return this.exited(frame);
       case "error":
+        if (frame.code === "too_large" && frame.request !== undefined && this.pending.has(frame.request)) {
+          return this.failRequest(frame.request, frame.message, "too_large");
+        }
         if (frame.code === "unknown_server" || frame.code === "spawn_failed") {
           if (this.opening) this.failOpen(new Error(frame.message));
           else this.end(frame.message);
@@ -204,11 +218,12 @@ export class RelayTransport implements Transport {
   }
 
   private failPending(message: string, relay: RelayFailure): void {
-    const ids = [...this.pending.keys()];
-    this.pending.clear();
-    for (const id of ids) {
-      this.onmessage?.({ jsonrpc: "2.0", id, error: { code: RELAY_ERROR_CODE, message, data: { relay } } } as JSONRPCMessage);
-    }
+    for (const id of [...this.pending.keys()]) this.failRequest(id, message, relay);
+  }
+
+  private failRequest(id: string | number, message: string, relay: RelayFailure): void {
+    if (!this.pending.delete(id)) return;
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: RELAY_ERROR_CODE, message, data: { relay } } } as JSONRPCMessage);
   }
 
   private finish(): void {

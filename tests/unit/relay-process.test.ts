@@ -9,7 +9,7 @@ function run(cfg: ServerConfig, timings = { stdinGraceMs: 200, termGraceMs: 200 
   const messages: unknown[] = [];
   const stderr: string[] = [];
   let exit: ExitInfo | undefined;
-  const proc = new ServerProcess(cfg, 1024 * 1024, { message: (m) => messages.push(m), stderr: (c) => stderr.push(c), invalid: () => undefined, exit: (e) => (exit = e) }, timings);
+  const proc = new ServerProcess(cfg, 1024 * 1024, { message: (m) => messages.push(m), stderr: (c) => stderr.push(c), invalid: () => undefined, oversized: () => undefined, exit: (e) => (exit = e) }, timings);
   return { proc, messages, stderr, exit: () => exit };
 }
 
