@@ -1,6 +1,7 @@
 import "server-only";
 import { publish } from "@/lib/events/server";
-import { redact } from "@/lib/redaction";
+import { DEFAULT_REDACTION_KEYS, redact } from "@/lib/redaction";
+import { serverSecretValues } from "@/lib/servers/server";
 import type { LogMessage } from "@/lib/mcp/server";
 import { LOG_LEVELS, severityOf, type ListLogsQuery, type LogLevel, type LogLineDto, type LogPage } from "./index";
 import * as q from "./queries";
@@ -12,7 +13,8 @@ const MAX_DATA_CHARS = 64 * 1024;
 export async function recordLog(input: { workspaceId: string; serverId: string; sessionId: string; message: LogMessage }): Promise<void> {
   const { workspaceId, serverId, sessionId, message } = input;
   const level = (LOG_LEVELS as readonly string[]).includes(message.level) ? message.level : "info";
-  let data = JSON.stringify(redact(message.data ?? null).value) ?? "null";
+  const secrets = await serverSecretValues({ workspaceId, serverId });
+  let data = JSON.stringify(redact(message.data ?? null, DEFAULT_REDACTION_KEYS, { secrets }).value) ?? "null";
   if (data.length > MAX_DATA_CHARS) data = JSON.stringify(`${data.slice(0, MAX_DATA_CHARS)}… (cut)`);
   const row = await q.insertLog({ workspaceId, serverId, sessionId, level, severity: severityOf(level), logger: message.logger, data });
   publish(workspaceId, { type: "log", serverId, sessionId, log: { id: row.id, level, logger: row.logger, data: JSON.parse(data), at: row.createdAt.toISOString() } });

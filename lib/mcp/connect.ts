@@ -122,6 +122,6 @@ function fallbackFailed(primary: McpError, secondary: McpError): McpError {
  */
 function decorate(transport: Transport, config: ConnectionConfig, hooks: SessionHooks): Transport {
   const onTraffic = config.onTraffic;
-  const recorded = onTraffic ? new RecordingTransport(transport, { sink: onTraffic, secrets: Object.values(config.headers) }) : transport;
+  const recorded = onTraffic ? new RecordingTransport(transport, { sink: onTraffic, secrets: Object.values(config.headers), moreSecrets: config.trafficSecrets }) : transport;
   return hooks.logLevel ? new LogLevelStamp(recorded, hooks.logLevel) : recorded;
 }

@@ -33,6 +33,8 @@ export interface RecordingOptions {
   sink: (record: TrafficRecord) => void;
   /** Values that must never appear in a body (e.g. the server's header values); replaced wherever found. */
   secrets?: string[];
+  /** More such values, as known at the time of each message (OAuth tokens, which a refresh replaces). */
+  moreSecrets?: () => SecretValues;
 }
 
 /**
@@ -43,6 +45,7 @@ export interface RecordingOptions {
 export class RecordingTransport extends TransportDecorator {
   private readonly pending = { out: new Map<string, { method: string; at: number }>(), in: new Map<string, { method: string; at: number }>() };
   private readonly secrets: SecretValues;
+  private merged: { from: SecretValues; secrets: SecretValues } | null = null;
 
   constructor(
     inner: Transport,
@@ -94,8 +97,16 @@ export class RecordingTransport extends TransportDecorator {
   }
 
   private scrub(raw: string): string {
-    if (!mentionsSecret(raw) && !mentionsSecretValue(raw, this.secrets)) return raw;
-    return JSON.stringify(redact(JSON.parse(raw), DEFAULT_REDACTION_KEYS, { secrets: this.secrets }).value);
+    const secrets = this.secretsNow();
+    if (!mentionsSecret(raw) && !mentionsSecretValue(raw, secrets)) return raw;
+    return JSON.stringify(redact(JSON.parse(raw), DEFAULT_REDACTION_KEYS, { secrets }).value);
+  }
+
+  private secretsNow(): SecretValues {
+    const more = this.options.moreSecrets?.();
+    if (!more?.values.length) return this.secrets;
+    if (this.merged?.from !== more) this.merged = { from: more, secrets: { values: [...new Set([...this.secrets.values, ...more.values])].sort((a, b) => b.length - a.length) } };
+    return this.merged.secrets;
   }
 }
 

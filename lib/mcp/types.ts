@@ -2,6 +2,7 @@ import type { MachineCredentials } from "./oauth-machine";
 import type { OAuthStore } from "./oauth-provider";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { TrafficRecord } from "./recording-transport";
+import type { SecretValues } from "@/lib/redaction";
 
 /** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
 export type TransportMode = "auto" | "streamable-http" | "sse";
@@ -50,6 +51,8 @@ export interface ConnectionConfig {
   onLog?: (message: LogMessage) => void;
   /** Every JSON-RPC message in both directions (lib/mcp/recording-transport.ts); must be cheap and never throw. */
   onTraffic?: (record: TrafficRecord) => void;
+  /** Secret values known now besides the header values (the server's OAuth tokens), masked in recorded traffic; must be cheap. */
+  trafficSecrets?: () => SecretValues;
   /**
    * Answers a server-initiated request (elicitation, sampling, roots; in the modern era the same
    * requests embedded in `input_required` results). Given, the client declares the `elicitation`

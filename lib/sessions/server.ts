@@ -5,7 +5,7 @@ import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { elicitationCompleted, handleServerRequest, urlElicitationsRequired } from "@/lib/interactions/server";
 import type { SessionInfo } from "@/lib/servers";
-import type { ServerSecretRow } from "@/lib/servers/server";
+import { knownSecretValues, serverSecretValues, type ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
 import { connectionMachine, connectionOAuth } from "@/lib/oauth/server";
@@ -117,6 +117,8 @@ function open(server: ServerSecretRow): LiveEntry {
   entry.ready = created.then(async (row) => {
     entry.sessionId = row.id;
     try {
+      // Loaded before anything is recorded, so that traffic masks OAuth tokens from the first message.
+      await serverSecretValues({ workspaceId: server.workspaceId, serverId: server.id, row: server });
       const connection = await openConnection({
         ...(await upstreamConfig(server)),
         transport: server.transport as "auto",
@@ -130,6 +132,7 @@ function open(server: ServerSecretRow): LiveEntry {
         onClose: (reason) => void lost(server, row.id, reason),
         onLog: (message) => void recordLog({ workspaceId: server.workspaceId, serverId: server.id, sessionId: row.id, message }).catch(() => undefined),
         onTraffic: trafficSink(server.workspaceId, row.id),
+        trafficSecrets: () => knownSecretValues(server.id),
         onServerRequest: (request, signal) => handleServerRequest(server, row.id, request, signal),
         onElicitationComplete: (elicitationId) => void elicitationCompleted(server, elicitationId).catch(() => undefined),
         onUrlElicitationRequired: (elicitations) => void urlElicitationsRequired(server, row.id, elicitations).catch(() => undefined),
