@@ -33,7 +33,9 @@ export function AllowedNetworks({ settings }: { settings: WorkspaceSettingsDto }
         {mode === "public"
           ? "This console serves a network: it refuses to connect servers, OAuth endpoints and icons at loopback, private, link-local and cloud metadata addresses unless they are listed here."
           : "This console is bound to loopback: servers may be on loopback and private addresses. Cloud metadata, multicast and reserved addresses are refused unless listed here; icons are held to the public policy."}
-        {envAllowed.length > 0 && ` Allowed for every workspace by SWITCHBOARD_ALLOWED_NETWORKS: ${envAllowed.join(", ")}.`}
+        {envAllowed.length > 0
+          ? ` Entries must lie within what the operator allows (SWITCHBOARD_ALLOWED_NETWORKS): ${envAllowed.join(", ")}; metadata and link-local addresses never.`
+          : " The operator allows no entries (SWITCHBOARD_ALLOWED_NETWORKS), so this list can only be empty."}
       </p>
       <fieldset disabled={!admin.allowed} title={admin.reason || undefined}>
         <Field

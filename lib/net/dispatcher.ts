@@ -55,7 +55,7 @@ function isInternal(url: string | URL | undefined): boolean {
  * swap it. TLS still verifies the certificate against the host name (SNI comes from `host`).
  */
 function agentFor(policy: NetworkPolicy): Agent {
-  const key = JSON.stringify([policy.mode, policy.allowed.map((e) => e.text).sort()]);
+  const key = JSON.stringify([policy.mode, policy.allowed.map((e) => e.text).sort(), (policy.chosen ?? []).map((e) => e.text).sort()]);
   const existing = agents.get(key);
   if (existing) return existing;
   const connectSocket = buildConnector({});

@@ -3,21 +3,10 @@
  * a member or a server supplied (MCP endpoints, OAuth metadata, icons). Isomorphic: classifying
  * and matching only; lib/net/server.ts resolves names and pins connections to checked addresses.
  */
-import ipaddr from "ipaddr.js";
+import type ipaddr from "ipaddr.js";
+import { classifyAddress, METADATA_ADDRESSES, parseIp, type AddressClass, type Addr } from "./addresses";
 
-export const ADDRESS_CLASSES = [
-  "public",
-  "loopback",
-  "private",
-  "link-local",
-  "unique-local",
-  "cgnat",
-  "metadata",
-  "multicast",
-  "unspecified",
-  "reserved",
-] as const;
-export type AddressClass = (typeof ADDRESS_CLASSES)[number];
+export { ADDRESS_CLASSES, classifyAddress, parseIp, type AddressClass } from "./addresses";
 
 /**
  * `private`: the console is bound to loopback (a person's own machine) and may reach loopback and
@@ -40,86 +29,6 @@ const LABELS: Record<AddressClass, string> = {
   unspecified: "an unspecified address",
   reserved: "a reserved address",
 };
-
-/** Instance metadata services (AWS, GCP, Azure, Oracle; AWS ECS; Alibaba; AWS over IPv6). */
-const METADATA = ["169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254"].map((a) => ipaddr.parse(a).toNormalizedString());
-
-type Addr = ipaddr.IPv4 | ipaddr.IPv6;
-
-/** Parses an IP literal (brackets and an IPv6 zone allowed); null for anything else. */
-export function parseIp(text: string): Addr | null {
-  const bare = text.trim().replace(/^\[(.*)\]$/, "$1");
-  return ipaddr.isValid(bare) ? ipaddr.parse(bare) : null;
-}
-
-/**
- * What kind of address this is. IPv6 forms that carry an IPv4 address (IPv4-mapped such as
- * ::ffff:7f00:1, IPv4-translated, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo, IPv4-compatible)
- * are judged by the IPv4 address inside; a tunnel to a public address counts as reserved.
- */
-export function classifyAddress(address: string | Addr): AddressClass {
-  const addr = typeof address === "string" ? parseIp(address) : address;
-  if (!addr) return "reserved";
-  if (METADATA.includes(addr.toNormalizedString())) return "metadata";
-  if (addr.kind() === "ipv4") return classifyV4(addr as ipaddr.IPv4);
-  const v6 = addr as ipaddr.IPv6;
-  const range: string = v6.range();
-  const p = v6.parts;
-  switch (range) {
-    case "ipv4Mapped":
-    case "rfc6145":
-    case "rfc6052":
-      return classifyV4(v4(p[6]!, p[7]!));
-    case "6to4":
-      return classifyV4(v4(p[1]!, p[2]!));
-    case "teredo":
-      return tunnelled(classifyV4(v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)));
-    case "unicast":
-      return "public";
-    case "unspecified":
-    case "loopback":
-    case "multicast":
-      return range;
-    case "linkLocal":
-      return "link-local";
-    case "uniqueLocal":
-      return "unique-local";
-    case "deprecatedSiteLocal":
-      return "private";
-    case "reserved":
-      // ::/96 other than :: and ::1: the deprecated IPv4-compatible form.
-      return p.slice(0, 6).every((x) => x === 0) ? tunnelled(classifyV4(v4(p[6]!, p[7]!))) : "reserved";
-    default:
-      return "reserved";
-  }
-}
-
-function classifyV4(addr: ipaddr.IPv4): AddressClass {
-  if (METADATA.includes(addr.toNormalizedString())) return "metadata";
-  switch (addr.range()) {
-    case "unicast":
-      return "public";
-    case "loopback":
-    case "private":
-    case "multicast":
-    case "unspecified":
-      return addr.range() as AddressClass;
-    case "linkLocal":
-      return "link-local";
-    case "carrierGradeNat":
-      return "cgnat";
-    default:
-      return "reserved";
-  }
-}
-
-function v4(high: number, low: number): ipaddr.IPv4 {
-  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-}
-
-function tunnelled(inner: AddressClass): AddressClass {
-  return inner === "public" ? "reserved" : inner;
-}
 
 export type AllowEntry = { kind: "cidr"; range: [Addr, number]; text: string } | { kind: "host"; host: string; text: string };
 
@@ -147,13 +56,43 @@ export function parseAllowList(entries: readonly string[]): AllowEntry[] {
   return entries.map(parseAllowEntry).filter((e): e is AllowEntry => e !== null);
 }
 
+/** Whether everything `inner` allows, `outer` allows too: a range inside a range, a name equal to one or under its `*.domain`. */
+export function entryWithin(inner: AllowEntry, outer: AllowEntry): boolean {
+  if (inner.kind === "cidr" && outer.kind === "cidr") {
+    return inner.range[0].kind() === outer.range[0].kind() && inner.range[1] >= outer.range[1] && inner.range[0].match(outer.range as [never, number]);
+  }
+  if (inner.kind === "host" && outer.kind === "host") {
+    return inner.host === outer.host || (outer.host.startsWith("*.") && inner.host.endsWith(outer.host.slice(1)));
+  }
+  return false;
+}
+
+/** Classes a workspace's list never allows, whatever the operator's list says. */
+const NEVER_CHOSEN: ReadonlySet<AddressClass> = new Set(["metadata", "link-local"]);
+const NEVER_RANGES = ["169.254.0.0/16", "fe80::/10", ...METADATA_ADDRESSES].map((e) => parseAllowEntry(e)!);
+
+/**
+ * Why a workspace may not list `entry`, or null when it may: it must lie within an entry of the
+ * operator's list (SWITCHBOARD_ALLOWED_NETWORKS). Wider ranges may include metadata and
+ * link-local addresses; checkAddress still refuses those to a workspace's entries.
+ */
+export function workspaceEntryRefusal(entry: AllowEntry, operator: readonly AllowEntry[]): string | null {
+  if (NEVER_RANGES.some((r) => entryWithin(entry, r))) return `"${entry.text}" is a link-local or cloud metadata address, which a workspace can never allow`;
+  if (operator.some((o) => entryWithin(entry, o))) return null;
+  const now = operator.length ? `it allows ${operator.map((o) => o.text).join(", ")}` : "it allows nothing now";
+  return `"${entry.text}" is outside what this console's operator allows (${now}): the operator must allow it via SWITCHBOARD_ALLOWED_NETWORKS first`;
+}
+
 function unmap(addr: Addr): Addr {
   return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
 
 export interface NetworkPolicy {
   mode: NetworkMode;
+  /** The operator's entries: they override the mode for any address. */
   allowed: AllowEntry[];
+  /** A workspace's entries: they override the mode, never for a metadata or link-local address. */
+  chosen?: AllowEntry[];
 }
 
 /** Why an address was refused: the rule that refused it, in words a person can act on. */
@@ -165,13 +104,15 @@ export interface Refusal {
 /**
  * Whether `host` may be reached at `address` under `policy`: null when it may, else the rule.
  * Public addresses always may; internal ranges only in `private` mode; metadata, multicast,
- * unspecified and reserved addresses never. An allow-listed CIDR or host name overrides all.
+ * unspecified and reserved addresses never. An allow-listed CIDR or host name overrides all
+ * (a workspace's own entry all but metadata and link-local).
  */
 export function checkAddress(host: string, address: string, policy: NetworkPolicy): Refusal | null {
   const addr = parseIp(address);
   const rule = addr ? classifyAddress(addr) : "reserved";
   if (rule === "public" || (policy.mode === "private" && INTERNAL.has(rule))) return null;
   if (addr && isAllowListed(host, addr, policy.allowed)) return null;
+  if (addr && !NEVER_CHOSEN.has(rule) && isAllowListed(host, addr, policy.chosen ?? [])) return null;
   return { rule, message: refusalMessage(host, address, rule) };
 }
 
@@ -190,7 +131,10 @@ function refusalMessage(host: string, address: string, rule: AddressClass): stri
   const why = INTERNAL.has(rule)
     ? "refused because this console serves a network (network policy \"public\")"
     : "always refused";
-  return `Blocked by the outbound network policy: ${what}, ${why}. An admin can allow it under Settings → Workspace → Allowed networks, or with SWITCHBOARD_ALLOWED_NETWORKS.`;
+  const how = NEVER_CHOSEN.has(rule)
+    ? "No workspace can allow it."
+    : "An admin can allow it under Settings → Workspace → Allowed networks, within what the operator allows with SWITCHBOARD_ALLOWED_NETWORKS.";
+  return `Blocked by the outbound network policy: ${what}, ${why}. ${how}`;
 }
 
 /** Thrown (as the cause of a failed fetch) when every address of a host is refused. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { SwitchboardError } from "@/lib/errors";
 import { createOutboundFetch, pickAddress, type OutboundFetch } from "./dispatcher";
-import { parseAllowEntry, parseAllowList, type NetworkMode, type NetworkPolicy } from "./index";
+import { parseAllowEntry, parseAllowList, workspaceEntryRefusal, type AllowEntry, type NetworkMode, type NetworkPolicy } from "./index";
 import * as q from "./queries";
 import { piece } from "@/lib/runtime";
 
@@ -22,7 +22,10 @@ export function networkMode(): NetworkMode {
 
 let warned = false;
 
-/** `SWITCHBOARD_ALLOWED_NETWORKS`: comma-separated CIDRs and host names; entries that do not parse are ignored, with a warning. */
+/**
+ * `SWITCHBOARD_ALLOWED_NETWORKS`: comma-separated CIDRs and host names, what workspaces may choose
+ * from (and what anonymousFetch reaches); entries that do not parse are ignored, with a warning.
+ */
 export function envAllowedNetworks(): string[] {
   const entries = (process.env.SWITCHBOARD_ALLOWED_NETWORKS ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
   const bad = entries.filter((e) => !parseAllowEntry(e));
@@ -51,10 +54,31 @@ export function forgetNetworkPolicy(workspaceId: string): void {
   cache.delete(workspaceId);
 }
 
-/** The policy for a workspace: the console's mode (or `public` when `strict`), the environment's and the workspace's allow-lists. */
+/**
+ * A workspace's own entries that lie within the operator's list. The others (stored before that
+ * was required, or since dropped by the operator) grant nothing.
+ */
+export function workspaceChoices(entries: readonly string[]): AllowEntry[] {
+  const operator = parseAllowList(envAllowedNetworks());
+  return parseAllowList(entries).filter((entry) => workspaceEntryRefusal(entry, operator) === null);
+}
+
+/** Refuses (400) a workspace allow-list with an entry outside the operator's list, naming each. */
+export function assertWorkspaceAllowList(entries: readonly string[]): void {
+  const operator = parseAllowList(envAllowedNetworks());
+  const refused = parseAllowList(entries).flatMap((entry) => {
+    const why = workspaceEntryRefusal(entry, operator);
+    return why ? [{ entry: entry.text, why }] : [];
+  });
+  if (refused.length) throw new SwitchboardError("bad_request", refused.map((r) => r.why).join("; "), { refused: refused.map((r) => r.entry) });
+}
+
+/**
+ * The policy for a workspace: the console's mode (or `public` when `strict`) and the workspace's
+ * own choices within the operator's list. The operator's list alone grants a workspace nothing.
+ */
 export async function workspacePolicy(workspaceId: string, opts: { strict?: boolean } = {}): Promise<NetworkPolicy> {
-  const allowed = parseAllowList([...envAllowedNetworks(), ...(await workspaceAllowed(workspaceId))]);
-  return { mode: opts.strict ? "public" : networkMode(), allowed };
+  return { mode: opts.strict ? "public" : networkMode(), allowed: [], chosen: workspaceChoices(await workspaceAllowed(workspaceId)) };
 }
 
 /**

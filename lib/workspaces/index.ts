@@ -28,9 +28,9 @@ export interface WorkspaceSettingsDto extends WorkspaceDto {
   redactionKeys: string[];
   /** Whether that list is the default one (no list of the workspace's own). */
   redactionKeysDefault: boolean;
-  /** The workspace's own allow-list for outbound connections. */
+  /** The workspace's own allow-list for outbound connections (entries outside `network.envAllowed` grant nothing). */
   allowedNetworks: string[];
-  /** The console's outbound policy: its mode and what SWITCHBOARD_ALLOWED_NETWORKS allows everywhere. */
+  /** The console's outbound policy: its mode and what SWITCHBOARD_ALLOWED_NETWORKS lets a workspace choose from. */
   network: { mode: NetworkMode; envAllowed: string[] };
   createdAt: string;
   counts: { members: number; servers: number; calls: number; pendingInvitations: number };

@@ -10,6 +10,7 @@ import { SwitchboardError, notFound } from "@/lib/errors";
 import type { MeDto, Theme, UpdateMe, WorkspaceDto } from "./index";
 import { ThemeSchema } from "./schemas";
 import * as q from "./queries";
+import { assertMayCreateWorkspace } from "./creation";
 
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
 
@@ -96,7 +97,9 @@ function asTheme(value: string | null): Theme | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function createWorkspace(principal: Principal, name: string): Promise<WorkspaceDto> {
+/** POST /workspaces: the caller owns the new workspace, if SWITCHBOARD_WORKSPACE_CREATION lets them create one. */
+export async function createWorkspace(principal: Principal, name: string): Promise<WorkspaceDto> {
+  await assertMayCreateWorkspace(principal);
   return q.createWorkspaceWithOwner({ name, userId: principal.userId });
 }
 

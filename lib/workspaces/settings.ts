@@ -3,7 +3,7 @@ import { audit, auditAs } from "@/lib/audit/server";
 import type { Principal } from "@/lib/auth";
 import { clearTokenCache } from "@/lib/auth/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
-import { envAllowedNetworks, forgetNetworkPolicy, networkMode } from "@/lib/net/server";
+import { assertWorkspaceAllowList, envAllowedNetworks, forgetNetworkPolicy, networkMode } from "@/lib/net/server";
 import { redactionKeys } from "@/lib/redaction";
 import { revokeLink } from "@/lib/relay/server";
 import { disconnectServer } from "@/lib/sessions/server";
@@ -53,8 +53,12 @@ function uniqueKeys(keys: string[]): string[] {
   });
 }
 
-/** PATCH /workspace (admin): name, retention, public links, redaction list, allowed networks; each change is audited with its old and new value. */
+/**
+ * PATCH /workspace (admin): name, retention, public links, redaction list, allowed networks (each
+ * within the operator's list); each change is audited with its old and new value.
+ */
 export async function updateWorkspaceSettings(principal: Principal, input: UpdateWorkspace): Promise<WorkspaceSettingsDto> {
+  if (input.allowedNetworks !== undefined) assertWorkspaceAllowList(input.allowedNetworks);
   const before = await requireSettings(principal.workspaceId);
   const data: Parameters<typeof q.updateWorkspace>[0]["data"] = {};
   if (input.name !== undefined) data.name = input.name;

@@ -9,7 +9,8 @@ test.describe.configure({ mode: "serial" });
 let sb: ConsoleHandle;
 
 test.beforeAll(async () => {
-  sb = await startConsole();
+  // What a workspace's allowed networks may choose from (the settings step below saves two entries).
+  sb = await startConsole({ env: { SWITCHBOARD_ALLOWED_NETWORKS: "10.0.0.0/8,*.corp.example" } });
 });
 test.afterAll(async () => {
   await sb?.stop();
@@ -91,6 +92,9 @@ test("invite from the members page, accept as a new person, manage roles and wor
   await networks.fill("10.0.0.0/33");
   await expect(page.getByText("Not a CIDR, an address, a host name or *.domain: 10.0.0.0/33")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save allowed networks" })).toBeDisabled();
+  await networks.fill("192.168.0.0/16");
+  await page.getByRole("button", { name: "Save allowed networks" }).click();
+  await expect(page.getByText(/"192\.168\.0\.0\/16" is outside what this console's operator allows/)).toBeVisible();
   await networks.fill("10.20.0.0/16\nmcp.corp.example");
   await page.getByRole("button", { name: "Save allowed networks" }).click();
   await expect(page.getByText("Saved.")).toBeVisible();

@@ -46,7 +46,8 @@ beforeAll(async () => {
   [everything, legacy, sb] = await Promise.all([
     startEverything("streamableHttp"),
     startEverything("sse"),
-    startConsole({ env: { SWITCHBOARD_NETWORK_POLICY: "public" } }),
+    // The operator lets workspaces choose loopback; each test's workspace list decides.
+    startConsole({ env: { SWITCHBOARD_NETWORK_POLICY: "public", SWITCHBOARD_ALLOWED_NETWORKS: "127.0.0.0/8,::1,localhost" } }),
   ]);
   ({ api } = await setupOwner(sb.url));
 });
@@ -58,6 +59,8 @@ afterAll(async () => {
 });
 
 const FORMS = ["127.0.0.1", "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "localhost"];
+/** IPv6 forms carrying 127.0.0.1 (IPv4-compatible, translated, NAT64, 6to4, ISATAP, Teredo): refused before any connection. */
+const EMBEDDED = ["[::127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "[::5efe:127.0.0.1]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]"];
 
 async function allow(list: string[]) {
   const res = await api("PATCH", "/api/v1/workspace", { allowedNetworks: list });
@@ -75,13 +78,13 @@ function expectRefused(res: { status: number; body: any }, what: string) {
 describe("a console serving a network (policy forced to public)", () => {
   it("says so in the workspace settings and validates the allow-list", async () => {
     const settings = await api("GET", "/api/v1/workspace");
-    expect(settings.body.workspace).toMatchObject({ allowedNetworks: [], network: { mode: "public", envAllowed: [] } });
+    expect(settings.body.workspace).toMatchObject({ allowedNetworks: [], network: { mode: "public", envAllowed: ["127.0.0.0/8", "::1", "localhost"] } });
     const bad = await api("PATCH", "/api/v1/workspace", { allowedNetworks: ["10.0.0.0/33"] });
     expect(bad.status).toBe(400);
   });
 
   it("refuses to add a server at any loopback form", async () => {
-    for (const host of FORMS) {
+    for (const host of [...FORMS, ...EMBEDDED]) {
       expectRefused(await api("POST", "/api/v1/servers", { name: `add ${host}`, url: `http://${host}:${everything.port}/mcp` }), host);
     }
     const imported = await api("POST", "/api/v1/servers/import", { config: JSON.stringify({ mcpServers: { local: { url: `http://[::ffff:7f00:1]:${everything.port}/mcp` } } }) });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkAddress, classifyAddress, parseAllowList, type NetworkPolicy } from "@/lib/net";
+import { checkAddress, classifyAddress, entryWithin, parseAllowEntry, parseAllowList, workspaceEntryRefusal, type NetworkPolicy } from "@/lib/net";
 import { AllowedNetworkSchema } from "@/lib/net/schemas";
-import { envAllowedNetworks, networkMode } from "@/lib/net/server";
+import { assertWorkspaceAllowList, envAllowedNetworks, networkMode, workspaceChoices } from "@/lib/net/server";
+import { SwitchboardError } from "@/lib/errors";
 
 // Classification only: nothing here connects anywhere.
 const PUBLIC: NetworkPolicy = { mode: "public", allowed: [] };
@@ -59,6 +60,95 @@ describe("address classification", () => {
     ["not an address", "reserved"],
   ])("%s is %s", (address, expected) => {
     expect(classifyAddress(address)).toBe(expected);
+  });
+});
+
+describe("IPv6 forms that carry an IPv4 address are judged by it (loopback inside)", () => {
+  it.each([
+    ["::127.0.0.1", "IPv4-compatible"],
+    ["[::7f00:1]", "IPv4-compatible, as a URL's host"],
+    [new URL("http://[::127.0.0.1]:8080/mcp").hostname, "IPv4-compatible, as the URL parser writes it"],
+    ["::ffff:127.0.0.1", "IPv4-mapped"],
+    ["::ffff:0:127.0.0.1", "IPv4-translated (RFC 6145)"],
+    ["64:ff9b::127.0.0.1", "NAT64 well-known prefix"],
+    ["64:ff9b:1::7f00:1", "NAT64 local-use prefix, subnetted to /96"],
+    ["64:ff9b:1:0:7f:0:100:0", "NAT64 local-use prefix, /64"],
+    ["64:ff9b:1:7f:0:1::", "NAT64 local-use prefix, /56"],
+    ["64:ff9b:1:7f00:0:100::", "NAT64 local-use prefix, /48"],
+    ["2002:7f00:1::1", "6to4"],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo (client address obfuscated)"],
+    ["::5efe:127.0.0.1", "ISATAP"],
+    ["2001:db8:1:2:200:5efe:7f00:1", "ISATAP after a /64, global bit set"],
+  ])("%s (%s) is loopback", (address) => {
+    expect(classifyAddress(address)).toBe("loopback");
+    expect(checkAddress(address, address, PUBLIC)?.rule).toBe("loopback");
+  });
+
+  it("judges other IPv4 addresses inside the same way", () => {
+    expect(classifyAddress("::10.0.0.1")).toBe("private");
+    expect(classifyAddress("::169.254.169.254")).toBe("metadata");
+    expect(classifyAddress("64:ff9b:1::a9fe:101")).toBe("link-local");
+    expect(classifyAddress("::808:808")).toBe("reserved"); // a tunnel to a public address
+    expect(classifyAddress("2606:4700:1:2:200:5efe:808:808")).toBe("public"); // ISATAP of a public address: an ordinary address
+    expect(classifyAddress("fe80::5efe:808:808")).toBe("link-local");
+  });
+});
+
+describe("a workspace's entries lie within the operator's", () => {
+  const entry = (text: string) => parseAllowEntry(text)!;
+
+  it.each([
+    ["127.0.0.1/32", "127.0.0.0/8", true],
+    ["127.0.0.1", "127.0.0.0/8", true],
+    ["::ffff:127.0.0.1", "127.0.0.0/8", true],
+    ["127.0.0.0/8", "127.0.0.0/8", true],
+    ["127.0.0.0/7", "127.0.0.0/8", false],
+    ["10.0.0.0/8", "127.0.0.0/8", false],
+    ["128.0.0.1", "127.0.0.0/8", false],
+    ["fd00:1::/32", "fd00::/8", true],
+    ["fd00::/7", "fd00::/8", false],
+    ["::1", "127.0.0.0/8", false],
+    ["mcp.corp.example", "mcp.corp.example", true],
+    ["MCP.corp.example.", "mcp.corp.example", true],
+    ["a.mcp.corp.example", "mcp.corp.example", false],
+    ["a.corp.example", "*.corp.example", true],
+    ["*.a.corp.example", "*.corp.example", true],
+    ["*.corp.example", "*.corp.example", true],
+    ["corp.example", "*.corp.example", false],
+    ["evilcorp.example", "*.corp.example", false],
+    ["*.example", "*.corp.example", false],
+    ["mcp.corp.example", "10.0.0.0/8", false],
+    ["10.1.1.1", "mcp.corp.example", false],
+  ])("%s within %s: %s", (inner, outer, within) => {
+    expect(entryWithin(entry(inner), entry(outer))).toBe(within);
+  });
+
+  it("refuses what the operator does not allow, naming the entry and the variable", () => {
+    const operator = parseAllowList(["127.0.0.0/8", "*.corp.example"]);
+    expect(workspaceEntryRefusal(entry("127.0.0.1/32"), operator)).toBeNull();
+    expect(workspaceEntryRefusal(entry("a.corp.example"), operator)).toBeNull();
+    expect(workspaceEntryRefusal(entry("10.0.0.0/8"), operator)).toMatch(/^"10\.0\.0\.0\/8" is outside .*127\.0\.0\.0\/8, \*\.corp\.example.*SWITCHBOARD_ALLOWED_NETWORKS/);
+    expect(workspaceEntryRefusal(entry("127.0.0.0/8"), [])).toMatch(/allows nothing now.*SWITCHBOARD_ALLOWED_NETWORKS/);
+  });
+
+  it("never accepts a metadata or link-local entry, whatever the operator allows", () => {
+    const operator = parseAllowList(["0.0.0.0/0", "::/0", "169.254.0.0/16"]);
+    for (const text of ["169.254.169.254", "169.254.0.0/16", "169.254.1.0/24", "100.100.100.200", "fd00:ec2::254", "fe80::/64", "::ffff:169.254.169.254"]) {
+      expect(workspaceEntryRefusal(entry(text), operator), text).toMatch(/link-local or cloud metadata address, which a workspace can never allow/);
+    }
+    expect(workspaceEntryRefusal(entry("10.0.0.0/8"), operator)).toBeNull();
+  });
+
+  it("a workspace's entry never reaches metadata or link-local addresses, even inside a wider range", () => {
+    const chosen = parseAllowList(["0.0.0.0/0", "::/0", "*.corp.example"]);
+    const policy: NetworkPolicy = { mode: "public", allowed: [], chosen };
+    expect(checkAddress("127.0.0.1", "127.0.0.1", policy)).toBeNull();
+    for (const address of ["169.254.169.254", "169.254.1.1", "100.100.100.200", "fe80::1", "fd00:ec2::254", "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe"]) {
+      expect(checkAddress(address, address, policy)?.message, address).toMatch(/No workspace can allow it/);
+    }
+    expect(checkAddress("meta.corp.example", "169.254.169.254", policy)?.rule).toBe("metadata");
+    // The operator's own entries (anonymous fetches) still can.
+    expect(checkAddress("169.254.169.254", "169.254.169.254", { mode: "public", allowed: parseAllowList(["169.254.169.254"]) })).toBeNull();
   });
 });
 
@@ -123,6 +213,24 @@ describe("the console's mode and environment allow-list", () => {
     expect(networkMode()).toBe("private");
     vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "open");
     expect(networkMode()).toBe("public");
+  });
+
+  it("keeps only a workspace's entries within SWITCHBOARD_ALLOWED_NETWORKS, and refuses the others with a 400", () => {
+    vi.stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "127.0.0.0/8");
+    expect(workspaceChoices(["127.0.0.1/32", "10.0.0.0/8", "169.254.169.254", "localhost"]).map((e) => e.text)).toEqual(["127.0.0.1/32"]);
+    expect(() => assertWorkspaceAllowList(["127.0.0.1/32"])).not.toThrow();
+    const err = (() => {
+      try {
+        assertWorkspaceAllowList(["127.0.0.1/32", "10.0.0.0/8", "localhost"]);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(SwitchboardError);
+    expect(err).toMatchObject({ code: "bad_request", details: { refused: ["10.0.0.0/8", "localhost"] } });
+    expect((err as Error).message).toMatch(/"10\.0\.0\.0\/8" is outside .* SWITCHBOARD_ALLOWED_NETWORKS/);
+    vi.stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "");
+    expect(workspaceChoices(["127.0.0.1/32"])).toEqual([]);
   });
 
   it("reads SWITCHBOARD_ALLOWED_NETWORKS, dropping what does not parse", () => {
