@@ -1,6 +1,5 @@
 import "server-only";
-import { classifyAddress, parseIp } from "@/lib/net";
-import { setupCodeMatches } from "./setup-code";
+import { assertSetupAllowed, type SetupRequester } from "./setup-claim";
 import { audit } from "@/lib/audit/server";
 import { auth, clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
 import { formatTokenScopes, parseTokenScopes, type TokenScopeName } from "@/lib/access";
@@ -12,6 +11,7 @@ import { ThemeSchema } from "./schemas";
 import * as q from "./queries";
 import { assertMayCreateWorkspace } from "./creation";
 
+export { setupCodeRequired, setupRequester, type SetupRequester } from "./setup-claim";
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
 
 export async function setupNeeded(): Promise<boolean> {
@@ -19,35 +19,6 @@ export async function setupNeeded(): Promise<boolean> {
 }
 
 let setupRunning = false;
-
-/** Where a set-up request came from: the client's address and the host name it addressed. */
-export interface SetupRequester {
-  address: string;
-  host: string;
-}
-
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/**
- * Whether set-up needs the code from the console's log: always, unless the request comes from
- * this machine's loopback and names a loopback host (a page whose name was re-pointed at
- * 127.0.0.1, DNS rebinding, still names its own host).
- */
-export function setupCodeRequired({ address, host }: SetupRequester): boolean {
-  const ip = parseIp(address);
-  const local = ip !== null && classifyAddress(ip) === "loopback";
-  return !(local && URL.canParse(`http://${host}`) && LOCAL_HOSTS.has(new URL(`http://${host}`).hostname));
-}
-
-function assertSetupAllowed(requester: SetupRequester, code: string | undefined): void {
-  const configured = process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).host : null;
-  if (configured && requester.host !== configured) {
-    throw new SwitchboardError("forbidden", `Set-up refused: this console is ${configured} (SWITCHBOARD_URL), not ${requester.host}`);
-  }
-  if (setupCodeRequired(requester) && !setupCodeMatches(code)) {
-    throw new SwitchboardError("forbidden", code ? "Set-up refused: the set-up code is wrong" : "Set-up from another machine needs the set-up code printed in the console's log");
-  }
-}
 
 /** First run: the owner account, a default workspace and an API token for scripts. */
 export async function runSetup(input: Setup, requester: SetupRequester) {

@@ -22,17 +22,23 @@ function send(base: string, method: string, host: string, body?: unknown, header
 describe("claiming a fresh console", () => {
   let plain: ConsoleHandle;
   let named: ConsoleHandle;
+  let direct: ConsoleHandle;
+  let loopback: ConsoleHandle;
   const local = (sb: ConsoleHandle) => new URL(sb.url).host;
 
   beforeAll(async () => {
-    [plain, named] = await Promise.all([
+    [plain, named, direct, loopback] = await Promise.all([
       startConsole({ env: { SWITCHBOARD_TRUST_PROXY: "1" } }),
       startConsole({ env: { SWITCHBOARD_URL: "http://switchboard.localhost:8443", SWITCHBOARD_SETUP_CODE: "ABCD-2345" } }),
+      startConsole({ env: { SWITCHBOARD_SETUP_CODE: "EFGH-6789" } }),
+      startConsole(),
     ]);
   });
   afterAll(async () => {
     await plain?.stop();
     await named?.stop();
+    await direct?.stop();
+    await loopback?.stop();
   });
 
   it("asks for the code printed in the log when the Host is not a loopback name (DNS rebinding) or the client is elsewhere", async () => {
@@ -64,5 +70,45 @@ describe("claiming a fresh console", () => {
     const ok = await send(named.url, "POST", "switchboard.localhost:8443", { ...OWNER, setupCode: "abcd 2345" });
     expect(ok.status).toBe(201);
     expect(ok.body.token).toMatch(/\S{20,}/);
+  });
+
+  it("asks for the code when a proxy on this machine forwarded the request, though its socket is loopback", async () => {
+    const port = new URL(direct.url).port;
+    const forwardings = [
+      { "x-forwarded-for": "203.0.113.9" },
+      { "x-forwarded-host": "console.example.com" },
+      { "x-forwarded-proto": "https" },
+      { forwarded: "for=203.0.113.9" },
+      { "x-real-ip": "203.0.113.9" },
+    ];
+    for (const headers of forwardings) {
+      expect((await send(direct.url, "GET", local(direct), undefined, headers)).body, JSON.stringify(headers)).toEqual({ needed: true, codeRequired: true });
+      const refused = await send(direct.url, "POST", local(direct), OWNER, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.body.error.message).toMatch(/needs the set-up code/);
+    }
+    const named = await send(direct.url, "POST", "console.example.com", OWNER);
+    expect(named.status).toBe(403);
+    expect(named.body.error.message).toMatch(/needs the set-up code/);
+    // Loopback names: 127.0.0.0/8, ::1 and localhost, any port.
+    for (const host of [local(direct), `localhost:${port}`, "localhost", `127.0.0.2:${port}`, `[::1]:${port}`]) {
+      expect((await send(direct.url, "GET", host)).body, host).toEqual({ needed: true, codeRequired: false });
+    }
+    for (const host of [`localhost.example.com:${port}`, `10.0.0.1:${port}`]) {
+      expect((await send(direct.url, "GET", host)).body, host).toEqual({ needed: true, codeRequired: true });
+    }
+    // A trusted proxy forwarding without X-Forwarded-For names no client to judge.
+    expect((await send(plain.url, "GET", local(plain), undefined, { "x-real-ip": "127.0.0.1" })).body.codeRequired).toBe(true);
+    expect((await send(plain.url, "GET", local(plain), undefined, { "x-forwarded-for": "203.0.113.9, 127.0.0.1" })).body.codeRequired).toBe(false);
+
+    const claimed = await send(direct.url, "POST", local(direct), { ...OWNER, setupCode: "EFGH-6789" }, { "x-forwarded-for": "203.0.113.9" });
+    expect(claimed.status).toBe(201);
+  });
+
+  it("lets the operator on this machine set up without the code when nothing was forwarded", async () => {
+    expect((await send(loopback.url, "GET", local(loopback))).body).toEqual({ needed: true, codeRequired: false });
+    const claimed = await send(loopback.url, "POST", local(loopback), OWNER);
+    expect(claimed.status).toBe(201);
+    expect((await send(loopback.url, "GET", local(loopback))).body.needed).toBe(false);
   });
 });

@@ -1,0 +1,74 @@
+import "server-only";
+import { classifyAddress, parseIp } from "@/lib/net";
+import { CLIENT_IP_HEADER, clientAddress, requestHost } from "@/lib/auth/server";
+import { SwitchboardError } from "@/lib/errors";
+import { setupCodeMatches } from "./setup-code";
+
+/** Where a set-up request came from, as far as this console can judge it. */
+export interface SetupRequester {
+  /** The client's address: the socket's, or the last `X-Forwarded-For` entry with `SWITCHBOARD_TRUST_PROXY=1`. */
+  address: string;
+  /** The host (and port) the request addressed. */
+  host: string;
+  /** A proxy forwarded the request and the console cannot judge its client (see forwardedBlindly). */
+  proxied: boolean;
+}
+
+/**
+ * Next fills in `X-Forwarded-For`/`-Host`/`-Proto` when a request has none (the socket's address,
+ * the Host, "http"), so only a different value shows that one arrived.
+ */
+const arrived: Record<string, (value: string, headers: Headers) => boolean> = {
+  "x-forwarded-for": (value, headers) => value !== headers.get(CLIENT_IP_HEADER),
+  "x-forwarded-host": (value, headers) => value !== headers.get("host"),
+  "x-forwarded-proto": (value) => value !== "http",
+  forwarded: () => true,
+  "x-real-ip": () => true,
+};
+
+/**
+ * Any forwarding header means a proxy in front: its socket is loopback whoever the client is. With
+ * `SWITCHBOARD_TRUST_PROXY=1` the last `X-Forwarded-For` entry names the client (clientAddress), so
+ * only a forwarded request without one stays unjudgeable.
+ */
+function forwardedBlindly(headers: Headers): boolean {
+  const sent = Object.entries(arrived).filter(([name, differs]) => headers.has(name) && differs(headers.get(name)!, headers));
+  if (process.env.SWITCHBOARD_TRUST_PROXY === "1" && sent.some(([name]) => name === "x-forwarded-for")) return false;
+  return sent.length > 0;
+}
+
+/** The set-up requester of a request. */
+export function setupRequester(request: Request): SetupRequester {
+  return { address: clientAddress(request), host: requestHost(request), proxied: forwardedBlindly(request.headers) };
+}
+
+const isLoopback = (address: string) => {
+  const ip = parseIp(address);
+  return ip !== null && classifyAddress(ip) === "loopback";
+};
+
+function isLoopbackHost(host: string): boolean {
+  if (!URL.canParse(`http://${host}`)) return false;
+  const name = new URL(`http://${host}`).hostname;
+  return name === "localhost" || isLoopback(name);
+}
+
+/**
+ * Whether set-up needs the code from the console's log: always, unless the client is on this
+ * machine's loopback, names a loopback host (a page whose name was re-pointed at 127.0.0.1, DNS
+ * rebinding, still names its own host) and came through no proxy the console cannot see past.
+ */
+export function setupCodeRequired({ address, host, proxied }: SetupRequester): boolean {
+  return proxied || !isLoopback(address) || !isLoopbackHost(host);
+}
+
+/** Refuses set-up addressed to another host than SWITCHBOARD_URL's, or needing a code it lacks. */
+export function assertSetupAllowed(requester: SetupRequester, code: string | undefined): void {
+  const configured = process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).host : null;
+  if (configured && requester.host !== configured) {
+    throw new SwitchboardError("forbidden", `Set-up refused: this console is ${configured} (SWITCHBOARD_URL), not ${requester.host}`);
+  }
+  if (setupCodeRequired(requester) && !setupCodeMatches(code)) {
+    throw new SwitchboardError("forbidden", code ? "Set-up refused: the set-up code is wrong" : "Set-up from another machine needs the set-up code printed in the console's log");
+  }
+}
