@@ -95,3 +95,51 @@ describe("sign-in limits across instances", () => {
     expect(await signInAt(b.url, owner.email, owner.password)).toBe(429);
   });
 });
+
+/** Issue 24, item 7: failures from many addresses slow the owner's account down briefly, never lock its owner out. */
+describe("sign-in limits under a distributed attack", () => {
+  let sb: ConsoleHandle;
+  const BLOCK_S = 3;
+  const signIn = async (email: string, password: string, from: string) => {
+    const res = await fetch(`${sb.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: sb.url, "x-forwarded-for": from },
+      body: JSON.stringify({ email, password }),
+    });
+    return { status: res.status, retryAfter: Number(res.headers.get("retry-after")) };
+  };
+
+  beforeAll(async () => {
+    sb = await startConsole({
+      env: { SWITCHBOARD_TRUST_PROXY: "1", SWITCHBOARD_SIGNIN_MAX_FAILURES: "3", SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ACCOUNT: "20", SWITCHBOARD_SIGNIN_BLOCK_SECONDS: String(BLOCK_S) },
+    });
+  });
+  afterAll(async () => {
+    await sb?.stop();
+  });
+
+  it("lets the owner in at once from an address it used before, and a new address after a pause of at most the block seconds", async () => {
+    const owner = await setupOwner(sb.url);
+    expect((await signIn(owner.email, owner.password, "198.51.100.200")).status).toBe(200);
+
+    const answers = new Map<number, number>();
+    for (let round = 0; round < 4; round++) {
+      for (let n = 1; n <= 30; n++) {
+        const { status, retryAfter } = await signIn(owner.email, `wrong ${round}`, `198.51.100.${n}`);
+        answers.set(status, (answers.get(status) ?? 0) + 1);
+        if (status === 429) expect(retryAfter).toBeLessThanOrEqual(BLOCK_S);
+      }
+    }
+    expect(answers.get(401)).toBeGreaterThanOrEqual(20);
+    expect(answers.get(429)).toBeGreaterThan(0);
+
+    expect((await signIn(owner.email, owner.password, "198.51.100.200")).status).toBe(200);
+    const fresh = await signIn(owner.email, owner.password, "198.51.100.201");
+    if (fresh.status !== 200) {
+      expect(fresh.status).toBe(429);
+      expect(fresh.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(fresh.retryAfter).toBeLessThanOrEqual(BLOCK_S);
+      await waitFor(async () => (await signIn(owner.email, owner.password, "198.51.100.201")).status === 200, (BLOCK_S + 2) * 1000);
+    }
+  });
+});
