@@ -258,7 +258,9 @@ describe("members, invitations and workspace settings", () => {
 
     const changed = await owner.api("PATCH", "/api/v1/workspace", { name: "Team", retentionDays: 30, publicSharesEnabled: false, redactionKeys: ["password", "X-Session", "x-session"] });
     expect(changed.status).toBe(200);
-    expect(changed.body.workspace).toMatchObject({ name: "Team", retentionDays: 30, publicSharesEnabled: false, redactionKeys: ["password", "X-Session"], redactionKeysDefault: false });
+    expect(changed.body.workspace).toMatchObject({ name: "Team", retentionDays: 30, publicSharesEnabled: false, redactionKeysDefault: false });
+    // The workspace's names add to the default list, which always applies.
+    expect(changed.body.workspace.redactionKeys).toEqual([...settings.body.workspace.redactionKeys, "X-Session"]);
     const audited = JSON.parse((await auditRows("workspace.settings_changed")).at(-1)!.details);
     expect(audited.changes).toMatchObject({ name: { from: "Default", to: "Team" }, retentionDays: { from: null, to: 30 }, publicSharesEnabled: { from: true, to: false } });
     for (const bad of [{ retentionDays: 0 }, { retentionDays: 3651 }, { name: "" }]) {
