@@ -99,7 +99,7 @@ export const ErrorFrame = z.object({
   code: z.enum(["bad_frame", "too_large", "unknown_server", "unknown_session", "spawn_failed", "bad_version", "internal"]),
   message: z.string().max(2000),
   /** `too_large` from the agent: the JSON-RPC id of the console's request whose answer could not be relayed. */
-  request: z.union([z.string().max(1000), z.number()]).optional(),
+  request: z.union([z.string().max(65_536), z.number()]).optional(),
 });
 
 export const AgentFrameSchema = z.discriminatedUnion("type", [HelloFrame, OpenedFrame, MessageFrame, StderrFrame, ExitFrame, RootsFrame, PingFrame, PongFrame, ErrorFrame]);

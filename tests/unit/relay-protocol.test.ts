@@ -34,6 +34,16 @@ describe("relay protocol", () => {
     expect(decodeConsoleFrame(JSON.stringify({ type: "open", session: "s1", server: "memory" })).ok).toBe(true);
   });
 
+  it("carries the agent's cap in hello and the request id of a too-large answer in an error", () => {
+    const hello = decodeAgentFrame(JSON.stringify({ type: "hello", version: RELAY_PROTOCOL_VERSION, agent: { version: "1", hostname: "h", platform: "linux" }, servers: [], graceMs: 0, maxMessageBytes: 1024 }));
+    expect(hello.ok && hello.frame.type === "hello" && hello.frame.maxMessageBytes).toBe(1024);
+    for (const request of [7, "req-7"]) {
+      const error = decodeAgentFrame(JSON.stringify({ type: "error", session: "s1", code: "too_large", message: "The server's answer is 2 MiB; the relay carries at most 1 MiB per message", request }));
+      expect(error.ok && error.frame.type === "error" && error.frame.request).toBe(request);
+    }
+    expect(decodeAgentFrame(JSON.stringify({ type: "error", session: "s1", code: "too_large", message: "x", request: { id: 1 } })).ok).toBe(false);
+  });
+
   it("rejects an open frame that tries to carry a command, args, env or cwd", () => {
     for (const extra of [{ command: "sh" }, { args: ["-c", "id"] }, { env: { PATH: "/tmp" } }, { cwd: "/" }]) {
       const res = decodeConsoleFrame(JSON.stringify({ type: "open", session: "s1", server: "memory", ...extra }));
