@@ -1,7 +1,7 @@
 import "server-only";
 import { encryptJson } from "@/lib/crypto";
 import { DEFAULT_REDACTION_KEYS, mentionsSecretValue, redact, type SecretValues } from "@/lib/redaction";
-import { serverSecretValues } from "@/lib/servers/server";
+import { serverSecretValues } from "@/lib/oauth/server";
 
 /** The server's stored secret values (cached): what a recorded call must not show. */
 export function callSecrets(call: { workspaceId: string; serverId: string; row?: Parameters<typeof serverSecretValues>[0]["row"] }): Promise<SecretValues> {

@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db/client";
 import { forgetCache } from "@/lib/runtime";
 
-// The call path masks a server's stored secrets (lib/servers secret values), cached with the
+// The call path masks a server's stored secret values (./secret-values), cached with the
 // server rows: every write of a token or a client registration empties that cache everywhere.
 function secretsChanged<T>(row: T): T {
   forgetCache("serverCache");

@@ -295,7 +295,7 @@ export function forgetServerCredentials(serverId: string): Promise<number> {
 }
 
 export { callbackPage } from "./page";
-export { storedOAuthSecrets } from "./secret-values";
+export { knownSecretValues, serverSecretValues } from "./secret-values";
 
 function covers(granted: string, wanted: string): boolean {
   const have = new Set(granted.split(" "));

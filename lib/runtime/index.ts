@@ -76,7 +76,7 @@ export interface Runtime {
   gatewayTokenCache?: Map<string, { grant: GatewayGrant | null; until: number }>;
   /** lib/servers: server rows with their secrets for the call path (cleared on any server write). */
   serverCache?: Map<string, { row: ServerSecretRow; until: number }>;
-  /** lib/servers: each server's stored secret values, to mask in what is recorded and shared (emptied with serverCache). */
+  /** lib/oauth: each server's stored secret values, to mask in what is recorded and shared (emptied with serverCache). */
   serverSecrets?: Map<string, { secrets: Promise<SecretValues>; epoch: number; until: number; latest: SecretValues }>;
   /** How many times each cache was emptied: a read that began before a forget must not be cached. */
   cacheEpochs?: Record<CacheName, number>;

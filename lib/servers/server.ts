@@ -27,7 +27,6 @@ const SERVER_CACHE_MS = 10_000;
 const serverCache = piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
 export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
 export { addDemoServer } from "./demo";
-export { knownSecretValues, serverSecretValues } from "./secret-values";
 
 /** The active servers (archived ones: listArchivedServers). */
 export async function listServers(principal: Principal): Promise<ServerDto[]> {

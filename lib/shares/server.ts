@@ -6,7 +6,7 @@ import type { CallMethod, Page } from "@/lib/calls";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { redactionKeys } from "@/lib/redaction";
-import { serverSecretValues } from "@/lib/servers/server";
+import { serverSecretValues } from "@/lib/oauth/server";
 import {
   SHARE_TOKEN_PATTERN,
   SHARES_DISABLED_MESSAGE,
