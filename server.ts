@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next, { type NextConfig } from "next";
 
 // App Router route handlers cannot accept WebSocket upgrades, so this process hosts Next and
@@ -62,8 +62,8 @@ async function main() {
     const refused = refusedTarget(req.url, req.headers, trustProxy);
     if (refused) return refuse(res, 400, "bad_request", refused);
     const cap = declaredBodyCap(req.url!.split("?")[0]!);
-    if (cap !== null && req.headers["transfer-encoding"]) return refuse(res, 411, "bad_request", "A request body here must declare its Content-Length");
-    if (cap !== null && Number(req.headers["content-length"] ?? 0) > cap) return refuse(res, 413, "payload_too_large", `Request body is larger than ${cap} bytes`);
+    if (cap !== null && req.headers["transfer-encoding"]) return refuseBody(req, res, 411, "A request body here must declare its Content-Length");
+    if (cap !== null && Number(req.headers["content-length"] ?? 0) > cap) return refuseBody(req, res, 413, `Request body is larger than ${cap} bytes`);
     // The audit log's "from where": the socket's address, never a value the client sent.
     req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -143,10 +143,25 @@ async function main() {
   process.on("SIGINT", () => void shutdown());
 }
 
-// Answered before any body is read; closing the connection spares reading a body nobody wants.
 function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", connection: "close", ...headers });
   res.end(JSON.stringify({ error: { code, message } }));
+}
+
+// Past this much of a refused body the connection is cut.
+const DISCARD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Answered before any of the body is read. What the client goes on sending is read and dropped
+ * (Node does that for an unread body), not kept, so it gets its answer instead of a reset
+ * connection; a client still sending past DISCARD_BYTES is cut off.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, status: 411 | 413, message: string): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => (discarded += chunk.length) > DISCARD_BYTES && req.socket.destroy());
+  const body = JSON.stringify({ error: { code: status === 413 ? "payload_too_large" : "bad_request", message } });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
 }
 
 main().catch((err) => {
