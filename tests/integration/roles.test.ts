@@ -15,15 +15,19 @@ interface Caller {
 
 /**
  * The role matrix, end to end: every route file under app/api/v1 × every role (and a read-only
- * token), against the running console. A refused pair must answer 403 naming the role it needs;
- * an allowed pair must get past the gate (any answer but 401 and the matrix's 403).
+ * token), against the running console, through both pipelines (the direct path for bearer tokens,
+ * and Next's). A refused pair must answer 403 naming the role it needs; an allowed pair must get
+ * past the gate (any answer but 401 and the matrix's 403). Any new pipeline joins this list.
  */
-describe("role × route", () => {
+describe.each([
+  ["direct path", {}],
+  ["Next's pipeline", { SWITCHBOARD_DIRECT_API: "0" }],
+])("role × route through %s", (_label, env) => {
   let sb: ConsoleHandle;
   const callers: Caller[] = [];
 
   beforeAll(async () => {
-    sb = await startConsole();
+    sb = await startConsole({ env });
     const owner = await setupOwner(sb.url);
     callers.push({ label: "owner", role: "owner", token: owner.token });
     // Members of each role, made directly in the database so this test depends on nothing but the gate.
