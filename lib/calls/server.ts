@@ -168,8 +168,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   await progressWrite;
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-  // Asked again: a token refreshed during the call is a secret value too.
-  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server });
+  // Asked again: a token refreshed during the call is a secret value too (a failed read keeps the first answer).
+  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }).catch(() => secrets);
   const completion: CallCompletion = {
     status: outcome.status,
     isError: outcome.result?.isError === true,
