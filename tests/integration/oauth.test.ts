@@ -124,6 +124,15 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(mcp.accepted.length).toBeGreaterThan(before);
   });
 
+  it("masks the stored access token wherever it shows up in a recorded call", async () => {
+    const current = mcp.accepted.at(-1)!;
+    const call = await owner.api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "whoami", arguments: { note: `pasted ${current} here` }, skipValidation: true });
+    expect(call.body.call.status, JSON.stringify(call.body.call.error)).toBe("ok");
+    const recorded = (await owner.api("GET", `/api/v1/calls/${call.body.call.id}`)).body.call;
+    expect(recorded.params.arguments.note).toBe("pasted [redacted] here");
+    expect(JSON.stringify(recorded)).not.toContain(current);
+  });
+
   it("a 401 on a live session refreshes once and retries, invisibly to the caller", async () => {
     await owner.api("GET", `/api/v1/servers/${serverId}/tools`);
     const tokenCalls = as.requests.filter((r) => r === "POST /token").length;
