@@ -50,7 +50,8 @@ export function redact<T>(value: T, keys: readonly string[] = DEFAULT_REDACTION_
       if (hide || key !== rawKey) masked.push(childPath);
       const shown = hide ? REDACTED : walk(child, childPath, depth + 1, nesting);
       // A "__proto__" field must stay a field, not become the copy's prototype.
-      Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__") Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true });
+      else out[key] = shown;
     }
     return out;
   };
