@@ -74,7 +74,7 @@ describe("claiming a fresh console", () => {
 
   it("asks for the code when a proxy on this machine forwarded the request, though its socket is loopback", async () => {
     const port = new URL(direct.url).port;
-    const forwardings = [
+    const forwardings: Record<string, string>[] = [
       { "x-forwarded-for": "203.0.113.9" },
       { "x-forwarded-host": "console.example.com" },
       { "x-forwarded-proto": "https" },
