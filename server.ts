@@ -54,7 +54,7 @@ async function main() {
   const writes = new Set<ServerResponse>();
   let draining = false;
   let drained = () => {};
-  const { refusedTarget, declaredBodyCap } = await import("./lib/api/request-target");
+  const { refusedTarget, declaredBodyCap, FORWARDED_HEADER, FORWARDING_HEADERS } = await import("./lib/api/request-target");
   const trustProxy = process.env.SWITCHBOARD_TRUST_PROXY === "1";
   const server = createServer((req, res) => {
     if (draining) return refuse(res, 503, "unavailable", "The console is shutting down", { "retry-after": "5" });
@@ -66,6 +66,7 @@ async function main() {
     if (cap !== null && Number(req.headers["content-length"] ?? 0) > cap) return refuseBody(req, res, 413, `Request body is larger than ${cap} bytes`);
     // The audit log's "from where": the socket's address, never a value the client sent.
     req.headers["x-switchboard-client-ip"] = req.socket.remoteAddress ?? "";
+    req.headers[FORWARDED_HEADER] = FORWARDING_HEADERS.filter((name) => req.headers[name] !== undefined).join(",");
     if (req.method !== "GET" && req.method !== "HEAD") {
       writes.add(res);
       res.once("close", () => {

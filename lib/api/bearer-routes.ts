@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
 import { DIRECT_REPLY, DirectRequest, MCP_BODY, ROUTED_AS, type DirectReply } from "./direct";
+import { FORWARDED_HEADER } from "./request-target";
 
 // Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
 
@@ -101,8 +102,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlers: Promis
 async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  // server.ts set this one from the socket; rawHeaders still hold whatever the client sent.
+  // server.ts set these from the socket and the request; rawHeaders still hold whatever the client sent.
   headers.set("x-switchboard-client-ip", String(req.headers["x-switchboard-client-ip"] ?? ""));
+  headers.set(FORWARDED_HEADER, String(req.headers[FORWARDED_HEADER] ?? ""));
   // server.ts refused any Host and target that would give this URL another path (lib/api/request-target.ts).
   const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
   // The gateway hands its requests to the MCP SDK, which wants a whole Request.

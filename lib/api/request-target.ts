@@ -70,3 +70,8 @@ export function declaredBodyCap(pathname: string): number | null {
 
 /** The cap of bodies outside the API and the gateway (better-auth's /api/auth/*, pages). */
 export const OTHER_BODY_BYTES = 1024 * 1024;
+
+/** Headers by which a proxy says it forwarded a request. */
+export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"];
+/** Set by server.ts to the forwarding headers the request arrived with (Next adds X-Forwarded-* of its own later); lib/auth/server.ts reads it. */
+export const FORWARDED_HEADER = "x-switchboard-forwarded";

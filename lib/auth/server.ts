@@ -33,6 +33,8 @@ const lastUsedWrites = new Map<string, number>();
 const lastActiveWrites = new Map<string, number>();
 /** Set by server.ts from the socket, replacing anything a client sent under that name. */
 export const CLIENT_IP_HEADER = "x-switchboard-client-ip";
+/** Set by server.ts to the forwarding headers a request arrived with (lib/api/request-target.ts). */
+export const FORWARDED_HEADER = "x-switchboard-forwarded";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
 const tokenCache = piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { classifyAddress, parseIp } from "@/lib/net";
-import { CLIENT_IP_HEADER, clientAddress, requestHost } from "@/lib/auth/server";
+import { clientAddress, FORWARDED_HEADER, requestHost } from "@/lib/auth/server";
 import { SwitchboardError } from "@/lib/errors";
 import { setupCodeMatches } from "./setup-code";
 
@@ -15,25 +15,14 @@ export interface SetupRequester {
 }
 
 /**
- * Next fills in `X-Forwarded-For`/`-Host`/`-Proto` when a request has none (the socket's address,
- * the Host, "http"), so only a different value shows that one arrived.
- */
-const arrived: Record<string, (value: string, headers: Headers) => boolean> = {
-  "x-forwarded-for": (value, headers) => value !== headers.get(CLIENT_IP_HEADER),
-  "x-forwarded-host": (value, headers) => value !== headers.get("host"),
-  "x-forwarded-proto": (value) => value !== "http",
-  forwarded: () => true,
-  "x-real-ip": () => true,
-};
-
-/**
  * Any forwarding header means a proxy in front: its socket is loopback whoever the client is. With
  * `SWITCHBOARD_TRUST_PROXY=1` the last `X-Forwarded-For` entry names the client (clientAddress), so
- * only a forwarded request without one stays unjudgeable.
+ * only a forwarded request without one stays unjudgeable. Which ones arrived is server.ts's record
+ * (Next adds X-Forwarded-* of its own to every request).
  */
 function forwardedBlindly(headers: Headers): boolean {
-  const sent = Object.entries(arrived).filter(([name, differs]) => headers.has(name) && differs(headers.get(name)!, headers));
-  if (process.env.SWITCHBOARD_TRUST_PROXY === "1" && sent.some(([name]) => name === "x-forwarded-for")) return false;
+  const sent = (headers.get(FORWARDED_HEADER) ?? "").split(",").filter(Boolean);
+  if (process.env.SWITCHBOARD_TRUST_PROXY === "1" && sent.includes("x-forwarded-for")) return false;
   return sent.length > 0;
 }
 

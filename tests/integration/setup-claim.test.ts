@@ -80,6 +80,9 @@ describe("claiming a fresh console", () => {
       { "x-forwarded-proto": "https" },
       { forwarded: "for=203.0.113.9" },
       { "x-real-ip": "203.0.113.9" },
+      // What a same-host proxy that rewrites Host to loopback may send: the very values Next would fill in.
+      { "x-forwarded-proto": "http" },
+      { "x-forwarded-host": local(direct) },
     ];
     for (const headers of forwardings) {
       expect((await send(direct.url, "GET", local(direct), undefined, headers)).body, JSON.stringify(headers)).toEqual({ needed: true, codeRequired: true });
