@@ -47,7 +47,8 @@ const HOST = {
   test(value: string): boolean {
     const [, name, port] = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value) ?? [];
     if (name === undefined || (port !== undefined && Number(port) > 65535)) return false;
-    return name.startsWith("[") ? isIPv6(name.slice(1, -1)) : NAME.test(name);
+    // A name the URL parser refuses ("a.0" ends like an IPv4 address and is not one) would throw in every handler.
+    return (name.startsWith("[") ? isIPv6(name.slice(1, -1)) : NAME.test(name)) && URL.canParse(`http://${value}/`);
   },
 };
 

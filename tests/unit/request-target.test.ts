@@ -26,6 +26,8 @@ describe("refusedTarget", () => {
     ["/api/v1/audit", "127.0.0.1:3000#", /Host/],
     ["/api/v1/audit", "me@127.0.0.1", /Host/],
     ["/api/v1/audit", "127.0.0.1:3000?", /Host/],
+    ["/api/v1/audit", "a.0", /Host/],
+    ["/api/v1/audit", "127.0.0.1:99999", /Host/],
     ["http://127.0.0.1/api/v1/me", "127.0.0.1", /origin-form/],
     ["//127.0.0.1/api/v1/me", "127.0.0.1", /origin-form/],
     ["*", "127.0.0.1", /origin-form/],
