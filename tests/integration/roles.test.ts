@@ -2,27 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLES, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib/access";
 import { insertMember } from "../support/database";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { LAST, PIPELINES, type Caller } from "../support/pipelines";
 import { apiRouteFiles, concretePath } from "../support/routes";
-
-// Routes whose effect on the caller would change the rest of the run go last.
-const LAST = ["DELETE /api/v1/workspace", "POST /api/v1/members/leave"];
-
-interface Caller {
-  label: string;
-  role: Role;
-  token: string;
-}
 
 /**
  * The role matrix, end to end: every route file under app/api/v1 × every role (and a read-only
  * token), against the running console, through both pipelines (the direct path for bearer tokens,
  * and Next's). A refused pair must answer 403 naming the role it needs; an allowed pair must get
- * past the gate (any answer but 401 and the matrix's 403). Any new pipeline joins this list.
+ * past the gate (any answer but 401 and the matrix's 403). A new pipeline joins PIPELINES.
  */
-describe.each([
-  ["direct path", {}],
-  ["Next's pipeline", { SWITCHBOARD_DIRECT_API: "0" }],
-])("role × route through %s", (_label, env) => {
+describe.each(PIPELINES)("role × route through %s", (_label, env) => {
   let sb: ConsoleHandle;
   const callers: Caller[] = [];
 

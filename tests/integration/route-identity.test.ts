@@ -4,16 +4,8 @@ import { accessFor, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib
 import { insertMember } from "../support/database";
 import { rawRequest } from "../support/raw-http";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { LAST, PIPELINES, type Caller } from "../support/pipelines";
 import { apiRouteFiles, concretePath } from "../support/routes";
-
-// Routes that would take the caller out of the workspace, or the workspace away, if a request passed.
-const LAST = ["DELETE /api/v1/workspace", "POST /api/v1/members/leave"];
-
-interface Caller {
-  label: string;
-  role: Role;
-  token: string;
-}
 
 /**
  * One identity for a request's route (issue 24): every route file × the callers a route may refuse
@@ -22,10 +14,7 @@ interface Caller {
  * judged by (x-switchboard-route); it must be the route the request line names, for a caller the
  * matrix lets in.
  */
-describe.each([
-  ["direct path", {}],
-  ["Next's pipeline", { SWITCHBOARD_DIRECT_API: "0" }],
-])("route identity through %s", (_label, env) => {
+describe.each(PIPELINES)("route identity through %s", (_label, env) => {
   let sb: ConsoleHandle;
   let port: number;
   let workspaceId: string;
