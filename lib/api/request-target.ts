@@ -25,7 +25,7 @@ export function refusedTarget(url: string | undefined, headers: IncomingHttpHead
     if (segment === "." || segment === "..") return "The request path holds a dot segment (/./ or /../)";
     if (segment === "" && i < segments.length - 1) return "The request path holds an empty segment (//)";
     const escape = segment.match(NON_CANONICAL_ESCAPE);
-    if (escape) return `The request path escapes a character that must be written as itself or cannot be escaped (${escape[0]})`;
+    if (escape) return `The request path escapes a character that must be written as itself (${escape[0]})`;
     if (!decodable(segment)) return "The request path is not valid percent-encoded UTF-8";
   }
   if (headers.host !== undefined && !HOST.test(headers.host)) return "The Host header is not a host name or address with an optional port";
@@ -36,9 +36,11 @@ export function refusedTarget(url: string | undefined, headers: IncomingHttpHead
   return null;
 }
 
-// Escapes of "/" and "\" (a segment that splits differently once decoded) and of unreserved
-// characters (RFC 3986 §2.3: "%61udit" is "audit" to a decoding router, not to the gate).
-const NON_CANONICAL_ESCAPE = /%(?:2[d-fD-F]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[cCfF]|7[eE])/;
+// Escapes of unreserved characters (RFC 3986 §2.3: "%61udit" is "audit" to a decoding router, not
+// to the gate). An escaped "/" stays: every router here splits the path before decoding a
+// parameter (Next, lib/api/bearer-routes.ts, lib/access), and ids such as an OAuth client's
+// metadata-document URL need it.
+const NON_CANONICAL_ESCAPE = /%(?:2[dDeE]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/;
 
 // A DNS name, IPv4 address or bracketed IPv6 literal, and a port: nothing a URL parser would read
 // as a path, query, fragment or user, or refuse.
