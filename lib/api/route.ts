@@ -102,7 +102,7 @@ function routeAccess(request: Request): { key: string; access: Access } {
 
 /**
  * Every answer of a request that passed the gate names the matrix entry it was judged by, so a
- * test (tests/integration/roles.test.ts) can check from outside that the gate judged the route
+ * test (tests/integration/route-identity.test.ts) can check from outside that the gate judged the route
  * the request line names, whichever pipeline served it.
  */
 function markRoute(response: Response, key: string | undefined): Response {
