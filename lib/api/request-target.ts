@@ -28,9 +28,9 @@ export function refusedTarget(url: string | undefined, headers: IncomingHttpHead
     if (escape) return `The request path escapes a character that must be written as itself (${escape[0]})`;
     if (!decodable(segment)) return "The request path is not valid percent-encoded UTF-8";
   }
-  if (headers.host !== undefined && !HOST.test(headers.host)) return "The Host header is not a host name or address with an optional port";
+  if (headers.host !== undefined && !isHost(headers.host)) return "The Host header is not a host name or address with an optional port";
   const forwarded = headers["x-forwarded-host"];
-  if (trustProxy && forwarded !== undefined && !String(forwarded).split(",").every((h) => HOST.test(h.trim()))) {
+  if (trustProxy && forwarded !== undefined && !String(forwarded).split(",").every((h) => isHost(h.trim()))) {
     return "The X-Forwarded-Host header is not a host name or address with an optional port";
   }
   return null;
@@ -45,14 +45,12 @@ const NON_CANONICAL_ESCAPE = /%(?:2[dDeE]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|
 // A DNS name, IPv4 address or bracketed IPv6 literal, and a port: nothing a URL parser would read
 // as a path, query, fragment or user, or refuse.
 const NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$/;
-const HOST = {
-  test(value: string): boolean {
-    const [, name, port] = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value) ?? [];
-    if (name === undefined || (port !== undefined && Number(port) > 65535)) return false;
-    // A name the URL parser refuses ("a.0" ends like an IPv4 address and is not one) would throw in every handler.
-    return (name.startsWith("[") ? isIPv6(name.slice(1, -1)) : NAME.test(name)) && URL.canParse(`http://${value}/`);
-  },
-};
+function isHost(value: string): boolean {
+  const [, name, port] = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value) ?? [];
+  if (name === undefined || (port !== undefined && Number(port) > 65535)) return false;
+  // A name the URL parser refuses ("a.0" ends like an IPv4 address and is not one) would throw in every handler.
+  return (name.startsWith("[") ? isIPv6(name.slice(1, -1)) : NAME.test(name)) && URL.canParse(`http://${value}/`);
+}
 
 function decodable(segment: string): boolean {
   try {
