@@ -3,9 +3,9 @@ import crypto from "node:crypto";
 import { instanceId } from "@/lib/instances";
 import { piece } from "@/lib/runtime";
 import type { GatewayPrincipal } from "./auth";
-import type { BridgeTarget } from "./bridge-scope";
+import type { BridgeTarget } from "./bridge/scope";
 import * as q from "./queries";
-import { IDLE_MS, upstreamPool } from "./upstreams";
+import { IDLE_MS, upstreamPool } from "./bridge/upstreams";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -33,7 +33,7 @@ export interface Presences {
 const presences = piece("gatewayPresence", (): Presences => ({ byKey: new Map(), sweeper: null }));
 
 /**
- * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/endpoint.ts).
+ * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/relay/endpoint.ts).
  * A modern-era host has no session: it is connected from its first request until IDLE_MS without
  * one, per (principal, server, host name); a host of the aggregated endpoint is listed under each
  * server behind it.
@@ -95,7 +95,7 @@ export async function disconnectHost(id: string): Promise<boolean> {
   await presence.recorded;
   await q.endConnection({ id, reason: "disconnected" });
   const pooled = `${presence.principalKey}\n${presence.serverId}`;
-  // The shared connection and the capable ones its calls checked out (lib/gateway/upstreams.ts).
+  // The shared connection and the capable ones its calls checked out (lib/gateway/bridge/upstreams.ts).
   await upstreamPool.close((upstream) => upstream.key === pooled || upstream.key.startsWith(`${pooled}\n`));
   return true;
 }

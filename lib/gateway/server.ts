@@ -8,14 +8,14 @@ import { instanceId } from "@/lib/instances";
 import { revokeGatewayGrants } from "@/lib/gateway-auth/server";
 import { forgetCache } from "@/lib/runtime";
 import { getServer } from "@/lib/servers/server";
-import { closeRelay } from "./endpoint";
+import { closeRelay } from "./relay/endpoint";
 import { disconnectHost } from "./presence";
-import { closeUpstreamsOf } from "./upstreams";
+import { closeUpstreamsOf } from "./bridge/upstreams";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
 
-export { handleGatewayRequest } from "./endpoint";
-export { handleAggregateRequest } from "./bridged";
+export { handleGatewayRequest } from "./relay/endpoint";
+export { handleAggregateRequest } from "./bridge/aggregate";
 
 export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {
   const server = await getServer(principal, serverId);

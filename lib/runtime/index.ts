@@ -16,13 +16,13 @@ import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
 import type { SecretValues } from "@/lib/redaction";
-import type { GatewayRelay } from "@/lib/gateway/relay";
+import type { GatewayRelay } from "@/lib/gateway/relay/relay";
 import type { GatewayRoute } from "@/lib/gateway/routes";
-import type { Bridges } from "@/lib/gateway/bridge";
-import type { BridgeSessions } from "@/lib/gateway/bridge-sessions";
+import type { Bridges } from "@/lib/gateway/bridge/bridge";
+import type { BridgeSessions } from "@/lib/gateway/bridge/sessions";
 import type { Presences } from "@/lib/gateway/presence";
-import type { UpstreamPool } from "@/lib/gateway/upstreams";
-import type { InputCalls } from "@/lib/gateway/bridge-input";
+import type { UpstreamPool } from "@/lib/gateway/bridge/upstreams";
+import type { InputCalls } from "@/lib/gateway/bridge/input";
 import type { GatewayGrant } from "@/lib/gateway-auth";
 import type { RateLimiterMemory } from "rate-limiter-flexible";
 

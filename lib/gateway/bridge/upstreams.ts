@@ -8,7 +8,7 @@ import { upstreamConfig, upstreamFailure } from "@/lib/sessions/server";
 /** How long a bridged upstream connection (and a bridge) lives without a request. */
 export const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
 
-/** One console client to a server, shared by the bridged requests of one principal (lib/gateway/bridge.ts). */
+/** One console client to a server, shared by the bridged requests of one principal (lib/gateway/bridge/bridge.ts). */
 export interface PooledUpstream {
   key: string;
   serverId: string;

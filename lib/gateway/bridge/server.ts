@@ -1,8 +1,8 @@
 import "server-only";
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
-import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./bridge-input";
-import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget, type SharedCapabilities } from "./bridge-scope";
-import { RPC } from "./policy";
+import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./input";
+import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget, type SharedCapabilities } from "./scope";
+import { RPC } from "../policy";
 import { unsubscribeUpstream } from "./upstreams";
 
 /**
@@ -30,7 +30,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
   });
   const client = (c: ServerContext) => clientOf(c, server);
   const mint = (c: ServerContext) => (id: string) => codec.mint({ call: id }, c);
-  // A retry of a call that asked its host for input (lib/gateway/bridge-input.ts): the state names it.
+  // A retry of a call that asked its host for input (lib/gateway/bridge/input.ts): the state names it.
   const resumed = (c: ServerContext) => (c.mcpReq.requestState() === undefined ? null : resumeInputCall(c, current().target.principal.limitKey, hostCapabilities(c, server), mint(c)));
 
   server.setRequestHandler("tools/list", async (_request, c) => ({ tools: (await scope(c).named("tools")).map((t) => t.item) as never }));
@@ -73,7 +73,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
   }
   const held = session?.subscriptions;
   if (subscribe && held) {
-    // A legacy host's session (the modern era subscribes on its listen stream, lib/gateway/bridge.ts).
+    // A legacy host's session (the modern era subscribes on its listen stream, lib/gateway/bridge/bridge.ts).
     server.setRequestHandler("resources/subscribe", async (request, c) => {
       const uri = String(request.params.uri);
       if (held.has(uri)) return {};

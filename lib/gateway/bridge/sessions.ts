@@ -3,10 +3,10 @@ import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import { piece } from "@/lib/runtime";
 import { severityOf } from "@/lib/logs";
-import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./bridge-scope";
-import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
-import { rpcError } from "./http";
-import { hostSeen, type HostInfo } from "./presence";
+import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./scope";
+import { buildBridgeServer, type BridgeCurrent } from "./server";
+import { rpcError } from "../http";
+import { hostSeen, type HostInfo } from "../presence";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 /** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */

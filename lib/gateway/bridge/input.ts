@@ -5,8 +5,8 @@ import { derivedSecret } from "@/lib/crypto";
 import { McpError, type CallMethod, type Progress, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { HostTimeout, outcomeOf, toProtocol } from "./bridge-outcome";
-import { RPC } from "./policy";
+import { HostTimeout, outcomeOf, toProtocol } from "../outcome";
+import { RPC } from "../policy";
 import { releaseUpstream, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 type Item = Record<string, unknown>;
@@ -55,7 +55,7 @@ const waiting = piece("gatewayInputCalls", (): InputCalls => new Map());
 
 /**
  * A bridged call whose host can answer the server's requests: it has a capable upstream connection
- * of its own (lib/gateway/upstreams.ts), so every request that connection gets is this call's. Each
+ * of its own (lib/gateway/bridge/upstreams.ts), so every request that connection gets is this call's. Each
  * one is handed to the host as an `input_required` result; the host's retry (with `inputResponses`
  * and the sealed `requestState`) answers it and waits for the next request or the final result.
  */
@@ -224,7 +224,7 @@ export interface InputCallStart {
   server: ServerSecretRow;
   call: RelayedCallHandle;
   caps: HostCapabilities;
-  /** A capable connection for this call alone (lib/gateway/upstreams.ts `checkoutUpstream`). */
+  /** A capable connection for this call alone (lib/gateway/bridge/upstreams.ts `checkoutUpstream`). */
   checkout: (holder: ServerRequestHandler) => PooledUpstream;
 }
 

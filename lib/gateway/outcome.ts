@@ -5,7 +5,7 @@ import { McpError } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { upstreamFailure } from "@/lib/sessions/server";
 
-/** A call whose host did not come back with the answers in time (lib/gateway/bridge-input.ts): recorded as timed out. */
+/** A call whose host did not come back with the answers in time (lib/gateway/bridge/input.ts): recorded as timed out. */
 export class HostTimeout extends Error {}
 
 export function outcomeOf(err: unknown): RelayedOutcome {

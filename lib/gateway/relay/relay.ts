@@ -9,12 +9,12 @@ import {
 } from "@modelcontextprotocol/client";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { RelayedCallHandle, RelayedOutcome } from "@/lib/calls/server";
-import { recordedMethod, type RpcError } from "./policy";
+import { recordedMethod, type RpcError } from "../policy";
 
 type Id = string | number;
 type Request = { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> };
 
-/** What a relay asks of the gateway around each message (lib/gateway/endpoint.ts). */
+/** What a relay asks of the gateway around each message (lib/gateway/relay/endpoint.ts). */
 export interface RelayHooks {
   /** A request from the host: null lets it through, else the error it is answered with. */
   admit(request: Request, relay: GatewayRelay): Promise<RpcError | null>;

@@ -4,13 +4,13 @@ import { forwardRequest } from "@/lib/cluster/server";
 import { ServedElsewhere } from "@/lib/errors";
 import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
 import { refuseElsewhere } from "@/lib/sessions/server";
-import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "./auth";
+import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
 import { serveBridged, type BridgeMember } from "./bridge";
-import { serveBridgeSession } from "./bridge-sessions";
-import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "./http";
-import { byName, serverPrefixes } from "./names";
-import { hostOfRequest, hostSeen } from "./presence";
-import { findWorkspaceRoutes, type GatewayRoute } from "./routes";
+import { serveBridgeSession } from "./sessions";
+import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "../http";
+import { byName, serverPrefixes } from "../names";
+import { hostOfRequest, hostSeen } from "../presence";
+import { findWorkspaceRoutes, type GatewayRoute } from "../routes";
 
 /**
  * The route's server as the principal uses it, or the request forwarded to the instance that can
@@ -27,7 +27,7 @@ export async function serverHere(request: Request, body: Body, route: GatewayRou
   }
 }
 
-/** A modern-era host on a server's own endpoint (lib/gateway/endpoint.ts checked auth and route). */
+/** A modern-era host on a server's own endpoint (lib/gateway/relay/endpoint.ts checked auth and route). */
 export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
   const server = await serverHere(request, body, route, principal);
   if (server instanceof Response) return server;
@@ -39,8 +39,8 @@ export async function bridgeServer(request: Request, body: Body, route: GatewayR
 /**
  * One HTTP request to the aggregated endpoint /mcp/<slug>: every offered server of the workspace
  * behind one MCP server, its tools and prompts under `<server>__<name>` (lib/gateway/names.ts).
- * Both eras: modern hosts per request (lib/gateway/bridge.ts), legacy hosts in sessions of their
- * own (lib/gateway/bridge-sessions.ts).
+ * Both eras: modern hosts per request (lib/gateway/bridge/bridge.ts), legacy hosts in sessions of their
+ * own (lib/gateway/bridge/sessions.ts).
  */
 export async function handleAggregateRequest(request: Request, slug: string): Promise<Response> {
   const resource = resourceUrl(request, slug);

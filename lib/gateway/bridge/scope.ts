@@ -4,13 +4,13 @@ import { beginRelayedCall } from "@/lib/calls/server";
 import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
 import { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import type { GatewayPrincipal } from "./auth";
-import { startInputCall, type HostCapabilities } from "./bridge-input";
-import { outcomeOf, toProtocol } from "./bridge-outcome";
-import { limit } from "./limit";
-import { namespaced } from "./names";
-import { offered, RPC } from "./policy";
-import type { GatewayRoute } from "./routes";
+import type { GatewayPrincipal } from "../auth";
+import { startInputCall, type HostCapabilities } from "./input";
+import { outcomeOf, toProtocol } from "../outcome";
+import { limit } from "../limit";
+import { namespaced } from "../names";
+import { offered, RPC } from "../policy";
+import type { GatewayRoute } from "../routes";
 import { checkoutUpstream, subscribeUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
@@ -32,7 +32,7 @@ export interface BridgeTarget {
   serverInfo: { name: string; version: string } | null;
 }
 
-/** What a bridge keeps between requests (lib/gateway/bridge.ts). */
+/** What a bridge keeps between requests (lib/gateway/bridge/bridge.ts). */
 export interface BridgeState {
   /** Which server listed a resource URI, as seen by the latest resources/list (first server wins). */
   resourceOwners: Map<string, string>;
@@ -41,7 +41,7 @@ export interface BridgeState {
   listChanged(kind: ListChangedKind): void;
   /** A server's resources/updated, for whichever of the bridge's hosts subscribed to the URI. */
   resourceUpdated(uri: string): void;
-  /** Only a legacy host's session on the aggregated endpoint (lib/gateway/bridge-sessions.ts) has one. */
+  /** Only a legacy host's session on the aggregated endpoint (lib/gateway/bridge/sessions.ts) has one. */
   session?: BridgeSessionState;
 }
 
@@ -74,7 +74,7 @@ export class BridgeScope {
   constructor(
     readonly target: BridgeTarget,
     private readonly state: BridgeState,
-    /** What the host can answer; not null: its lists and calls use capable upstream connections (lib/gateway/bridge-input.ts). */
+    /** What the host can answer; not null: its lists and calls use capable upstream connections (lib/gateway/bridge/input.ts). */
     private readonly caps: HostCapabilities | null = null,
   ) {}
 

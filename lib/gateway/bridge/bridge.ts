@@ -2,11 +2,11 @@ import "server-only";
 import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
-import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./bridge-scope";
-import { buildBridgeServer, type BridgeCurrent } from "./bridge-server";
+import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./scope";
+import { buildBridgeServer, type BridgeCurrent } from "./server";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
-export type { BridgeMember, BridgeTarget } from "./bridge-scope";
+export type { BridgeMember, BridgeTarget } from "./scope";
 
 
 /** A bridge: an SDK handler facing modern-era hosts (a server per request) whose handlers use the console's own clients upstream. */
@@ -28,7 +28,7 @@ const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sw
 /**
  * Serves one request of a modern-era (2026-07-28) host, on a server's endpoint or the aggregated
  * one: no session, every request stands alone (legacy-era requests are refused here; the relay
- * and lib/gateway/bridge-sessions.ts serve those). Auth, route and exposure were checked by the caller.
+ * and lib/gateway/bridge/sessions.ts serve those). Auth, route and exposure were checked by the caller.
  */
 export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget): Promise<Response> {
   const key = `${target.principal.limitKey}\n${target.path}`;
@@ -143,7 +143,7 @@ function newEntry(): BridgeEntry {
   return entry;
 }
 
-/** The per-request SDK server (lib/gateway/bridge-server.ts), for the request's principal and servers. */
+/** The per-request SDK server (lib/gateway/bridge/server.ts), for the request's principal and servers. */
 function build(ctx: McpRequestContext): Promise<Server> {
   const bridged = (ctx.authInfo?.extra as { bridge: BridgeCurrent }).bridge;
   return buildBridgeServer(() => bridged);
