@@ -24,6 +24,7 @@ async function main() {
   const direct = dev || process.env.SWITCHBOARD_DIRECT_API === "0" ? null : bearerApiRoutes({ distDir: nextConfig.distDir ?? ".next", headers: await headersForEveryPath(nextConfig) });
   const { attachRelay } = await import("./lib/relay/socket-server");
   const { startInstance } = await import("./lib/instances/lifecycle");
+  const { instanceCalls } = await import("./lib/calls/journal");
   const { startSandboxServer } = await import("./lib/apps/sandbox-server");
   const { startRetention, stopRetention } = await import("./lib/retention/scheduler");
   const { startSearchIndexer, stopSearchIndexer } = await import("./lib/calls/search-index");
@@ -48,7 +49,7 @@ async function main() {
       })
     : null;
   // A call still pending from a stopped instance never gets its answer: say so, never lose it.
-  const instance = await startInstance({ onGone: (ids) => cluster?.forget(ids) });
+  const instance = await startInstance({ calls: instanceCalls, onGone: (ids) => cluster?.forget(ids) });
 
   // Writes in flight (calls among them) are what a graceful stop waits for; event streams are GETs.
   const writes = new Set<ServerResponse>();

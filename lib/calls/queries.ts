@@ -4,19 +4,6 @@ import { ANY_ORIGIN, AUTOMATIC_ORIGINS, type ListCallsQuery } from "./index";
 
 const withServerName = { server: { select: { name: true, archivedAt: true } } } satisfies Prisma.CallInclude;
 
-export function insertCall({ data }: { data: Prisma.CallUncheckedCreateInput }) {
-  return prisma.call.create({ data, include: withServerName });
-}
-
-/** The pending row, written before the request leaves; nothing is read back. */
-export function insertPendingCall({ data }: { data: Prisma.CallUncheckedCreateInput }) {
-  return prisma.call.create({ data, select: { id: true } });
-}
-
-export function completeCall({ id, data }: { id: string; data: Prisma.CallUncheckedUpdateInput }) {
-  return prisma.call.update({ where: { id }, data, include: withServerName });
-}
-
 /** The sealed original arguments of a call whose shown ones were masked (null when nothing was). */
 export async function findParamsSecret({ workspaceId, id }: { workspaceId: string; id: string }): Promise<string | null> {
   return (await prisma.call.findFirst({ where: { workspaceId, id }, select: { paramsSecret: true } }))?.paramsSecret ?? null;
@@ -155,21 +142,11 @@ export function callBodies({ ids, result }: { ids: string[]; result: boolean }) 
   return prisma.call.findMany({ where: { id: { in: ids } }, select: { id: true, params: true, result } });
 }
 
-/** The latest progress of a running call (JSON { progress, total?, message? }). */
-export function setProgress({ id, progress }: { id: string; progress: string }) {
-  return prisma.call.update({ where: { id }, data: { progress }, select: { id: true } });
-}
-
-/** Records what the server last said about a call's task. */
-export function setTaskState({ id, data }: { id: string; data: Pick<Prisma.CallUncheckedUpdateInput, "taskId" | "taskStatus" | "taskStatusMessage" | "taskPollIntervalMs"> }) {
-  return prisma.call.update({ where: { id }, data: { ...data, taskUpdatedAt: new Date() }, include: withServerName });
-}
-
 /** A task call with what the poller needs to reach its server. */
 export function findTaskCall({ id }: { id: string }) {
   return prisma.call.findUnique({
     where: { id },
-    select: { id: true, workspaceId: true, serverId: true, requestId: true, userId: true, status: true, taskId: true, taskStatus: true, taskPollIntervalMs: true, startedAt: true },
+    select: { id: true, workspaceId: true, serverId: true, requestId: true, userId: true, status: true, taskId: true, taskStatus: true, taskStatusMessage: true, taskPollIntervalMs: true, startedAt: true },
   });
 }
 

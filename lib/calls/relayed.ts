@@ -5,9 +5,8 @@ import type { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
-import { recordPending, type CallCompletion } from "./journal";
+import { recordPending, recordProgress, type CallCompletion } from "./journal";
 import { callSecrets, recordedParams, recordedText } from "./redacted";
-import * as q from "./queries";
 import { takeCallRoom } from "./quota";
 
 export interface RelayedCall {
@@ -73,7 +72,7 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
   return {
     id,
     progress(progress) {
-      progressWrite = progressWrite.then(() => q.setProgress({ id, progress: recordedText(JSON.stringify(progress), secrets) })).catch(() => undefined);
+      progressWrite = progressWrite.then(() => recordProgress(id, recordedText(JSON.stringify(progress), secrets))).catch(() => undefined);
     },
     async finish(outcome) {
       await progressWrite;

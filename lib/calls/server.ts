@@ -16,7 +16,7 @@ import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
 import { callSecrets, recordedParams, recordedText } from "./redacted";
-import { recordPending, type CallCompletion, type PendingCall } from "./journal";
+import { recordFailedCall, recordPending, recordProgress, type CallCompletion, type PendingCall } from "./journal";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
@@ -101,8 +101,11 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     // The agent is connected to another instance: the whole request is forwarded there.
     if (err instanceof ServedElsewhere) throw err;
     const error: CallError = { kind: server.kind === "agent" ? "offline" : "connection", message: (err as Error).message };
-    const row = await q.insertCall({ data: { ...base, status: "error", finishedAt: new Date(), durationMs: 0, error: recordedText(JSON.stringify(error), secrets) } });
-    return toCallDto(row);
+    const now = new Date();
+    const call = { ...base, sessionId: null, credentialMode: null, credentialUserId: null, credentialUserName: null, sentInvalid: false, client: null, startedAt: now };
+    const completion: CallCompletion = { status: "error", isError: false, result: null, error: recordedText(JSON.stringify(error), secrets), finishedAt: now, durationMs: 0, resultSize: null };
+    await recordFailedCall({ ...call, ...completion });
+    return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
 
   let asTask = false;
@@ -140,7 +143,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   const onProgress = (p: Progress) => {
     lastProgress = p;
     publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...p });
-    progressWrite = progressWrite.then(() => q.setProgress({ id: pending.id, progress: recordedText(JSON.stringify(p), secrets) })).catch(() => undefined);
+    progressWrite = progressWrite.then(() => recordProgress(pending.id, recordedText(JSON.stringify(p), secrets))).catch(() => undefined);
   };
   const options = { timeoutMs, signal: controller.signal, onProgress, maxTotalTimeoutMs: req.maxTotalTimeoutMs ?? server.maxTotalTimeoutMs ?? undefined };
   let outcome: { status: CallStatus; result?: Record<string, unknown>; error?: CallError };

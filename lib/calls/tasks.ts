@@ -5,6 +5,7 @@ import { findServerForWork } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import type { CallError, CallStatus } from "./index";
 import * as q from "./queries";
+import { recordTaskCompletion, recordTaskState } from "./journal";
 import { callSecrets, recordedText } from "./redacted";
 import { piece } from "@/lib/runtime";
 
@@ -115,11 +116,9 @@ type TaskCallRow = NonNullable<Awaited<ReturnType<typeof q.findTaskCall>>>;
 
 /** Stores and announces the task's state (the call stays pending until the task ends). */
 export async function recordState(call: Pick<TaskCallRow, "id" | "workspaceId" | "serverId" | "requestId">, info: TaskInfo): Promise<void> {
-  const row = await q.setTaskState({
-    id: call.id,
-    data: { taskId: info.taskId, taskStatus: info.status, taskStatusMessage: info.statusMessage, taskPollIntervalMs: info.pollIntervalMs },
-  });
-  announce(row);
+  const state = { taskId: info.taskId, taskStatus: info.status, taskStatusMessage: info.statusMessage, taskPollIntervalMs: info.pollIntervalMs, taskUpdatedAt: new Date() };
+  await recordTaskState(call.id, state);
+  announce({ ...call, ...state, status: "pending" });
 }
 
 async function finish(callId: string, status: CallStatus, outcome: { result?: Record<string, unknown>; error?: CallError }): Promise<void> {
@@ -129,21 +128,18 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   const secrets = await callSecrets(current);
   const taskStatus = status === "ok" || (status === "error" && outcome.result) ? "completed" : status === "cancelled" ? "cancelled" : "failed";
-  const row = await q.completeCall({
-    id: callId,
-    data: {
-      status,
-      isError: outcome.result?.isError === true,
-      result: recordedText(resultText, secrets),
-      error: outcome.error ? recordedText(JSON.stringify(outcome.error), secrets) : null,
-      finishedAt,
-      durationMs: finishedAt.getTime() - current.startedAt.getTime(),
-      resultSize: resultText === null ? null : Buffer.byteLength(resultText),
-      taskStatus,
-      taskUpdatedAt: finishedAt,
-    },
+  await recordTaskCompletion(callId, {
+    status,
+    isError: outcome.result?.isError === true,
+    result: recordedText(resultText, secrets),
+    error: outcome.error ? recordedText(JSON.stringify(outcome.error), secrets) : null,
+    finishedAt,
+    durationMs: finishedAt.getTime() - current.startedAt.getTime(),
+    resultSize: resultText === null ? null : Buffer.byteLength(resultText),
+    taskStatus,
+    taskUpdatedAt: finishedAt,
   });
-  announce(row);
+  announce({ ...current, taskStatus, status });
 }
 
 function announce(row: { id: string; workspaceId: string; serverId: string; requestId: string; taskId: string | null; taskStatus: string | null; taskStatusMessage: string | null; status: string }): void {

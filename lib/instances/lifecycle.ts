@@ -19,6 +19,19 @@ function exitedHere(instance: { host: string; pid: number }): boolean {
 
 const FULL_REAP_EVERY = 12;
 
+/**
+ * What an instance's coming and going does to call rows, written by the call journal
+ * (lib/calls/journal.ts `instanceCalls`): handed in, since lib/calls depends on this domain.
+ */
+export interface InstanceCalls {
+  /** Pending calls (not task calls) of instances not in `alive` marked interrupted; how many. */
+  interruptOrphans(alive: string[]): Promise<number>;
+  /** This instance's own pending calls marked interrupted, at a graceful stop; how many. */
+  interruptOwn(id: string): Promise<number>;
+  /** Pending task calls of instances not in `alive` taken over by `me`; their ids. */
+  claimTaskCalls(alive: string[], me: string): Promise<string[]>;
+}
+
 export interface RunningInstance {
   id: string;
   /** Marks this instance's calls still pending as interrupted and removes its row. */
@@ -30,7 +43,7 @@ export interface RunningInstance {
  * that stopped beating (or by a console from before instances existed) are marked interrupted,
  * by whichever instance notices first. Never another live instance's calls.
  */
-export async function startInstance({ log = console.log, onGone = () => undefined }: { log?: (line: string) => void; onGone?: (ids: string[]) => void } = {}): Promise<RunningInstance> {
+export async function startInstance({ calls, log = console.log, onGone = () => undefined }: { calls: InstanceCalls; log?: (line: string) => void; onGone?: (ids: string[]) => void }): Promise<RunningInstance> {
   const id = instanceId();
   const interval = heartbeatMs();
   await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
@@ -47,9 +60,9 @@ export async function startInstance({ log = console.log, onGone = () => undefine
     if (!gone.length && now === seen && ++beats % FULL_REAP_EVERY !== 0) return;
     seen = now;
     const living = alive.includes(id) ? alive : [...alive, id];
-    const { count } = await q.interruptOrphans({ alive: living });
+    const count = await calls.interruptOrphans(living);
     await q.endGatewayConnections({ alive: living });
-    const tasks = await q.claimTaskCalls({ alive: living, me: id });
+    const tasks = await calls.claimTaskCalls(living, id);
     if (tasks.length) {
       const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
       if (resumer.follow) resumer.follow(tasks);
@@ -77,7 +90,7 @@ export async function startInstance({ log = console.log, onGone = () => undefine
     id,
     async stop() {
       clearInterval(timer);
-      const { count } = await q.interruptOwn({ id });
+      const count = await calls.interruptOwn(id);
       await q.endOwnGatewayConnections({ id }).catch(() => undefined);
       await q.deleteInstances({ ids: [id] });
       return count;
