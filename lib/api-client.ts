@@ -102,6 +102,7 @@ function statusCode(status: number): ErrorCode {
   if (status === 401) return "unauthorized";
   if (status === 403) return "forbidden";
   if (status === 404) return "not_found";
+  if (status === 405) return "method_not_allowed";
   if (status === 409) return "conflict";
   if (status === 410) return "gone";
   if (status === 422) return "unprocessable";

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  /** Only the direct path sends it (lib/api/bearer-routes.ts); Next's pipeline answers 405 with no body. */
+  method_not_allowed: 405,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
