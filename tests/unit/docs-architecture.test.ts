@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+const ARCHITECTURE = read("docs/architecture.md");
+
+const walk = (dir: string): string[] =>
+  fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+
+/** The keys of the `Runtime` interface in lib/runtime/index.ts. */
+function runtimeKeys(): string[] {
+  const body = /export interface Runtime \{([\s\S]*?)\n\}/.exec(read("lib/runtime/index.ts"))?.[1];
+  if (!body) throw new Error("lib/runtime/index.ts has no Runtime interface");
+  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]!);
+}
+
+describe("docs/architecture.md against the code", () => {
+  it("names only keys the runtime has where it says something lives in the runtime", () => {
+    const keys = runtimeKeys();
+    expect(keys.length).toBeGreaterThan(10);
+    const named = [...ARCHITECTURE.matchAll(/`(\w+)` in the\s+(?:process\s+)?runtime/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((key) => !keys.includes(key))).toEqual([]);
+  });
+
+  it("lists every runtime key, if it lists them (between <!-- runtime-keys:start --> and <!-- runtime-keys:end -->)", () => {
+    const block = /<!-- runtime-keys:start -->([\s\S]*?)<!-- runtime-keys:end -->/.exec(ARCHITECTURE)?.[1];
+    if (block === undefined) return;
+    expect([...block.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort()).toEqual(runtimeKeys().sort());
+  });
+
+  it("names every file outside queries.ts that touches the database", () => {
+    const at = ARCHITECTURE.indexOf("The database is touched in `queries.ts` files");
+    expect(at).toBeGreaterThan(-1);
+    const paragraph = ARCHITECTURE.slice(at, ARCHITECTURE.indexOf("Functions take one object argument", at));
+    const documented = [...paragraph.matchAll(/`(lib\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!).sort();
+    // A value import of the Prisma client, the raw SQL helper, the driver or the bulk writer.
+    const touches = /^import\s+(?!type\b)\{([^}]*)\}\s+from\s+["']@\/lib\/db\/(client|bulk)["']/m;
+    const actual = walk("lib")
+      .filter((file) => !file.endsWith("queries.ts") && !file.startsWith(path.join("lib", "db")))
+      .filter((file) => {
+        const m = touches.exec(read(file));
+        return m && (m[2] === "bulk" || /\b(prisma|sql|driver)\b/.test(m[1]!.replace(/\btype \w+/g, "")));
+      })
+      .sort();
+    expect(documented).toEqual(actual);
+  });
+});
+
+describe("file paths the docs name", () => {
+  it("exist", () => {
+    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const missing = docs.flatMap((doc) =>
+      [...read(doc).matchAll(/(?<![\w/.])((?:lib|components|app|tests|scripts|bench|agent)\/[\w./()[\]-]+\.(?:ts|tsx|sh|mjs))\b/g)]
+        .map((m) => m[1]!)
+        .filter((file) => !fs.existsSync(path.join(ROOT, file)))
+        .map((file) => `${doc}: ${file}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
