@@ -61,3 +61,17 @@ describe("file paths the docs name", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("environment variables the docs name", () => {
+  it("are each read somewhere in the code", () => {
+    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const named = new Set(docs.flatMap((doc) => [...read(doc).matchAll(/\bSWITCHBOARD_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])));
+    const code = ["lib", "app", "agent", "bench", "scripts", "tests/support"]
+      .flatMap((dir) => walk(dir))
+      .concat(["server.ts", "instrumentation.ts", "proxy.ts", "next.config.js", "prisma.config.ts", "scripts/build.sh", "scripts/start.sh"].filter((f) => fs.existsSync(path.join(ROOT, f))))
+      .map(read)
+      .join("\n");
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((name) => !new RegExp(`\\b${name}\\b`).test(code))).toEqual([]);
+  });
+});
