@@ -3,12 +3,12 @@ import crypto from "node:crypto";
 import type { Principal } from "@/lib/auth";
 import { notFound, ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
-import { McpError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
+import { toCallError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
 import { reviewsFor } from "./review-columns";
 import { getServer, getServerForCall } from "@/lib/servers/server";
-import { getConnection, upstream } from "@/lib/sessions/server";
-import { isSignInRequired, type SignInRequired } from "@/lib/oauth";
-import { credentialUsed, oauthFailure } from "@/lib/oauth/server";
+import { getConnection, serverFailure, upstream } from "@/lib/sessions/server";
+import { isSignInRequired } from "@/lib/oauth";
+import { credentialUsed } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import { decryptJson } from "@/lib/crypto";
 import { instanceId } from "@/lib/instances";
@@ -100,10 +100,10 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     if (err instanceof SwitchboardError && isSignInRequired(err.details)) throw err;
     // The agent is connected to another instance: the whole request is forwarded there.
     if (err instanceof ServedElsewhere) throw err;
-    const error: CallError = { kind: server.kind === "agent" ? "offline" : "connection", message: (err as Error).message };
+    const { status, error } = toCallError(serverFailure(server, err));
     const now = new Date();
     const call = { ...base, sessionId: null, credentialMode: null, credentialUserId: null, credentialUserName: null, sentInvalid: false, client: null, startedAt: now };
-    const completion: CallCompletion = { status: "error", isError: false, result: null, error: recordedText(JSON.stringify(error), secrets), finishedAt: now, durationMs: 0, resultSize: null };
+    const completion: CallCompletion = { status, isError: false, result: null, error: recordedText(JSON.stringify(error), secrets), finishedAt: now, durationMs: 0, resultSize: null };
     await recordFailedCall({ ...call, ...completion });
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
@@ -162,9 +162,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
       outcome = { status: result.isError === true ? "error" : "ok", result };
     }
   } catch (err) {
-    outcome = failure(err);
-    const signIn = oauthFailure(server, err);
-    if (signIn && outcome.error) outcome.error = { ...outcome.error, message: signIn.message, oauth: signIn.details as SignInRequired };
+    outcome = toCallError(serverFailure(server, err));
   } finally {
     running.delete(key);
   }
@@ -199,15 +197,6 @@ function completedRow(pending: PendingCall, completion: CallCompletion, { name, 
     taskUpdatedAt: null,
     server: { name, archivedAt: null },
   };
-}
-
-function failure(err: unknown): { status: CallStatus; error: CallError } {
-  const e = err instanceof McpError ? err : undefined;
-  if (e?.kind === "timeout") return { status: "timeout", error: { kind: "timeout", message: e.message } };
-  if (e?.kind === "cancelled") return { status: "cancelled", error: { kind: "cancelled", message: e.message } };
-  if (e?.kind === "protocol") return { status: "error", error: { kind: "protocol", message: e.message, code: e.code, data: e.data } };
-  if (e?.kind === "offline") return { status: "error", error: { kind: "offline", message: e.message } };
-  return { status: "error", error: { kind: "connection", message: err instanceof Error ? err.message : String(err) } };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { OAuthTrace } from "@/lib/mcp";
+import type { OAuthTrace, SignInRequired } from "@/lib/mcp";
 export type { Authorize } from "./schemas";
 
 /**
@@ -34,13 +34,8 @@ export interface OAuthStatus {
   clientId: string | null;
 }
 
-/** Where the UI offers "Sign in": the details of an error that needs a person to sign in to the server. */
-export interface SignInRequired {
-  oauth: "sign_in_required" | "step_up_required";
-  serverId: string;
-  authorizeUrl: string;
-  scope?: string;
-}
+/** Where the UI offers "Sign in": the details of an error that needs a person to sign in to the server (lib/mcp/failures.ts). */
+export type { SignInRequired };
 
 export function isSignInRequired(details: unknown): details is SignInRequired {
   const d = details as Partial<SignInRequired> | null;

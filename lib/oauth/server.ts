@@ -6,7 +6,7 @@ import { clientInfo, signedInUserId } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { outboundFetch } from "@/lib/net/server";
-import { beginAuthorization, finishAuthorization, McpError, revokeTokens, type MachineCredentials, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
+import { beginAuthorization, classifyFailure, finishAuthorization, revokeTokens, toApiError, type Failure, type MachineCredentials, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
 import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
@@ -81,12 +81,12 @@ export function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "au
   return new SwitchboardError("upstream_error", message, details);
 }
 
-/** An McpError from a server with OAuth, turned into sign-in-required when it is about authorization. */
-export function oauthFailure(server: ServerSecretRow, err: unknown): SwitchboardError | null {
+/** A failure of a server with OAuth, turned into sign-in-required when it is about authorization. */
+export function oauthFailure(server: ServerSecretRow, failure: Failure): Failure {
   // Machine credentials involve no person: a refusal is the server's answer, not a sign-in prompt.
-  if (server.authMode === "none" || server.authMode === "oauth-machine" || !(err instanceof McpError) || err.kind !== "unauthorized") return null;
-  const data = err.data as { insufficientScope?: boolean; requiredScope?: string } | undefined;
-  return signInRequired(server, data?.insufficientScope ? { scope: data.requiredScope } : undefined);
+  if (server.authMode === "none" || server.authMode === "oauth-machine" || failure.kind !== "unauthorized") return failure;
+  const data = failure.data as { insufficientScope?: boolean; requiredScope?: string } | undefined;
+  return classifyFailure(signInRequired(server, data?.insufficientScope ? { scope: data.requiredScope } : undefined));
 }
 
 /**
@@ -128,8 +128,7 @@ export async function startAuthorization(principal: Principal, server: ServerSec
   const target = { server, subject, userId: principal.userId, preRegisteredClientId: server.oauthClientId };
   const serverUrl = server.url;
   const pending = await traceSignInStart(target, store.fetch, (fetchFn) => beginAuthorization({ store, serverUrl, headers, state, fetchFn, ...(scope ? { scope } : {}) })).catch((err: unknown) => {
-    const blocked = err instanceof McpError && err.kind === "blocked";
-    throw new SwitchboardError(blocked ? "forbidden" : "upstream_error", err instanceof Error ? err.message : String(err));
+    throw toApiError(classifyFailure(err));
   });
   // The URL comes from metadata the server and its authorization server publish: only http(s) reaches a browser.
   const protocol = new URL(pending.authorizationUrl).protocol;

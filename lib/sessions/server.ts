@@ -13,9 +13,9 @@ import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor, refuseElsewhere } from "./transport";
-import { upstream, upstreamFailure } from "./errors";
+import { serverFailure, upstream, upstreamFailure } from "./errors";
 
-export { refuseElsewhere, upstream, upstreamFailure };
+export { refuseElsewhere, serverFailure, upstream, upstreamFailure };
 
 export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";
