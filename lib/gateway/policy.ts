@@ -7,31 +7,9 @@ export interface RpcError {
   data?: unknown;
 }
 
-export interface Offer {
-  tools: string[] | null;
-  readOnly: boolean;
-}
-
-interface ToolLike {
-  name?: unknown;
-  annotations?: { readOnlyHint?: unknown } | null;
-}
-
+/** The methods recorded as calls (and checked by the gate): tools/call, resources/read, prompts/get. */
 export function recordedMethod(method: string): method is CallMethod {
   return (CALL_METHODS as readonly string[]).includes(method);
-}
-
-/** Whether the exposure offers a tool: on the list (when there is one) and read-only when it must be. */
-export function offered(offer: Offer, tool: ToolLike): boolean {
-  if (typeof tool.name !== "string") return false;
-  if (offer.tools && !offer.tools.includes(tool.name)) return false;
-  return !offer.readOnly || tool.annotations?.readOnlyHint === true;
-}
-
-/** A tools/list page with only the offered tools. */
-export function offeredTools(offer: Offer, result: Record<string, unknown>): Record<string, unknown> {
-  if (!Array.isArray(result.tools) || (!offer.tools && !offer.readOnly)) return result;
-  return { ...result, tools: (result.tools as ToolLike[]).filter((tool) => offered(offer, tool)) };
 }
 
 export const RPC = {

@@ -1,5 +1,11 @@
 import "server-only";
+import { forwardRequest } from "@/lib/cluster/server";
+import { ServedElsewhere } from "@/lib/errors";
 import { cacheEpoch, piece } from "@/lib/runtime";
+import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
+import { refuseElsewhere } from "@/lib/sessions/server";
+import type { GatewayPrincipal } from "./auth";
+import type { Body } from "./http";
 import * as q from "./queries";
 
 /** What an endpoint path leads to: a server and how it is offered. */
@@ -50,4 +56,19 @@ function routeOf(workspace: Found["workspace"], server: Found["server"]): Gatewa
     readOnly: exposure?.readOnly ?? false,
     rateLimitPerMinute: exposure?.rateLimitPerMinute ?? null,
   };
+}
+
+/**
+ * The route's server as the principal uses it, or the request forwarded to the instance that can
+ * serve it (a stdio server whose agent is connected there).
+ */
+export async function serverHere(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<ServerSecretRow | Response> {
+  const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
+  try {
+    refuseElsewhere(server);
+    return server;
+  } catch (err) {
+    if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
+    throw err;
+  }
 }

@@ -1,14 +1,13 @@
 import type { PriorDiscovery, Transport } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
 import { explainError } from "./explain";
-import { createHttpRecorder, type HttpRecorder } from "./http";
+import type { HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
-import { machineProvider } from "./oauth-machine";
-import { ConsoleOAuthProvider } from "./oauth-provider";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
-import { createHttpTransport, parseEndpoint, type SessionTransportKind } from "./transports";
+import type { SessionTransportKind } from "./transports";
+import { fallsBackToSse, openUpstream } from "./upstream";
 import type { ConnectionConfig, TransportMode } from "./types";
 
 const LEGACY: PriorDiscovery = { kind: "legacy" };
@@ -31,20 +30,17 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   if (config.createTransport) {
     return attempt(config.transportKind ?? "relay", config.createTransport, null, config, hooks, prior, deadline);
   }
-  const url = parseEndpoint(config.url);
   const open = (kind: "streamable-http" | "sse") => {
-    const recorder = createHttpRecorder(config.oauth?.fetch ?? config.fetch);
-    const provider = config.machine ? machineProvider(config.machine) : config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
-    const make = () => createHttpTransport(kind, url, config.headers, recorder, provider);
+    const { transport, recorder } = openUpstream(config, kind);
     // HTTP+SSE exists only in the legacy era: no probe.
-    return attempt(kind, make, recorder, config, hooks, kind === "sse" ? LEGACY : prior, deadline);
+    return attempt(kind, () => transport, recorder, config, hooks, kind === "sse" ? LEGACY : prior, deadline);
   };
   const mode = options.mode ?? config.transport;
   if (mode !== "auto") return open(mode);
   try {
     return await open("streamable-http");
   } catch (err) {
-    if (!(err instanceof McpError) || err.kind !== "http" || ![400, 404, 405].includes(err.status ?? 0)) throw err;
+    if (!(err instanceof McpError) || !fallsBackToSse(mode, err)) throw err;
     try {
       return await open("sse");
     } catch (sseErr) {

@@ -7,7 +7,7 @@ export { classifyFailure, HostTimeout, toApiError, toCallError, toJsonRpcError, 
 export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
 export { runOAuthChecks } from "./oauth-checks";
 export { leaveSession } from "./transports";
-export { openUpstream, type UpstreamConfig } from "./upstream";
+export { openRelayedUpstream, type UpstreamConfig } from "./upstream";
 export type { MachineCredentials } from "./oauth-machine";
 export { callbackSteps, refreshSteps, signInSteps } from "./oauth-steps";
 export { createOAuthRecorder, type OAuthRecorder } from "./oauth-trace";

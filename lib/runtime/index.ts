@@ -16,7 +16,7 @@ import type { LiveEntry } from "@/lib/sessions/server";
 import type { TrafficWriter } from "@/lib/traffic/writer";
 import type { ServerSecretRow } from "@/lib/servers/queries";
 import type { SecretValues } from "@/lib/redaction";
-import type { GatewayRelay } from "@/lib/gateway/relay/relay";
+import type { RelaySession } from "@/lib/gateway/relay/endpoint";
 import type { GatewayRoute } from "@/lib/gateway/routes";
 import type { Bridges } from "@/lib/gateway/bridge/bridge";
 import type { BridgeSessions } from "@/lib/gateway/bridge/sessions";
@@ -82,8 +82,8 @@ export interface Runtime {
   cacheEpochs?: Record<CacheName, number>;
   /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */
   cacheAnnouncer?: (name: CacheName) => void;
-  /** lib/gateway: relayed host sessions by id (the Mcp-Session-Id a host sends). */
-  gatewayRelays?: Map<string, GatewayRelay>;
+  /** lib/gateway: relayed host sessions by id (the Mcp-Session-Id a host sends), each with who opened it. */
+  gatewayRelays?: Map<string, RelaySession>;
   /** lib/gateway: endpoint path → server and exposure, briefly cached (cleared on any exposure write). */
   gatewayCache?: Map<string, { route: GatewayRoute | null; until: number }>;
   /** lib/gateway: upstream connections of bridged hosts (modern era, aggregated endpoint), by principal and server. */

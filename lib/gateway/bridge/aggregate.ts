@@ -1,31 +1,13 @@
 import "server-only";
 import { gatewayPath } from "@/lib/auth";
-import { forwardRequest } from "@/lib/cluster/server";
-import { ServedElsewhere } from "@/lib/errors";
-import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
-import { refuseElsewhere } from "@/lib/sessions/server";
+import { getServerActingAs } from "@/lib/servers/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
 import { serveBridged, type BridgeMember } from "./bridge";
 import { serveBridgeSession } from "./sessions";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "../http";
 import { byName, serverPrefixes } from "../names";
 import { hostOfRequest, hostSeen } from "../presence";
-import { findWorkspaceRoutes, type GatewayRoute } from "../routes";
-
-/**
- * The route's server as the principal uses it, or the request forwarded to the instance that can
- * serve it (a stdio server whose agent is connected there).
- */
-export async function serverHere(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<ServerSecretRow | Response> {
-  const server = await getServerActingAs({ workspaceId: route.workspaceId, userId: principal.userId }, route.serverId);
-  try {
-    refuseElsewhere(server);
-    return server;
-  } catch (err) {
-    if (err instanceof ServedElsewhere) return forwardRequest(request, body.text, err);
-    throw err;
-  }
-}
+import { findWorkspaceRoutes, serverHere, type GatewayRoute } from "../routes";
 
 /** A modern-era host on a server's own endpoint (lib/gateway/relay/endpoint.ts checked auth and route). */
 export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {

@@ -1,12 +1,12 @@
 import "server-only";
 import { createRequestStateCodec, inputRequired, ProtocolError, type InputRequests, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import type { RelayedCallHandle } from "@/lib/calls/server";
 import { derivedSecret } from "@/lib/crypto";
 import { McpError, type CallMethod, type Progress, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { HostTimeout, outcomeOf, toProtocol } from "../outcome";
+import { HostTimeout, toProtocol } from "../outcome";
 import { RPC } from "../policy";
+import type { GatewayCall } from "../recorder";
 import { releaseUpstream, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 type Item = Record<string, unknown>;
@@ -81,7 +81,7 @@ export class InputCall {
     readonly method: CallMethod,
     readonly name: string,
     readonly server: ServerSecretRow,
-    readonly call: RelayedCallHandle,
+    readonly call: GatewayCall,
     public caps: HostCapabilities,
   ) {}
 
@@ -101,7 +101,8 @@ export class InputCall {
   settle(outcome: Settled): void {
     if (this.settled) return;
     this.settled = outcome;
-    void this.call.finish("result" in outcome ? outcome : outcomeOf(outcome.error)).catch(() => undefined);
+    if ("result" in outcome) this.call.answered(outcome.result);
+    else this.call.failed(outcome.error);
     for (const asked of [...this.queue, ...this.asked.values()]) asked.answer(refused(asked.request, "The call it belongs to has ended"));
     this.queue = [];
     this.asked.clear();
@@ -222,7 +223,7 @@ export interface InputCallStart {
   name: string;
   params: Item;
   server: ServerSecretRow;
-  call: RelayedCallHandle;
+  call: GatewayCall;
   caps: HostCapabilities;
   /** A capable connection for this call alone (lib/gateway/bridge/upstreams.ts `checkoutUpstream`). */
   checkout: (holder: ServerRequestHandler) => PooledUpstream;

@@ -1,16 +1,15 @@
 import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
-import { beginRelayedCall } from "@/lib/calls/server";
 import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
-import { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { GatewayPrincipal } from "../auth";
-import { startInputCall, type HostCapabilities } from "./input";
-import { outcomeOf, toProtocol } from "../outcome";
-import { limit } from "../limit";
+import { admit, offers, type Lookup } from "../gate";
 import { namespaced } from "../names";
-import { offered, RPC } from "../policy";
+import { toProtocol } from "../outcome";
+import { RPC, type RpcError } from "../policy";
+import { beginGatewayCall, credentialOf } from "../recorder";
 import type { GatewayRoute } from "../routes";
+import { startInputCall, type HostCapabilities } from "./input";
 import { checkoutUpstream, subscribeUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
@@ -172,7 +171,7 @@ export class BridgeScope {
       const originals = items.map((item) => item.name as string);
       // Named over the whole list, then filtered: a suffix does not move when the allow-list changes.
       const names = member.prefix === null ? originals : namespaced(member.prefix, originals);
-      return items.flatMap((item, j) => (kind === "tools" && !offered(member.route, item) ? [] : [{ name: names[j]!, original: originals[j]!, member, item: { ...item, name: names[j] } }]));
+      return items.flatMap((item, j) => (offers(member.route, kind, item) ? [{ name: names[j]!, original: originals[j]!, member, item: { ...item, name: names[j] } }] : []));
     });
   }
 
@@ -213,18 +212,37 @@ export class BridgeScope {
     throw new ProtocolError(RPC.invalidParams, `No server offered at this endpoint lists the resource ${uri}`);
   }
 
+  /** The gate (lib/gateway/gate.ts) for a tools/call or prompts/get: the item the host's name designates, or the refusal thrown. */
+  async admitted(method: "tools/call" | "prompts/get", name: string): Promise<NamedItem> {
+    let found: NamedItem | undefined;
+    const lookup: Lookup = {
+      required: true,
+      find: async () => {
+        found = (await this.named(method === "tools/call" ? "tools" : "prompts")).find((item) => item.name === name);
+        return found && { item: { ...found.item, name: found.original }, route: found.member.route };
+      },
+    };
+    refuse(await admit(this.target.principal, this.single?.route ?? null, method, name, lookup));
+    return found!;
+  }
+
+  /** The gate for a resources/read: the server that reads the URI, or the refusal thrown. */
+  async admittedResource(uri: string): Promise<BridgeMember> {
+    const member = await this.resourceOwner(uri);
+    refuse(await admit(this.target.principal, member.route, "resources/read", uri));
+    return member;
+  }
+
   /**
-   * A tools/call, resources/read or prompts/get sent upstream and recorded like the relay's calls
-   * (origin gateway): the rate limit first, the pending row before it leaves, completed after.
+   * An admitted tools/call, resources/read or prompts/get sent upstream and recorded like the
+   * relay's calls (lib/gateway/recorder.ts): the pending row before it leaves, completed after.
    */
   async recorded(ctx: ServerContext, member: BridgeMember, method: CallMethod, name: string, params: Item, client: string | null, mint: (id: string) => Promise<string>): Promise<Item> {
     const who = this.target.principal;
-    const refusal = await limit(member.route, who);
-    if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
     const connection = await this.connect(member);
     const pooled = this.watch(member);
-    const credential = await (pooled.credential ??= credentialUsed(member.server).catch(() => null));
-    const call = await beginRelayedCall({ server: member.server, userId: who.userId, userName: who.userName, method, name, params, origin: "gateway", client, credential }).catch((err: unknown) => {
+    const credential = (pooled.credential ??= credentialOf(member.server));
+    const call = await beginGatewayCall({ server: member.server, principal: who, method, name, params, client, credential }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });
     // A host that can answer the server's requests: the call gets a capable connection of its own.
@@ -242,10 +260,10 @@ export class BridgeScope {
           };
     try {
       const result = await connection.request(method, params, { signal: ctx.mcpReq.signal, ...(onProgress ? { onProgress } : {}) });
-      void call.finish({ result }).catch(() => undefined);
+      call.answered(result);
       return result;
     } catch (err) {
-      void call.finish(outcomeOf(err)).catch(() => undefined);
+      call.failed(err);
       throw toProtocol(member.server, err);
     }
   }
@@ -257,8 +275,7 @@ export function unwatchAll(state: BridgeState): void {
   state.watched.clear();
 }
 
-/** The viewer refusal and the allow-list, before a tools/call goes anywhere. */
-export function refuseCall(who: GatewayPrincipal, found: NamedItem | undefined, name: string): asserts found is NamedItem {
-  if (who.role === "viewer") throw new ProtocolError(RPC.forbidden, "Viewers cannot call tools, through the gateway either");
-  if (!found) throw new ProtocolError(RPC.invalidParams, `Tool ${name} is not offered through this gateway`);
+/** The gate's refusal, as the SDK server answers it. */
+export function refuse(refusal: RpcError | null): void {
+  if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
 }

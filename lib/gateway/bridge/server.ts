@@ -1,8 +1,9 @@
 import "server-only";
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { hostCapabilities, inputWaitMs, resumeInputCall, stateCodec } from "./input";
-import { BridgeScope, refuseCall, type BridgeState, type BridgeTarget, type SharedCapabilities } from "./scope";
+import { refuseRole } from "../gate";
 import { RPC } from "../policy";
+import { BridgeScope, refuse, type BridgeState, type BridgeTarget, type SharedCapabilities } from "./scope";
 import { unsubscribeUpstream } from "./upstreams";
 
 /**
@@ -35,12 +36,11 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
 
   server.setRequestHandler("tools/list", async (_request, c) => ({ tools: (await scope(c).named("tools")).map((t) => t.item) as never }));
   server.setRequestHandler("tools/call", async (request, c) => {
-    if (current().target.principal.role === "viewer") refuseCall(current().target.principal, undefined, "");
+    // A viewer resumes no call either.
+    refuse(refuseRole(current().target.principal, "tools/call"));
     const retry = resumed(c);
     if (retry) return (await retry) as never;
-    const name = String(request.params.name);
-    const found = (await scope(c).named("tools")).find((t) => t.name === name);
-    refuseCall(current().target.principal, found, name);
+    const found = await scope(c).admitted("tools/call", String(request.params.name));
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
     return (await scope(c).recorded(c, found.member, "tools/call", found.original, params, client(c), mint(c))) as never;
   });
@@ -48,9 +48,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
   server.setRequestHandler("prompts/get", async (request, c) => {
     const retry = resumed(c);
     if (retry) return (await retry) as never;
-    const name = String(request.params.name);
-    const found = (await scope(c).named("prompts")).find((p) => p.name === name);
-    if (!found) throw new ProtocolError(RPC.invalidParams, `Prompt ${name} is not offered through this gateway`);
+    const found = await scope(c).admitted("prompts/get", String(request.params.name));
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
     return (await scope(c).recorded(c, found.member, "prompts/get", found.original, params, client(c), mint(c))) as never;
   });
@@ -60,7 +58,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
     const retry = resumed(c);
     if (retry) return (await retry) as never;
     const uri = String(request.params.uri);
-    const member = await scope(c).resourceOwner(uri);
+    const member = await scope(c).admittedResource(uri);
     return (await scope(c).recorded(c, member, "resources/read", uri, { uri }, client(c), mint(c))) as never;
   });
   const session = state.session;

@@ -1,9 +1,10 @@
 import "server-only";
 import { openConnection, type ListChangedKind, type LogMessage, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
-import type { credentialUsed } from "@/lib/oauth/server";
+import type { Credential } from "../recorder";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { upstreamConfig, upstreamFailure } from "@/lib/sessions/server";
+import { upstreamFailure } from "@/lib/sessions/server";
+import { connectionConfig } from "../upstream";
 
 /** How long a bridged upstream connection (and a bridge) lives without a request. */
 export const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
@@ -25,7 +26,7 @@ export interface PooledUpstream {
   /** Open `subscriptions/listen` streams that need it: never closed as idle while there are any. */
   pins: number;
   /** Whose OAuth credential it runs with (recorded on each call), looked up once per connection. */
-  credential?: ReturnType<typeof credentialUsed>;
+  credential?: Credential;
   /**
    * Declares elicitation, sampling and roots upstream (for hosts that declared any of them). Such a
    * connection carries one call at a time (`holder`), so a server request always belongs to it.
@@ -108,12 +109,7 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
   const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), updateListeners: new Set(), logListeners: new Set(), subscribed: new Map(), lastUsed: Date.now(), pins: 0, capable, holder: null };
   entry.ready = (async () => {
     try {
-      return await openConnection({
-        ...(await upstreamConfig(server)),
-        transport: server.transport as "auto",
-        timeoutMs: server.timeoutMs,
-        eraHint: server.eraHint as "legacy" | "modern" | null,
-        ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
+      const config = await connectionConfig(server, {
         onListChanged: (kind) => {
           for (const listener of entry.listeners) listener(kind);
         },
@@ -126,6 +122,7 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
         onClose: () => pool.drop(entry),
         ...(capable ? { onServerRequest: (request: ServerRequest, signal: AbortSignal) => (entry.holder ?? noCall)(request, signal) } : {}),
       });
+      return await openConnection(config);
     } catch (err) {
       pool.drop(entry);
       throw upstreamFailure(server, err);

@@ -1,39 +1,39 @@
 import "server-only";
 import crypto from "node:crypto";
-import { SdkHttpError } from "@modelcontextprotocol/client";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { beginRelayedCall } from "@/lib/calls/server";
 import { instanceUrl } from "@/lib/cluster";
 import { forwardRequest } from "@/lib/cluster/server";
 import { ServedElsewhere } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
-import { credentialUsed } from "@/lib/oauth/server";
-import { openUpstream } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { upstreamConfig } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
-import { bridgeServer, serverHere } from "../bridge/aggregate";
-import { jsonWhenQuick } from "./json-answer";
+import { bridgeServer } from "../bridge/aggregate";
+import { admit, shapeList, type Listed } from "../gate";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "../http";
-import { offered, offeredTools, RPC } from "../policy";
-import * as q from "../queries";
-import { limit } from "../limit";
+import { rpcFailure } from "../outcome";
+import { RPC } from "../policy";
 import { recordConnection } from "../presence";
+import * as q from "../queries";
+import { beginGatewayCall, credentialOf, type Credential } from "../recorder";
+import { findGatewayRoute, serverHere, type GatewayRoute } from "../routes";
+import { relayedUpstream } from "../upstream";
+import { jsonWhenQuick } from "./json-answer";
 import { GatewayRelay, type RelayHooks } from "./relay";
-import { findGatewayRoute, type GatewayRoute } from "../routes";
 
-const relays = piece("gatewayRelays", () => new Map<string, GatewayRelay>());
-const TOUCH_EVERY_MS = 60_000;
-
-// The relays' owners: who opened each session (a session is never handed to another person).
-// The route and principal are those of the latest request: exposure and role changes apply at once.
-const owners = new WeakMap<GatewayRelay, Current & { userId: string; serverId: string; touchedAt: number }>();
-
-interface Current {
+/** A relayed host session and its owner: who opened it (a session is never handed to another person). */
+export interface RelaySession {
+  relay: GatewayRelay;
+  userId: string;
+  serverId: string;
+  /** Those of the latest request: exposure and role changes apply at once. */
   principal: GatewayPrincipal;
   route: GatewayRoute;
+  touchedAt: number;
 }
+
+const relays = piece("gatewayRelays", () => new Map<string, RelaySession>());
+const TOUCH_EVERY_MS = 60_000;
 
 /**
  * One HTTP request to /mcp/<slug>/<server>: authenticated on every request, routed to the host's
@@ -59,23 +59,22 @@ export async function handleGatewayRequest(request: Request, slug: string, serve
 }
 
 async function existing(request: Request, body: Body | null, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
-  const relay = relays.get(sessionId);
-  const owner = relay && owners.get(relay);
-  if (!relay || !owner) {
+  const session = relays.get(sessionId);
+  if (!session) {
     const row = await q.findConnection({ id: sessionId });
     if (row && !row.endedAt && row.userId === principal.userId && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) {
       return forwardRequest(request, body?.text ?? null, new ServedElsewhere(row.instanceId, "This MCP session"));
     }
     return rpcError(404, null, -32001, "Session not found: initialize a new session");
   }
-  if (owner.userId !== principal.userId || owner.serverId !== route.serverId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
-  owner.principal = principal;
-  owner.route = route;
-  if (Date.now() - owner.touchedAt > TOUCH_EVERY_MS) {
-    owner.touchedAt = Date.now();
+  if (session.userId !== principal.userId || session.serverId !== route.serverId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+  session.principal = principal;
+  session.route = route;
+  if (Date.now() - session.touchedAt > TOUCH_EVERY_MS) {
+    session.touchedAt = Date.now();
     void q.touchConnection({ id: sessionId }).catch(() => undefined);
   }
-  const answer = await relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
+  const answer = await session.relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
   return isOneRequest(body?.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
 }
 
@@ -87,70 +86,58 @@ function isOneRequest(message: unknown): boolean {
 async function opened(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
   const server = await serverHere(request, body, route, principal);
   if (server instanceof Response) return server;
-  let config;
+  let upstream;
   try {
-    config = await upstreamConfig(server);
+    upstream = await relayedUpstream(server);
   } catch (err) {
     const id = (body.parsed as { id?: string | number }).id ?? null;
-    return rpcError(502, id, -32603, `"${server.name}" cannot be reached: ${err instanceof Error ? err.message : String(err)}`);
+    const failure = rpcFailure(server, err);
+    return rpcError(502, id, failure.code, failure.message);
   }
-  const kind = server.transport === "sse" ? "sse" : "streamable-http";
   const id = crypto.randomUUID();
-  const relay: GatewayRelay = new GatewayRelay(id, openUpstream(config, kind).transport, hooksFor(id, server, (): Current => owners.get(relay)!, (err) => {
-    if (server.transport !== "auto" || !SdkHttpError.isInstance(err) || ![400, 404, 405].includes(err.status)) return null;
-    return openUpstream(config, "sse").transport;
-  }));
-  owners.set(relay, { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() });
-  relays.set(id, relay);
-  await relay.start();
-  const answer = await relay.downstream.handleRequest(request, { parsedBody: body.parsed });
+  const session = { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() } as RelaySession;
+  session.relay = new GatewayRelay(id, upstream.transport, hooksFor(id, server, session, upstream.fallback));
+  relays.set(id, session);
+  await session.relay.start();
+  const answer = await session.relay.downstream.handleRequest(request, { parsedBody: body.parsed });
   return isOneRequest(body.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
 }
 
-function hooksFor(id: string, server: ServerSecretRow, current: () => Current, fallback: RelayHooks["fallback"]): RelayHooks {
-  const tools = new Map<string, { name?: unknown; annotations?: { readOnlyHint?: unknown } | null }>();
+/** What the relay asks around each message: the gate, the recorder, the host's row under Connected clients. */
+function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fallback: RelayHooks["fallback"]): RelayHooks {
+  // The server's tools as last listed (the exposure's read-only rule needs their annotations).
+  const tools = new Map<string, Listed>();
   let client: string | null = null;
   // The credential the upstream session runs with does not change call by call: one lookup per session.
-  let credential: ReturnType<typeof credentialUsed> | undefined;
+  let credential: Credential | undefined;
   // Its end must not overtake the row's insert.
   let recorded: Promise<unknown> = Promise.resolve();
-  const principal = () => current().principal;
   return {
     async admit(request, relay) {
-      const { principal: who, route } = current();
-      const filtered = route.readOnly || route.tools !== null;
-      if (request.method !== "tools/call" && request.method !== "resources/read" && request.method !== "prompts/get") return null;
-      if (request.method === "tools/call") {
-        if (who.role === "viewer") return { code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" };
-        const name = String(request.params?.name ?? "");
-        if (filtered) {
-          if (!tools.has(name)) await learnTools(relay, tools).catch(() => undefined);
-          const tool = tools.get(name);
-          if (!tool || !offered(route, tool)) return { code: RPC.invalidParams, message: `Tool ${name} is not offered through this gateway` };
-        }
-      }
-      return limit(route, who);
+      const name = String((request.method === "resources/read" ? request.params?.uri : request.params?.name) ?? "");
+      const find = async () => {
+        if (!tools.has(name)) await learnTools(relay, tools).catch(() => undefined);
+        const item = tools.get(name);
+        return item && { item, route: session.route };
+      };
+      return admit(session.principal, session.route, request.method, name, { find, required: false });
     },
-    record(request) {
-      const who = principal();
+    async record(request) {
       const params = request.params ?? {};
       const name = String(request.method === "resources/read" ? params.uri : params.name);
       const { _meta: _ignored, ...shown } = params;
-      credential ??= credentialUsed(server).catch(() => null);
-      return credential.then((used) =>
-        beginRelayedCall({ server, userId: who.userId, userName: who.userName, method: request.method as "tools/call", name, params: shown, origin: "gateway", client, credential: used }),
-      );
+      credential ??= credentialOf(server);
+      return beginGatewayCall({ server, principal: session.principal, method: request.method as "tools/call", name, params: shown, client, credential });
     },
     shape(method, result) {
-      if (method !== "tools/list") return result;
-      for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
-      return offeredTools(current().route, result);
+      if (method === "tools/list") for (const tool of (result.tools as Listed[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
+      return shapeList(session.route, method, result);
     },
     // Written before the answer leaves: the host's next request may reach another instance, which
     // finds the session's owner in this row.
     async initialized(info) {
       client = [info.name, info.version].filter(Boolean).join(" ") || null;
-      recorded = recordConnection(id, server, principal(), { name: info.name ?? null, version: info.version ?? null, protocolVersion: info.protocolVersion ?? null });
+      recorded = recordConnection(id, server, session.principal, { name: info.name ?? null, version: info.version ?? null, protocolVersion: info.protocolVersion ?? null });
       await recorded;
     },
     ended(reason) {
@@ -161,11 +148,11 @@ function hooksFor(id: string, server: ServerSecretRow, current: () => Current, f
   };
 }
 
-async function learnTools(relay: GatewayRelay, tools: Map<string, { name?: unknown }>): Promise<void> {
+async function learnTools(relay: GatewayRelay, tools: Map<string, Listed>): Promise<void> {
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
     const result = await relay.request("tools/list", cursor ? { cursor } : {});
-    for (const tool of (result.tools as { name?: unknown }[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
+    for (const tool of (result.tools as Listed[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
     cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
     if (!cursor) return;
   }
@@ -173,8 +160,8 @@ async function learnTools(relay: GatewayRelay, tools: Map<string, { name?: unkno
 
 /** Ends one host's session (an admin's "Disconnect"); false when this instance does not hold it. */
 export async function closeRelay(id: string, reason: string): Promise<boolean> {
-  const relay = relays.get(id);
-  if (!relay) return false;
-  await relay.close(reason);
+  const session = relays.get(id);
+  if (!session) return false;
+  await session.relay.close(reason);
   return true;
 }

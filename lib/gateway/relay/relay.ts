@@ -7,20 +7,21 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import type { RelayedCallHandle, RelayedOutcome } from "@/lib/calls/server";
+import { ProtocolError, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { classifyFailure, McpError, toJsonRpcError } from "@/lib/mcp/server";
 import { recordedMethod, type RpcError } from "../policy";
+import type { GatewayCall } from "../recorder";
 
 type Id = string | number;
 type Request = { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> };
 
 /** What a relay asks of the gateway around each message (lib/gateway/relay/endpoint.ts). */
 export interface RelayHooks {
-  /** A request from the host: null lets it through, else the error it is answered with. */
+  /** A request from the host: null lets it through, else the error it is answered with (lib/gateway/gate.ts). */
   admit(request: Request, relay: GatewayRelay): Promise<RpcError | null>;
-  /** Starts the history row of a call (tools/call, resources/read, prompts/get). */
-  record(request: Request): Promise<RelayedCallHandle>;
-  /** Rewrites a result on its way to the host (the tools a server offers). */
+  /** Starts the history row of a call (tools/call, resources/read, prompts/get; lib/gateway/recorder.ts). */
+  record(request: Request): Promise<GatewayCall>;
+  /** Rewrites a result on its way to the host (what the exposure offers, lib/gateway/gate.ts). */
   shape(method: string, result: Record<string, unknown>): Record<string, unknown>;
   /** The host sent `initialize`: who it is. Awaited before it goes on, so the session is known everywhere first. */
   initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): Promise<void>;
@@ -32,7 +33,7 @@ export interface RelayHooks {
 
 interface InFlight {
   method: string;
-  call?: RelayedCallHandle;
+  call?: GatewayCall;
   progressToken?: Id;
 }
 
@@ -81,7 +82,7 @@ export class GatewayRelay {
   async close(reason: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const flight of this.inFlight.values()) void flight.call?.finish({ status: "error", error: { kind: "connection", message: `The gateway session ended (${reason})` } });
+    for (const flight of this.inFlight.values()) flight.call?.failed(new Error(`The gateway session ended (${reason})`));
     this.inFlight.clear();
     for (const resolve of this.own.values()) resolve({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: "closed" } });
     this.hooks.ended(reason);
@@ -111,7 +112,7 @@ export class GatewayRelay {
       const flight = id === undefined ? undefined : this.inFlight.get(id);
       if (flight && id !== undefined) {
         this.forget(id, flight);
-        void flight.call?.finish({ status: "cancelled", error: { kind: "cancelled", message: String((message.params as { reason?: unknown }).reason ?? "Cancelled by the host") } });
+        flight.call?.failed(new McpError("cancelled", String((message.params as { reason?: unknown }).reason ?? "Cancelled by the host")));
       }
     }
     await this.toServer(message);
@@ -123,7 +124,7 @@ export class GatewayRelay {
       await this.hooks.initialized({ name: params?.clientInfo?.name ?? null, version: params?.clientInfo?.version ?? null, protocolVersion: params?.protocolVersion ?? null });
     }
     let refusal: RpcError | null;
-    let call: RelayedCallHandle | undefined;
+    let call: GatewayCall | undefined;
     try {
       refusal = await this.hooks.admit(request, this);
       if (!refusal && recordedMethod(request.method)) call = await this.hooks.record(request);
@@ -139,9 +140,8 @@ export class GatewayRelay {
     } catch (err) {
       const flight = this.inFlight.get(request.id);
       if (flight) this.forget(request.id, flight);
-      const message = err instanceof Error ? err.message : String(err);
-      void call?.finish({ status: "error", error: { kind: "connection", message } });
-      await this.toHost({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `The server could not be reached: ${message}` } });
+      call?.failed(err);
+      await this.toHost({ jsonrpc: "2.0", id: request.id, error: toJsonRpcError(classifyFailure(err)) });
       if (request.method === "initialize") this.closeSoon();
     }
   }
@@ -179,12 +179,12 @@ export class GatewayRelay {
         if (flight.method === "initialize") this.setProtocolVersion(result);
         // The host is not kept waiting for the completion write (it retries until the database takes it).
         await this.toHost({ ...message, result } as JSONRPCMessage);
-        return void flight.call?.finish({ result }).catch(() => undefined);
+        return flight.call?.answered(result);
       }
-      const outcome: RelayedOutcome = { status: "error", error: { kind: "protocol", message: message.error.message, code: message.error.code, data: message.error.data } };
       await this.toHost(message);
       if (flight.method === "initialize") this.closeSoon();
-      return void flight.call?.finish(outcome).catch(() => undefined);
+      // Classified like the console's own calls: the relay's offline and too_large answers are not the server's errors.
+      return flight.call?.failed(new ProtocolError(message.error.code, message.error.message, message.error.data));
     }
     if (isJSONRPCNotification(message) && message.method === "notifications/progress") {
       const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;
