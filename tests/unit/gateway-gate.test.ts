@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import { ROLES, type Role } from "@/lib/access";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { admit, shapeList, type Listed, type Lookup } from "@/lib/gateway/gate";
+import { RPC } from "@/lib/gateway/policy";
+import type { GatewayRoute } from "@/lib/gateway/routes";
+
+// The one gate both gateway paths ask (lib/gateway/gate.ts), as a table: roles × methods × exposure.
+
+const TOOLS: Listed[] = [
+  { name: "search", annotations: { readOnlyHint: true } },
+  { name: "write", annotations: { readOnlyHint: false } },
+  { name: "read_file", annotations: { readOnlyHint: true } },
+  { name: "delete" },
+];
+
+const EXPOSURES = {
+  everything: { tools: null, readOnly: false },
+  allowList: { tools: ["search", "write"], readOnly: false },
+  readOnly: { tools: null, readOnly: true },
+  both: { tools: ["search", "write"], readOnly: true },
+} as const;
+type ExposureName = keyof typeof EXPOSURES;
+
+/** The tools each exposure offers. */
+const OFFERED: Record<ExposureName, string[]> = {
+  everything: ["search", "write", "read_file", "delete"],
+  allowList: ["search", "write"],
+  readOnly: ["search", "read_file"],
+  both: ["search"],
+};
+
+let serial = 0;
+function route(exposure: ExposureName, rateLimitPerMinute: number | null = null): GatewayRoute {
+  // A server of its own per route: rate-limit counts never leak between rows of the table.
+  const serverId = `server-${++serial}`;
+  return { workspaceId: "w", workspaceSlug: "acme", serverId, serverName: serverId, enabled: true, ...EXPOSURES[exposure], tools: EXPOSURES[exposure].tools ? [...EXPOSURES[exposure].tools] : null, rateLimitPerMinute };
+}
+
+function principal(role: Role): GatewayPrincipal {
+  return { userId: "u", userName: "U", workspaceId: "w", role, tokenId: `t-${role}`, oauthClientId: null, limitKey: `token:t-${role}-${++serial}` };
+}
+
+/** The server's list, as a path knows it: every name the server lists (whatever the exposure). */
+function lookup(at: GatewayRoute, name: string, required: boolean): Lookup & { asked: number } {
+  const result = {
+    asked: 0,
+    required,
+    find: async () => {
+      result.asked++;
+      const item = TOOLS.find((t) => t.name === name);
+      return item && { item, route: at };
+    },
+  };
+  return result;
+}
+
+const METHODS = ["tools/call", "resources/read", "prompts/get", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "initialize", "completion/complete"];
+const NAMES = ["search", "write", "read_file", "delete", "unknown"];
+
+describe("admit(): roles × methods × exposure", () => {
+  for (const role of ROLES) {
+    for (const method of METHODS) {
+      for (const exposure of Object.keys(EXPOSURES) as ExposureName[]) {
+        it(`${role} · ${method} · ${exposure}`, async () => {
+          for (const name of NAMES) {
+            for (const required of [false, true]) {
+              const at = route(exposure);
+              const found = lookup(at, name, required);
+              const refusal = await admit(principal(role), at, method, name, found);
+              const recorded = ["tools/call", "resources/read", "prompts/get"].includes(method);
+              if (!recorded) {
+                expect(refusal, `${name} required=${required}`).toBeNull();
+                expect(found.asked).toBe(0);
+              } else if (method === "tools/call" && role === "viewer") {
+                expect(refusal).toEqual({ code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" });
+                expect(found.asked, "the role is refused before the list is read").toBe(0);
+              } else if (method === "tools/call") {
+                // The relay (required=false) reads the list only when the exposure filters; unknown names then go to the server.
+                const filtering = exposure !== "everything";
+                const checked = required || filtering;
+                expect(found.asked).toBe(checked ? 1 : 0);
+                const ok = !checked || OFFERED[exposure].includes(name);
+                expect(refusal, `${name} required=${required}`).toEqual(ok ? null : { code: RPC.invalidParams, message: `Tool ${name} is not offered through this gateway` });
+              } else if (method === "prompts/get") {
+                // Prompts are never filtered by the exposure; the bridge (required) must find the name to route it.
+                expect(found.asked).toBe(required ? 1 : 0);
+                const ok = !required || name !== "unknown";
+                expect(refusal).toEqual(ok ? null : { code: RPC.invalidParams, message: `Prompt ${name} is not offered through this gateway` });
+              } else {
+                expect(refusal).toBeNull();
+                expect(found.asked).toBe(0);
+              }
+            }
+          }
+        });
+      }
+    }
+  }
+});
+
+describe("admit(): the rate limit", () => {
+  it("counts the recorded methods of one token on one server, after the role and the name", async () => {
+    const at = route("allowList", 2);
+    const member = principal("member");
+    const viewer = principal("viewer");
+    // Refused before the limit: they take no point.
+    expect(await admit(viewer, at, "tools/call", "search")).toMatchObject({ code: RPC.forbidden });
+    expect(await admit(member, at, "tools/call", "delete", lookup(at, "delete", false))).toMatchObject({ code: RPC.invalidParams });
+    // Not recorded: not counted.
+    for (let i = 0; i < 5; i++) expect(await admit(member, at, "tools/list", "")).toBeNull();
+    expect(await admit(member, at, "tools/call", "search", lookup(at, "search", false))).toBeNull();
+    expect(await admit(member, at, "resources/read", "file:///a")).toBeNull();
+    const over = await admit(member, at, "prompts/get", "p");
+    expect(over).toMatchObject({ code: RPC.rateLimited, message: expect.stringMatching(/^Rate limit: 2 calls per minute through this gateway; retry in \d+ s$/) });
+    expect((over!.data as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
+    // Another token, or the same token on another server, has its own count.
+    expect(await admit(principal("member"), at, "tools/call", "search")).toBeNull();
+    expect(await admit(member, { ...route("everything", 2) }, "tools/call", "search")).toBeNull();
+  });
+
+  it("uses the route the lookup found (the aggregated endpoint knows the server only by the name)", async () => {
+    const limited = route("everything", 1);
+    const member = principal("member");
+    const viaLookup = () => lookup(limited, "search", true);
+    expect(await admit(member, null, "tools/call", "search", viaLookup())).toBeNull();
+    expect(await admit(member, null, "tools/call", "search", viaLookup())).toMatchObject({ code: RPC.rateLimited });
+    expect(await admit(member, null, "tools/call", "unknown", lookup(limited, "unknown", true))).toMatchObject({ code: RPC.invalidParams });
+  });
+});
+
+describe("shapeList(): what a host is offered, methods × exposure", () => {
+  const results: Record<string, Record<string, unknown>> = {
+    "tools/list": { tools: TOOLS, nextCursor: "c2" },
+    "prompts/list": { prompts: [{ name: "greet" }, { name: "write" }] },
+    "resources/list": { resources: [{ uri: "file:///a", name: "a" }] },
+    "resources/templates/list": { resourceTemplates: [{ uriTemplate: "file:///{path}", name: "file" }] },
+    initialize: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } },
+    "tools/call": { content: [{ type: "text", text: "search" }] },
+  };
+  for (const [method, result] of Object.entries(results)) {
+    for (const exposure of Object.keys(EXPOSURES) as ExposureName[]) {
+      it(`${method} · ${exposure}`, () => {
+        const shaped = shapeList(EXPOSURES[exposure], method, result);
+        if (method === "tools/list") {
+          expect((shaped.tools as Listed[]).map((t) => t.name)).toEqual(OFFERED[exposure]);
+          expect(shaped.nextCursor, "the page's other fields stay").toBe("c2");
+          if (exposure === "everything") expect(shaped).toBe(result);
+        } else {
+          expect(shaped, "only tools are filtered").toBe(result);
+        }
+      });
+    }
+  }
+
+  it("drops a tool without a string name only when the exposure filters", () => {
+    const page = { tools: [{ name: 7 }, { name: "search", annotations: { readOnlyHint: true } }] };
+    expect(shapeList(EXPOSURES.everything, "tools/list", page)).toBe(page);
+    expect((shapeList(EXPOSURES.readOnly, "tools/list", page).tools as Listed[]).map((t) => t.name)).toEqual(["search"]);
+  });
+});
