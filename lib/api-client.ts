@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@/lib/errors";
 
 /** The error every failed API request throws: the API's `{ error: { code, message, details } }`. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode | "network",
@@ -38,7 +38,7 @@ export function eventsUrl(): string {
 
 type Query = Record<string, string | number | undefined | null>;
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   query?: Query;

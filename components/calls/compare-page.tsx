@@ -24,7 +24,7 @@ export function ComparePageFromUrl() {
   return <ComparePage key={`${a}:${b}`} a={a} b={b} />;
 }
 
-export function ComparePage({ a, b }: { a?: string; b?: string }) {
+function ComparePage({ a, b }: { a?: string; b?: string }) {
   if (!a || !b) {
     return (
       <EmptyState

@@ -47,7 +47,7 @@ function Frame({ type, meta, annotations, children }: { type: string; meta?: Rea
   );
 }
 
-export function ContentBlock({ block }: { block: unknown }) {
+function ContentBlock({ block }: { block: unknown }) {
   const b = asRecord(block);
   const type = asString(b?.type) ?? "unknown";
   if (!b || !KNOWN.has(type)) {

@@ -8,7 +8,7 @@ import type { CallFilters } from "@/lib/calls/hooks";
 import { useTags } from "@/lib/reviews/hooks";
 import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 
-export const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId", "origin"] as const;
+const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId", "origin"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filters in the URL, as the API wants them. */

@@ -3,7 +3,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 
-export interface SchemaCheck {
+interface SchemaCheck {
   valid: boolean;
   errors: { path: string; message: string }[];
   /** Set when the schema itself could not be compiled. */

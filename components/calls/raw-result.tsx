@@ -8,7 +8,7 @@ import { formatBytes, prettyJson } from "./format";
 import { downloadText } from "./safe-content";
 
 /** Results above this are "large": raw JSON is a compact preview, never pretty-printed whole. */
-export const LARGE_RESULT_BYTES = 1024 * 1024;
+const LARGE_RESULT_BYTES = 1024 * 1024;
 const RAW_PREVIEW_CHARS = 256 * 1024;
 
 /** What the server answered, as JSON: the result, or the recorded error when there is none. */

@@ -3,7 +3,7 @@
 import { createContext, useContext } from "react";
 
 /** Where a rendered result came from: resource links are read on this server, cards act on it. */
-export interface RenderSource {
+interface RenderSource {
   serverId?: string;
   callId?: string;
   /**

@@ -86,7 +86,7 @@ export function ResultView({ call, outputSchema, showPermalink = true, title }: 
 }
 
 /** "from card" / "from app", linked to the call whose result made it. */
-export function OriginBadge({ call }: { call: Pick<CallDto, "origin" | "parentCallId"> }) {
+function OriginBadge({ call }: { call: Pick<CallDto, "origin" | "parentCallId"> }) {
   const label = `from ${call.origin}`;
   return call.parentCallId ? (
     <Link href={`/calls/${call.parentCallId}`} title="Open the call it came from" data-testid="call-origin">

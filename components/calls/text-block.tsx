@@ -9,7 +9,7 @@ import { Markdown } from "./markdown";
 import { downloadText } from "./safe-content";
 
 /** Text beyond this is shown as a preview with a download; nothing renders megabytes at once. */
-export const TEXT_PREVIEW_CHARS = 64 * 1024;
+const TEXT_PREVIEW_CHARS = 64 * 1024;
 const MARKDOWN_LIMIT = 200_000;
 const COLLAPSE_CHARS = 2000;
 const COLLAPSE_LINES = 24;

@@ -7,7 +7,7 @@ import type { Card, CardEntry } from "@/lib/cards";
 import { CardActionButton } from "./card-actions";
 
 /** A UI card: title, subtitle, body (plain or Markdown), label/value fields and actions. */
-export function CardView({ card }: { card: Card }) {
+function CardView({ card }: { card: Card }) {
   return (
     <article aria-label={`Card: ${card.title}`} data-testid="ui-card" className="flex flex-col gap-2 rounded-lg border bg-raised p-3 shadow-sm">
       <header>

@@ -13,7 +13,7 @@ import { useRecentCalls, useRerunCall } from "@/lib/calls/hooks";
 import { useLoadedCapabilities, useServers } from "@/lib/servers/hooks";
 
 export const PALETTE_GROUPS = ["Actions", "Pages", "Servers", "Tools", "Prompts", "Resources", "Recent calls"] as const;
-export type PaletteGroup = (typeof PALETTE_GROUPS)[number];
+type PaletteGroup = (typeof PALETTE_GROUPS)[number];
 
 export interface PaletteItem {
   /** Unique among all items. */

@@ -11,7 +11,7 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 const full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 /** "just now", "5 minutes ago", "yesterday". */
-export function formatRelative(iso: string, now = Date.now()): string {
+function formatRelative(iso: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return "just now";
   for (const [unit, size] of UNITS) {

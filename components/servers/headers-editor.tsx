@@ -10,7 +10,7 @@ export interface HeaderRow {
 }
 
 let nextKey = 1;
-export function newHeaderRow(): HeaderRow {
+function newHeaderRow(): HeaderRow {
   return { key: nextKey++, name: "", value: "" };
 }
 

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
 
-export interface ListEntry {
+interface ListEntry {
   key: string;
   /** The entry's button text, which is also its accessible name. */
   primary: string;

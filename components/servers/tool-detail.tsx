@@ -18,7 +18,7 @@ const HINTS: { key: keyof ToolAnnotations; yes: [string, BadgeTone]; no?: [strin
 ];
 
 /** Badges for the annotations a tool sets explicitly (they are hints from the server, not guarantees). */
-export function ToolHints({ annotations }: { annotations?: ToolAnnotations }) {
+function ToolHints({ annotations }: { annotations?: ToolAnnotations }) {
   if (!annotations || typeof annotations !== "object") return null;
   const badges = HINTS.flatMap(({ key, yes, no }) => {
     const value = annotations[key];

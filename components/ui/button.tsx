@@ -17,7 +17,7 @@ const SIZES: Record<Size, string> = {
   md: "h-8 px-3 text-sm gap-1.5",
 };
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: Size;
   /** Shows a spinner and disables the button. */

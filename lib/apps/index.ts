@@ -1,9 +1,7 @@
 export type { AppCallTool, AppReadResource } from "./schemas";
 
-/** The MCP Apps extension id, as declared in client capabilities. */
-export const APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 /** The only mimeType a UI resource may have. */
-export const APP_MIME_TYPE = "text/html;profile=mcp-app";
+const APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The deprecated flat `_meta` key some servers still use for the UI resource. */
 const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 

@@ -8,12 +8,12 @@ import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto, Theme } from "@/lib/workspaces";
 
 /** better-auth's browser client; its endpoints live under /api/auth on this origin. */
-export const authClient = createAuthClient();
+const authClient = createAuthClient();
 
 /** The answer of GET /api/v1/me. */
 export type Me = MeDto;
 
-export const setupKeys = { status: () => ["setup"] as const };
+const setupKeys = { status: () => ["setup"] as const };
 
 export function useSetupStatus() {
   return useQuery({

@@ -3,7 +3,7 @@ import { CARD_SCHEMA } from "./schema";
 
 /** The `_meta` key of a tool result that holds one card or an array of cards. */
 export const CARD_META_KEY = "io.switchboard/card";
-export const MAX_CARDS = 10;
+const MAX_CARDS = 10;
 export { CARD_SCHEMA };
 
 export type CardAction =

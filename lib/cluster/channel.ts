@@ -8,10 +8,10 @@ const MAX_PAYLOAD_BYTES = 7900;
 /** Pieces are cut by UTF-16 units; three bytes per unit at most (a surrogate pair is four for two). */
 const PIECE_CHARS = 2600;
 /** A larger message is refused rather than flooding every instance's notification queue. */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const RECONNECT_MS = [250, 1000, 3000];
 
-export interface ChannelHandlers {
+interface ChannelHandlers {
   message(text: string): void;
   /** The LISTEN connection is (again) up; messages sent while it was down are lost. */
   up(firstTime: boolean): void;

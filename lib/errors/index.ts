@@ -4,7 +4,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
-  /** Only the direct path sends it (lib/api/bearer-routes.ts); Next's pipeline answers 405 with no body. */
+  /** Only the direct path (lib/api) sends it; Next's pipeline answers 405 with no body. */
   method_not_allowed: 405,
   conflict: 409,
   gone: 410,

@@ -26,7 +26,7 @@ export type WorkspaceEvent =
   | { type: "task"; serverId: string; callId: string; requestId: string; taskId: string; status: string; statusMessage: string | null; callStatus: string };
 
 /** A log line as the live channel carries it (the shape the logs API lists). */
-export interface LogLineEvent {
+interface LogLineEvent {
   id: number;
   level: string;
   logger: string | null;

@@ -11,9 +11,9 @@ import crypto from "node:crypto";
 
 /** How many events a workspace keeps for replay, and for how long. */
 export const REPLAY_MAX_EVENTS = 5000;
-export const REPLAY_MAX_AGE_MS = 10 * 60_000;
+const REPLAY_MAX_AGE_MS = 10 * 60_000;
 
-export interface Stamped<E> {
+interface Stamped<E> {
   /** `<epoch>-<seq>`, sent as the SSE `id:` line. */
   id: string;
   seq: number;

@@ -5,10 +5,10 @@
  */
 
 export const ICON_MAX_BYTES = 100 * 1024;
-export const ICON_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+const ICON_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export type IconType = (typeof ICON_TYPES)[number];
 
-export interface McpIcon {
+interface McpIcon {
   src: string;
   mimeType?: string;
   sizes?: string[];

@@ -7,7 +7,7 @@ import { checkSamplingSequence } from "./sampling";
 import { piece } from "@/lib/runtime";
 
 /** How long a request waits for a person while someone watches the workspace. */
-export const ATTENDED_WAIT_MS = 10 * 60_000;
+const ATTENDED_WAIT_MS = 10 * 60_000;
 
 /** What settles a waiting interaction: the row's new status and the answer to send to the server. */
 export interface Settlement {
@@ -35,7 +35,7 @@ export function settleWaiting(id: string, settlement: Settlement): boolean {
   return true;
 }
 
-export interface ServerScope {
+interface ServerScope {
   id: string;
   workspaceId: string;
 }

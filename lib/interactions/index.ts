@@ -41,4 +41,4 @@ export const interactionKeys = {
   list: (filter: ListInteractions) => ["interactions", filter] as const,
 };
 export { checkFormContent, enumValues, withFormDefaults } from "./validate";
-export { checkSamplingReply, checkSamplingSequence, contentBlocks, type ReplyError, type SamplingTool, type SamplingToolChoice, type ToolCallDraft, type ValidateArguments } from "./sampling";
+export { checkSamplingReply, checkSamplingSequence, contentBlocks, type SamplingTool, type SamplingToolChoice, type ToolCallDraft } from "./sampling";

@@ -7,7 +7,7 @@
 import type { FieldError } from "@/lib/json-schema";
 
 /** Checks a value against a JSON Schema: lib/json-schema's `validateArguments`. */
-export type ValidateArguments = (schema: unknown, args: unknown) => FieldError[];
+type ValidateArguments = (schema: unknown, args: unknown) => FieldError[];
 
 /** A tool as offered in a sampling request. */
 export interface SamplingTool {
@@ -72,7 +72,7 @@ export interface ToolCallDraft {
   input: Record<string, unknown>;
 }
 
-export interface ReplyError {
+interface ReplyError {
   field: string;
   message: string;
 }

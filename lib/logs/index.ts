@@ -1,4 +1,4 @@
-export type { SetLogLevel, ListLogsQuery } from "./schemas";
+export type { ListLogsQuery } from "./schemas";
 
 /** RFC 5424 severities as MCP names them, lowest first; the index is the stored `severity`. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "./index";
 
-export const LogLevelSchema = z.enum(LOG_LEVELS);
+const LogLevelSchema = z.enum(LOG_LEVELS);
 
 /** `PUT /api/v1/servers/:id/log-level`. */
 export const SetLogLevelSchema = z.object({ level: LogLevelSchema });
-export type SetLogLevel = z.infer<typeof SetLogLevelSchema>;
 
 /** `GET /api/v1/sessions/:id/logs`: `level` is the minimum shown; newest first, paged by cursor. */
 export const ListLogsQuerySchema = z.object({

@@ -1,7 +1,7 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
 
-export interface MailMessage {
+interface MailMessage {
   to: string;
   subject: string;
   text: string;
@@ -9,7 +9,7 @@ export interface MailMessage {
 }
 
 /** Whether a message left for the SMTP server, and if not, why (for the person who sent it). */
-export type MailOutcome = { sent: true } | { sent: false; reason: string };
+type MailOutcome = { sent: true } | { sent: false; reason: string };
 
 const DEFAULT_FROM = "Switchboard <switchboard@localhost>";
 // A slow or dead SMTP server must not hold an invitation request for nodemailer's 2-minute default.
@@ -25,11 +25,6 @@ function transport(url: string): Transporter {
     };
   }
   return cached.transport;
-}
-
-/** Whether outgoing mail is configured (`SWITCHBOARD_SMTP_URL`). */
-export function mailConfigured(): boolean {
-  return Boolean(process.env.SWITCHBOARD_SMTP_URL);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import ipaddr from "ipaddr.js";
 
-export const ADDRESS_CLASSES = [
+const ADDRESS_CLASSES = [
   "public",
   "loopback",
   "private",
@@ -88,7 +88,7 @@ const NAT64_PLACES = [[12, 13, 14, 15], [9, 10, 11, 12], [7, 9, 10, 11], [6, 7, 
  * id (`::5efe:a.b.c.d` after any /64, RFC 5214) names it. The local-use NAT64 prefix
  * 64:ff9b:1::/48 (RFC 8215) may be subnetted to any length: every place is a candidate.
  */
-export function embeddedV4(v6: ipaddr.IPv6): { form: "translated" | "tunnel" | "isatap"; candidates: ipaddr.IPv4[] } | null {
+function embeddedV4(v6: ipaddr.IPv6): { form: "translated" | "tunnel" | "isatap"; candidates: ipaddr.IPv4[] } | null {
   const bytes = v6.toByteArray();
   const at = (places: number[], xor = 0) => new ipaddr.IPv4(places.map((i) => bytes[i]! ^ xor));
   if (v6.match(NAT64_LOCAL)) return { form: "translated", candidates: NAT64_PLACES.map((places) => at(places)) };

@@ -6,7 +6,7 @@
 import type ipaddr from "ipaddr.js";
 import { classifyAddress, METADATA_ADDRESSES, parseIp, type AddressClass, type Addr } from "./addresses";
 
-export { ADDRESS_CLASSES, classifyAddress, parseIp, type AddressClass } from "./addresses";
+export { classifyAddress, parseIp, type AddressClass } from "./addresses";
 
 /**
  * `private`: the console is bound to loopback (a person's own machine) and may reach loopback and

@@ -77,7 +77,7 @@ export function assertWorkspaceAllowList(entries: readonly string[]): void {
  * The policy for a workspace: the console's mode (or `public` when `strict`) and the workspace's
  * own choices within the operator's list. The operator's list alone grants a workspace nothing.
  */
-export async function workspacePolicy(workspaceId: string, opts: { strict?: boolean } = {}): Promise<NetworkPolicy> {
+async function workspacePolicy(workspaceId: string, opts: { strict?: boolean } = {}): Promise<NetworkPolicy> {
   return { mode: opts.strict ? "public" : networkMode(), allowed: [], chosen: workspaceChoices(await workspaceAllowed(workspaceId)) };
 }
 

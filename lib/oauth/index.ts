@@ -1,5 +1,4 @@
 import type { OAuthTrace, SignInRequired } from "@/lib/mcp";
-export type { Authorize } from "./schemas";
 
 /**
  * Whose credential calls to a server use: none, each member's own, one shared by the workspace,

@@ -7,4 +7,3 @@ export const KeyAlgSchema = z.enum(KEY_ALGS);
 
 /** `POST /api/v1/servers/:id/oauth/authorize` body: an optional larger scope (step-up). */
 export const AuthorizeSchema = z.object({ scope: z.string().trim().min(1).max(2000).optional() }).default({});
-export type Authorize = z.infer<typeof AuthorizeSchema>;

@@ -6,5 +6,5 @@
  * (a server's header values, OAuth tokens and client secrets) are masked as text wherever they occur.
  */
 export { DEFAULT_REDACTION_KEYS, OAUTH_SECRET_FIELDS, OAUTH_SECRET_HEADERS, REDACTED, redactionKeys, redactionMatcher, type MatchOptions } from "./lists";
-export { MAX_DEPTH, MAX_JSON_NESTING, MAX_JSON_TEXT, redact, type RedactionOptions, type RedactionOutcome } from "./redact";
-export { MIN_SECRET_LENGTH, NO_SECRETS, maskSecretValues, mentionsSecretValue, secretValues, type SecretValues } from "./secret-values";
+export { MAX_DEPTH, redact } from "./redact";
+export { NO_SECRETS, maskSecretValues, mentionsSecretValue, secretValues, type SecretValues } from "./secret-values";

@@ -2,18 +2,18 @@ import { DEFAULT_REDACTION_KEYS, REDACTED, redactionMatcher, type MatchOptions }
 import { maskSecretValues, type SecretValues } from "./secret-values";
 
 /** Text up to this size that holds a JSON object or array is parsed and redacted inside; longer text is left whole. */
-export const MAX_JSON_TEXT = 1024 * 1024;
+const MAX_JSON_TEXT = 1024 * 1024;
 /** JSON inside a string inside a string…: at most this many levels are opened. */
-export const MAX_JSON_NESTING = 3;
+const MAX_JSON_NESTING = 3;
 /** Objects nested deeper than this are masked whole rather than walked (hostile input must not exhaust the stack). */
 export const MAX_DEPTH = 256;
 
-export interface RedactionOptions extends MatchOptions {
+interface RedactionOptions extends MatchOptions {
   /** Stored secret values (lib/redaction `secretValues`) replaced wherever they appear as text. */
   secrets?: SecretValues;
 }
 
-export interface RedactionOutcome<T> {
+interface RedactionOutcome<T> {
   value: T;
   /** JSON paths of what was masked, e.g. `arguments.password` or `arguments.blob(json).token`, for the sharer's preview. */
   masked: string[];

@@ -1,7 +1,7 @@
 import { REDACTED } from "./lists";
 
 /** Shorter values are not masked as text: "admin" or "1234" would mask half of any page. */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 /** Stored secret values to mask wherever they appear as text, longest first. */
 export interface SecretValues {

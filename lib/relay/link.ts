@@ -5,18 +5,18 @@ import { linkClosed, notify, recordExit, recordRootsRefused, recordStderr, regis
 const HELLO_TIMEOUT_MS = 10_000;
 
 /** The agent a socket was authenticated as. */
-export interface AuthenticatedAgent {
+interface AuthenticatedAgent {
   id: string;
   workspaceId: string;
   name: string;
 }
 
-export interface LinkTimings {
+interface LinkTimings {
   heartbeatMs: number;
   deadAfterMs: number;
 }
 
-export function relayTimings(): LinkTimings {
+function relayTimings(): LinkTimings {
   const heartbeatMs = Number(process.env.SWITCHBOARD_RELAY_HEARTBEAT_MS) || HEARTBEAT_MS;
   return { heartbeatMs, deadAfterMs: heartbeatMs === HEARTBEAT_MS ? DEAD_AFTER_MS : heartbeatMs * 3 };
 }

@@ -1,5 +1,3 @@
-export type { ResourceSubscription } from "./schemas";
-
 /** The resources a server's live session is subscribed to; `sessionId` null when it has no live session. */
 export interface ResourceSubscriptionsDto {
   sessionId: string | null;

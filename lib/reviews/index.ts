@@ -1,4 +1,4 @@
-export type { NoteBody, SetTags, CreateView } from "./schemas";
+export type { CreateView } from "./schemas";
 
 export const NOTE_MAX_LENGTH = 10_000;
 export const TAG_MAX_LENGTH = 40;

@@ -3,7 +3,7 @@ import { ListCallsQuerySchema } from "@/lib/calls/schemas";
 import { NOTE_MAX_LENGTH, TAGS_PER_CALL, tagProblem } from "./index";
 
 /** "  Regression " → "regression"; letters, digits and `-_.:` only, 1–40 characters. */
-export const TagSchema = z
+const TagSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -14,7 +14,6 @@ export const TagSchema = z
 
 /** A note's text: markdown-ish plain text, rendered without raw HTML. */
 export const NoteBodySchema = z.object({ body: z.string().trim().min(1, "A note needs some text").max(NOTE_MAX_LENGTH) });
-export type NoteBody = z.infer<typeof NoteBodySchema>;
 
 /** PUT /api/v1/calls/:id/tags – the call's whole tag set (duplicates after normalising collapse). */
 export const SetTagsSchema = z.object({
@@ -24,13 +23,12 @@ export const SetTagsSchema = z.object({
     .transform((tags) => [...new Set(tags)].sort())
     .refine((tags) => tags.length <= TAGS_PER_CALL, `A call has at most ${TAGS_PER_CALL} tags`),
 });
-export type SetTags = z.infer<typeof SetTagsSchema>;
 
 /** The history query parameters a saved view may hold (all of GET /api/v1/calls but paging). */
 export const VIEW_FILTER_KEYS = Object.keys(ListCallsQuerySchema.shape).filter((k) => k !== "cursor" && k !== "limit");
 
 /** History filters as URL query values; each must be one GET /api/v1/calls accepts. */
-export const ViewFiltersSchema = z
+const ViewFiltersSchema = z
   .record(z.string(), z.string().max(500))
   .transform((filters) => Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== "")))
   .superRefine((filters, ctx) => {

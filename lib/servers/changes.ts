@@ -1,7 +1,7 @@
 import type { UpdateServer } from "./index";
 
 /** What a PATCH changed, for the audit log: field and header *names* only, never values. */
-export interface ServerChanges {
+interface ServerChanges {
   fields: string[];
   headers: { added: string[]; removed: string[]; changed: string[] };
 }

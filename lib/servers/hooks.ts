@@ -49,7 +49,7 @@ export interface McpResourceTemplate {
   description?: string;
   mimeType?: string;
 }
-export interface McpPromptArgument {
+interface McpPromptArgument {
   name: string;
   description?: string;
   required?: boolean;
@@ -60,7 +60,7 @@ export interface McpPrompt {
   description?: string;
   arguments?: McpPromptArgument[];
 }
-export interface CapabilityItems {
+interface CapabilityItems {
   tools: McpTool;
   resources: McpResource;
   "resource-templates": McpResourceTemplate;
@@ -100,11 +100,11 @@ export function useCapability<K extends CapabilityKind>(id: string, kind: K, ena
 }
 
 /** The capability lists a quick search looks through: templates need arguments, so they are left out. */
-export const SEARCHED_KINDS = ["tools", "prompts", "resources"] as const;
+const SEARCHED_KINDS = ["tools", "prompts", "resources"] as const;
 type SearchedKind = (typeof SEARCHED_KINDS)[number];
 const ANNOUNCED_AS: Record<SearchedKind, string> = { tools: "tools", prompts: "prompts", resources: "resources" };
 
-export type LoadedCapability = { [K in SearchedKind]: { server: ServerDto; kind: K; item: CapabilityItems[K] } }[SearchedKind];
+type LoadedCapability = { [K in SearchedKind]: { server: ServerDto; kind: K; item: CapabilityItems[K] } }[SearchedKind];
 
 /**
  * Tools, prompts and resources of every server, as far as they are known without opening a

@@ -1,6 +1,6 @@
 import type { TransportMode } from "./index";
 
-export type ImportEntry =
+type ImportEntry =
   | { kind: "http"; name: string; url: string; transport: TransportMode; headers: Record<string, string> }
   | { kind: "stdio"; name: string; stdio: { command: string; args: string[]; cwd?: string; envNames: string[] } }
   | { kind: "invalid"; name: string; reason: string };

@@ -8,7 +8,7 @@ export const TRANSPORT_MODES = ["auto", "streamable-http", "sse"] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
 
 /** "demo": the built-in demo server, served by the console itself (no URL, no process). */
-export type ServerKind = "http" | "agent" | "stdio" | "demo";
+type ServerKind = "http" | "agent" | "stdio" | "demo";
 export type Era = "legacy" | "modern";
 export type { ServerStatus } from "@/lib/events";
 

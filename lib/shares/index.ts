@@ -5,7 +5,7 @@ export const SHARE_MAX_DAYS = 365;
 /** The expiry choices the Share dialog offers, in days (null: never). */
 export const SHARE_EXPIRY_CHOICES = [1, 7, 30, null] as const;
 
-export type ShareStatus = "active" | "expired" | "revoked";
+type ShareStatus = "active" | "expired" | "revoked";
 
 /** A share link as its workspace sees it. */
 export interface ShareDto {

@@ -34,7 +34,7 @@ export interface StatsGroup {
   meanMs: number | null;
 }
 
-export interface StatsTotals extends StatsGroup {
+interface StatsTotals extends StatsGroup {
   p50: number | null;
   p95: number | null;
 }

@@ -10,7 +10,7 @@ export type Num = number | bigint | string | null;
 
 export const postgres = databaseProvider === "postgresql";
 export const num = (v: Num | undefined): number => Number(v ?? 0);
-export const numOrNull = (v: Num | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+const numOrNull = (v: Num | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
 // SQLite keeps DateTime as the text Prisma's adapter writes ("…T20:02:56.839+00:00"), compared as
 // text; PostgreSQL's timestamp(3) holds UTC wall time, which an ISO string cast to timestamp gives.
@@ -45,7 +45,7 @@ const log2 = postgres ? sql.sql`ln(duration_ms) / ln(2)` : sql.sql`log2(duration
 const [greatest, least] = postgres ? ["greatest", "least"] : ["max", "min"];
 export const durationBin = sql.sql`CASE WHEN duration_ms IS NULL THEN NULL WHEN duration_ms <= 0 THEN 0 ELSE ${sql.raw(greatest)}(1, ${sql.raw(least)}(${sql.raw(String(LAST_BIN))}, CAST(floor(${log2} * ${sql.raw(String(BINS_PER_DOUBLING))}) AS INTEGER) + ${sql.raw(String(FIRST_BIN_OFFSET))})) END`;
 
-export const errorCount = sql.sql`sum(CASE WHEN status = 'error' THEN 1 ELSE 0 END)`;
+const errorCount = sql.sql`sum(CASE WHEN status = 'error' THEN 1 ELSE 0 END)`;
 
 /**
  * A computed float as the query's result. SQLite's Prisma adapter types a column without a

@@ -22,7 +22,7 @@ export function useSessionTraffic(sessionId: string | null, filter: { direction?
 }
 
 /** Where the NDJSON export of a session's (filtered) traffic downloads from. */
-export function trafficExportUrl(sessionId: string, filter: { direction?: TrafficDirection; method?: string; q?: string }): string {
+function trafficExportUrl(sessionId: string, filter: { direction?: TrafficDirection; method?: string; q?: string }): string {
   const query = new URLSearchParams({ format: "ndjson" });
   for (const [key, value] of Object.entries(filter)) if (value) query.set(key, value);
   return `/api/v1/sessions/${encodeURIComponent(sessionId)}/traffic?${query}`;

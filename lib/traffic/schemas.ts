@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TRAFFIC_DIRECTIONS } from "./index";
 
-export const TrafficDirectionSchema = z.enum(TRAFFIC_DIRECTIONS);
+const TrafficDirectionSchema = z.enum(TRAFFIC_DIRECTIONS);
 
 /** `GET /api/v1/sessions/:id/traffic`: oldest first (a protocol trace reads forwards), paged by cursor. */
 export const ListTrafficQuerySchema = z.object({

@@ -1,5 +1,5 @@
 import type { NetworkMode } from "@/lib/net";
-export type { CreateWorkspace, UpdateMe, UpdateWorkspace } from "./schemas";
+export type { UpdateMe, UpdateWorkspace } from "./schemas";
 
 export interface WorkspaceDto {
   id: string;

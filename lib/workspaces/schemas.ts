@@ -5,7 +5,6 @@ import { THEMES } from "./index";
 export const ThemeSchema = z.enum(THEMES);
 
 export const CreateWorkspaceSchema = z.object({ name: z.string().trim().min(1).max(100) });
-export type CreateWorkspace = z.infer<typeof CreateWorkspaceSchema>;
 
 /** PATCH /api/v1/me – the caller's own preferences. */
 export const UpdateMeSchema = z.object({ theme: ThemeSchema });
