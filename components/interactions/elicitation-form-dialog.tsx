@@ -5,7 +5,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { checkFormContent, type InteractionDto } from "@/lib/interactions";
-import { AskedBy } from "./interaction-host";
+import { AskedBy } from "./asked-by";
 import { FormField, initialValues, type Prop } from "./form-fields";
 import { useAnswer } from "./use-answer";
 

@@ -7,7 +7,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { Tabs } from "@/components/ui/tabs";
 import type { InteractionDto, SamplingTool, SamplingToolChoice } from "@/lib/interactions";
-import { AskedBy } from "./interaction-host";
+import { AskedBy } from "./asked-by";
 import { OfferedTools, SamplingConversation } from "./sampling-conversation";
 import { parseToolCall, ToolCallEditor, type ToolCallText } from "./sampling-tool-call";
 import { useAnswer } from "./use-answer";

@@ -4,7 +4,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import type { InteractionDto } from "@/lib/interactions";
-import { AskedBy } from "./interaction-host";
+import { AskedBy } from "./asked-by";
 import { useAnswer } from "./use-answer";
 
 /** Splits a URL so its host can be highlighted; null when it is not an http(s) URL. */

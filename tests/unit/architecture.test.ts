@@ -110,3 +110,38 @@ describe("architecture", () => {
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 });
+
+/** Every import between components/ files (static, type-only and import()), file to file. */
+function componentImports(): { from: string; to: string }[] {
+  const COMPONENTS = path.join(ROOT, "components");
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  const files = new Set(walk(COMPONENTS));
+  const resolve = (from: string, spec: string): string | undefined => {
+    const base = spec.startsWith("@/components/") ? path.join(ROOT, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
+    if (!base) return undefined;
+    return [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")].find((f) => files.has(f));
+  };
+  const edges: { from: string; to: string }[] = [];
+  for (const file of files) {
+    for (const m of fs.readFileSync(file, "utf8").matchAll(/(?:^(?:import|export)\s+[^;]*?from\s+|\bimport\(\s*)["']([^"']+)["']/gm)) {
+      const target = resolve(file, m[1]!);
+      if (target) edges.push({ from: path.relative(ROOT, file), to: path.relative(ROOT, target) });
+    }
+  }
+  return edges;
+}
+
+describe("components", () => {
+  it("have no import cycles between files (type-only imports and import() included)", () => {
+    const edges = componentImports();
+    expect(edges.length).toBeGreaterThan(50);
+    const loops = cycles(edges);
+    const explain = loops.map((group) => edges.filter((e) => group.includes(e.from) && group.includes(e.to)).map((e) => `${e.from} → ${e.to}`).join("\n"));
+    expect(explain).toEqual([]);
+  });
+
+  it("sees an import() as an edge (the interaction host loads its dialogs lazily)", () => {
+    expect(componentImports()).toContainEqual({ from: "components/interactions/interaction-host.tsx", to: "components/interactions/sampling-dialog.tsx" });
+  });
+});
