@@ -5,7 +5,9 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Loading } from "@/components/ui/spinner";
 import type { CallDto } from "@/lib/calls";
-import type { McpTool, ToolAnnotations } from "@/lib/servers/hooks";
+import type { ToolDefinition } from "@/lib/mcp";
+
+type ToolAnnotations = NonNullable<ToolDefinition["annotations"]>;
 
 // The run form (rjsf, ajv, CodeMirror) is most of the server page's JavaScript: fetched when a tool is opened.
 const ToolRunner = lazy(() => import("./tool-runner").then((m) => ({ default: m.ToolRunner })));
@@ -39,7 +41,7 @@ function ToolHints({ annotations }: { annotations?: ToolAnnotations }) {
   );
 }
 
-export function ToolDetail({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number; source?: CallDto }) {
+export function ToolDetail({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: ToolDefinition; defaultTimeoutMs?: number; source?: CallDto }) {
   const title = tool.title ?? tool.annotations?.title;
   return (
     <article aria-label={`Tool ${tool.name}`} className="flex flex-col gap-4">

@@ -17,7 +17,7 @@ import { compareUrl } from "@/components/calls/urls";
 import type { CallDto } from "@/lib/calls";
 import { isApiError } from "@/lib/api-client";
 import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
-import type { McpTool } from "@/lib/servers/hooks";
+import type { ToolDefinition } from "@/lib/mcp";
 import { rjsfTemplates } from "./rjsf-theme";
 import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
 
@@ -30,7 +30,7 @@ function sourceArguments(call: CallDto | undefined): Record<string, unknown> {
 }
 
 /** The arguments form (generated from inputSchema, or raw JSON) and the result of the last run. */
-export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: McpTool; defaultTimeoutMs?: number; source?: CallDto }) {
+export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serverId: string; tool: ToolDefinition; defaultTimeoutMs?: number; source?: CallDto }) {
   const schema = useMemo(() => toFormSchema(tool.inputSchema), [tool.inputSchema]);
   const initial = sourceArguments(source);
   const [mode, setMode] = useState<Mode>("form");
@@ -45,7 +45,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
   const [timeoutMs, setTimeoutMs] = useState("");
   const runner = useCallRunner();
   const progress = useCallProgress(runner.requestId, runner.running);
-  const taskSupport = (tool as McpTool & { execution?: { taskSupport?: string } }).execution?.taskSupport;
+  const taskSupport = tool.execution?.taskSupport;
   const [asTask, setAsTask] = useState(false);
 
   function switchMode(next: Mode) {

@@ -1,3 +1,4 @@
+import type { ToolDefinition } from "@/lib/mcp";
 export type { AppCallTool, AppReadResource } from "./schemas";
 
 /** The only mimeType a UI resource may have. */
@@ -17,8 +18,8 @@ export interface AppCsp {
 export interface CallAppInfo {
   app: {
     resourceUri: string;
-    /** The tool definition as the server lists it (for the app's host context). */
-    tool: Record<string, unknown>;
+    /** The tool as the server lists it (for the app's host context). */
+    tool: ToolDefinition;
     /** Where the sandbox proxy page is served: never the console's own origin. */
     sandboxUrl: string;
   } | null;

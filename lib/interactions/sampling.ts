@@ -5,16 +5,13 @@
  * (`validateArguments` from lib/json-schema), so that ajv is not in every page that imports this door.
  */
 import type { FieldError } from "@/lib/json-schema";
+import type { ToolDefinition } from "@/lib/mcp";
 
 /** Checks a value against a JSON Schema: lib/json-schema's `validateArguments`. */
 type ValidateArguments = (schema: unknown, args: unknown) => FieldError[];
 
-/** A tool as offered in a sampling request. */
-export interface SamplingTool {
-  name: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-}
+/** A tool as offered in a sampling request (the spec's Tool; only these fields matter here). */
+export type SamplingTool = Pick<ToolDefinition, "name" | "description" | "inputSchema">;
 
 /** `toolChoice.mode` per the spec; `name` is a non-standard restriction honoured when present. */
 export interface SamplingToolChoice {

@@ -121,10 +121,20 @@ export type TaskOutcome =
   | { status: "failed"; message: string; code?: number; data?: unknown }
   | { status: "cancelled" };
 
+/**
+ * A tool as a server lists it: the one type for a tool, from the connection to the console's
+ * panels. Untrusted: every field but `name` may be missing, and servers add fields of their own.
+ */
 export interface ToolDefinition {
   name: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** "required": always runs as a task; "optional": when asked; anything else: never. */
+  execution?: { taskSupport?: string };
+  _meta?: Record<string, unknown>;
   [k: string]: unknown;
 }
 

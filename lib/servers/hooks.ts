@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient, ty
 import { api } from "@/lib/api-client";
 import { oauthKeys } from "@/lib/oauth";
 import type { LogLevel } from "@/lib/logs";
+import type { ToolDefinition } from "@/lib/mcp";
 import type { PingOutcome } from "@/lib/sessions";
 import {
   serverKeys,
@@ -18,22 +19,7 @@ import {
   type UpdateServer,
 } from "@/lib/servers";
 
-/** MCP list items as servers describe them (untrusted: every field may be missing or odd). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-export interface McpTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: ToolAnnotations;
-}
+/** MCP list items as servers describe them (untrusted: every field may be missing or odd); a tool is lib/mcp's `ToolDefinition`. */
 export interface McpResource {
   uri: string;
   name?: string;
@@ -61,7 +47,7 @@ export interface McpPrompt {
   arguments?: McpPromptArgument[];
 }
 interface CapabilityItems {
-  tools: McpTool;
+  tools: ToolDefinition;
   resources: McpResource;
   "resource-templates": McpResourceTemplate;
   prompts: McpPrompt;
