@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ROLES, type Role } from "@/lib/access";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
-import { admit, shapeList, type Listed, type Lookup } from "@/lib/gateway/gate";
+import { admit, shapeList, type Exposure, type Listed, type Lookup } from "@/lib/gateway/gate";
 import { RPC } from "@/lib/gateway/policy";
 import type { GatewayRoute } from "@/lib/gateway/routes";
 
@@ -14,13 +14,13 @@ const TOOLS: Listed[] = [
   { name: "delete" },
 ];
 
-const EXPOSURES = {
+type ExposureName = "everything" | "allowList" | "readOnly" | "both";
+const EXPOSURES: Record<ExposureName, Exposure> = {
   everything: { tools: null, readOnly: false },
   allowList: { tools: ["search", "write"], readOnly: false },
   readOnly: { tools: null, readOnly: true },
   both: { tools: ["search", "write"], readOnly: true },
-} as const;
-type ExposureName = keyof typeof EXPOSURES;
+};
 
 /** The tools each exposure offers. */
 const OFFERED: Record<ExposureName, string[]> = {
