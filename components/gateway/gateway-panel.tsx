@@ -15,6 +15,7 @@ import { hostConfigs, type ExposureDto, type HostId } from "@/lib/gateway";
 import { useConnectedClients, useDisconnectClient, useExposure, useSetExposure } from "@/lib/gateway/hooks";
 import type { ServerDto } from "@/lib/servers";
 import { useCapability } from "@/lib/servers/hooks";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 /** A server's Gateway tab: offer it to other MCP hosts, how to connect them, who is connected. */
 export function GatewayPanel({ server }: { server: ServerDto }) {
@@ -169,30 +170,18 @@ function ConnectedClients({ serverId }: { serverId: string }) {
       ) : open.length === 0 ? (
         <Alert tone="info">No host is connected through the gateway right now.</Alert>
       ) : (
-        <table className="sb-table w-full border-collapse text-sm">
-          <thead>
-            <tr className="border-b text-left text-xs text-muted">
-              <th className="py-2 pr-3 font-medium">Host</th>
-              <th className="py-2 pr-3 font-medium">As</th>
-              <th className="py-2 pr-3 font-medium">Since</th>
-              <th className="py-2 pr-3 font-medium">Last seen</th>
-              <th className="py-2 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table columns={["Host", "As", "Since", "Last seen", { name: "Actions", hidden: true }]}>
             {open.map((c) => (
-              <tr key={c.id} className="border-b" data-testid="connected-client">
-                <td className="py-2 pr-3 font-medium">
+              <Row key={c.id} data-testid="connected-client">
+                <Cell className="font-medium">
                   {c.clientName ?? "unnamed host"} {c.clientVersion && <span className="text-xs text-muted">{c.clientVersion}</span>}
-                </td>
-                <td data-label="As" className="py-2 pr-3 text-xs">
+                </Cell>
+                <Cell label="As" className="text-xs">
                   {c.userName ?? c.userId} <span className="text-muted">({c.via === "token" ? "API token" : "OAuth"})</span>
-                </td>
-                <td data-label="Since" className="py-2 pr-3 text-xs text-muted">{formatTime(c.connectedAt)}</td>
-                <td data-label="Last seen" className="py-2 pr-3 text-xs text-muted">{formatTime(c.lastSeenAt)}</td>
-                <td className="py-2 text-right">
+                </Cell>
+                <Cell label="Since" className="text-xs text-muted">{formatTime(c.connectedAt)}</Cell>
+                <Cell label="Last seen" className="text-xs text-muted">{formatTime(c.lastSeenAt)}</Cell>
+                <Cell actions className="text-right">
                   <RoleGate min="admin">
                     <Button size="sm" variant="ghost" aria-label={`Disconnect ${c.clientName ?? "host"}`} busy={disconnect.isPending && disconnect.variables?.clientId === c.id} onClick={() => disconnect.mutate({ clientId: c.id })}>
                       Disconnect
@@ -211,11 +200,10 @@ function ConnectedClients({ serverId }: { serverId: string }) {
                       </Button>
                     </RoleGate>
                   )}
-                </td>
-              </tr>
+                </Cell>
+              </Row>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       <ErrorAlert error={disconnect.error} />
       {ended.length > 0 && (

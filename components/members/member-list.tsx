@@ -13,6 +13,7 @@ import type { MemberDto } from "@/lib/members";
 import { useCan, useMe } from "@/lib/auth/hooks";
 import { useLeaveWorkspace, useMembers, useRemoveMember, useTransferOwnership, useUpdateMemberRole } from "@/lib/members/hooks";
 import { RoleSelect } from "./role-select";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 type Pending = { kind: "remove" | "transfer"; member: MemberDto } | { kind: "leave" } | null;
 
@@ -45,30 +46,18 @@ export function MemberList() {
       <h2 id="members-title" className="text-sm font-semibold">
         Members ({members.data.length})
       </h2>
-      <table className="sb-table w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b text-left text-xs text-muted">
-            <th className="py-2 pr-3 font-medium">Name</th>
-            <th className="py-2 pr-3 font-medium">Role</th>
-            <th className="py-2 pr-3 font-medium">Joined</th>
-            <th className="py-2 pr-3 font-medium">Last active</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table columns={["Name", "Role", "Joined", "Last active", { name: "Actions", hidden: true }]}>
           {members.data.map((member) => {
             const self = member.id === myId;
             // Admins manage everyone below owner; only owners touch owners.
             const gate = member.role === "owner" ? "owner" : "admin";
             return (
-              <tr key={member.id} className="border-b" data-testid={`member-${member.email}`}>
-                <td className="py-2 pr-3">
+              <Row key={member.id} data-testid={`member-${member.email}`}>
+                <Cell>
                   <span className="font-medium">{member.name}</span> {self && <Badge tone="blue">you</Badge>}
                   <span className="block text-xs text-muted">{member.email}</span>
-                </td>
-                <td className="py-2 pr-3">
+                </Cell>
+                <Cell>
                   <RoleGate min={gate}>
                     <RoleSelect
                       aria-label={`Role of ${member.name}`}
@@ -79,10 +68,10 @@ export function MemberList() {
                       onChange={(role) => update.mutate({ userId: member.id, role })}
                     />
                   </RoleGate>
-                </td>
-                <td data-label="Joined" className="py-2 pr-3 text-xs text-muted">{formatTime(member.joinedAt)}</td>
-                <td data-label="Last active" className="py-2 pr-3 text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</td>
-                <td className="py-2 text-right whitespace-nowrap">
+                </Cell>
+                <Cell label="Joined" className="text-xs text-muted">{formatTime(member.joinedAt)}</Cell>
+                <Cell label="Last active" className="text-xs text-muted">{member.lastActiveAt ? formatTime(member.lastActiveAt) : "never"}</Cell>
+                <Cell actions className="text-right whitespace-nowrap">
                   {self ? (
                     <Button size="sm" variant="ghost" onClick={() => setPending({ kind: "leave" })}>
                       Leave workspace
@@ -101,12 +90,11 @@ export function MemberList() {
                       </RoleGate>
                     </>
                   )}
-                </td>
-              </tr>
+                </Cell>
+              </Row>
             );
           })}
-        </tbody>
-      </table>
+      </Table>
       <ErrorAlert error={update.error} />
       <ConfirmDialog
         open={pending?.kind === "remove"}

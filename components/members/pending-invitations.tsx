@@ -11,6 +11,7 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
 import type { InvitationDto } from "@/lib/members";
 import { useInvitations, useRevokeInvitation } from "@/lib/members/hooks";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 /** Invitations nobody has used yet: copy the link again, or revoke it. */
 export function PendingInvitations() {
@@ -29,39 +30,26 @@ export function PendingInvitations() {
       {invitations.data.length === 0 ? (
         <p className="text-sm text-muted">None.</p>
       ) : (
-        <table className="sb-table w-full border-collapse text-sm">
-          <thead>
-            <tr className="border-b text-left text-xs text-muted">
-              <th className="py-2 pr-3 font-medium">Email</th>
-              <th className="py-2 pr-3 font-medium">Role</th>
-              <th className="py-2 pr-3 font-medium">Invited by</th>
-              <th className="py-2 pr-3 font-medium">Expires</th>
-              <th className="py-2 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table columns={["Email", "Role", "Invited by", "Expires", { name: "Actions", hidden: true }]}>
             {invitations.data.map((invitation) => (
-              <tr key={invitation.id} className="border-b">
-                <td className="py-2 pr-3 font-medium">{invitation.email}</td>
-                <td className="py-2 pr-3">
+              <Row key={invitation.id}>
+                <Cell className="font-medium">{invitation.email}</Cell>
+                <Cell>
                   <Badge>{invitation.role}</Badge>
-                </td>
-                <td data-label="Invited by" className="py-2 pr-3 text-xs text-muted">{invitation.invitedBy.name ?? "someone removed"}</td>
-                <td data-label="Expires" className="py-2 pr-3 text-xs text-muted">{formatTime(invitation.expiresAt)}</td>
-                <td className="flex justify-end gap-1 py-2">
+                </Cell>
+                <Cell label="Invited by" className="text-xs text-muted">{invitation.invitedBy.name ?? "someone removed"}</Cell>
+                <Cell label="Expires" className="text-xs text-muted">{formatTime(invitation.expiresAt)}</Cell>
+                <Cell actions className="flex justify-end gap-1">
                   <CopyButton text={invitation.url} label="Copy link" />
                   <RoleGate min="admin">
                     <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke the invitation for ${invitation.email}`} onClick={() => setTarget(invitation)}>
                       Revoke
                     </Button>
                   </RoleGate>
-                </td>
-              </tr>
+                </Cell>
+              </Row>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       <ConfirmDialog
         open={target !== null}

@@ -9,6 +9,7 @@ import { formatTime } from "@/components/calls/format";
 import type { ArchivedServerDto } from "@/lib/servers";
 import { useArchivedServers, useRestoreServer } from "@/lib/servers/hooks";
 import { PurgeServerDialog } from "./purge-server-dialog";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 /** Archived servers (deleted, history kept) with Restore and Purge; nothing when there are none. */
 export function ArchivedServers() {
@@ -23,28 +24,17 @@ export function ArchivedServers() {
         Archived servers
       </h2>
       <p className="text-xs text-muted">Their history stays readable. Restore one to use it again, or purge it to delete its calls for good.</p>
-      <table className="sb-table w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b text-left text-xs text-muted">
-            <th className="py-2 pr-3 font-medium">Name</th>
-            <th className="py-2 pr-3 font-medium">Archived</th>
-            <th className="py-2 pr-3 text-right font-medium">Calls</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table columns={["Name", "Archived", { name: "Calls", align: "right" }, { name: "Actions", hidden: true }]}>
           {archived.data.map((server) => (
-            <tr key={server.id} className="border-b">
-              <td className="py-2 pr-3">
+            <Row key={server.id}>
+              <Cell>
                 <Link href={`/servers/${server.id}`} className="font-medium hover:underline">
                   {server.name}
                 </Link>
-              </td>
-              <td data-label="Archived" className="py-2 pr-3 text-xs text-muted">{formatTime(server.archivedAt)}</td>
-              <td data-label="Calls" className="py-2 pr-3 text-right text-xs tabular-nums">{server.callCount}</td>
-              <td className="flex justify-end gap-1 py-2">
+              </Cell>
+              <Cell label="Archived" className="text-xs text-muted">{formatTime(server.archivedAt)}</Cell>
+              <Cell label="Calls" className="text-right text-xs tabular-nums">{server.callCount}</Cell>
+              <Cell actions className="flex justify-end gap-1">
                 <RoleGate min="admin">
                   <Button size="sm" aria-label={`Restore ${server.name}`} busy={restore.isPending && restore.variables === server.id} onClick={() => restore.mutate(server.id)}>
                     Restore
@@ -55,11 +45,10 @@ export function ArchivedServers() {
                     Purge…
                   </Button>
                 </RoleGate>
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
-        </tbody>
-      </table>
+      </Table>
       <ErrorAlert error={restore.error} title="Could not restore" />
       {purging && <PurgeServerDialog server={purging} open onClose={() => setPurging(null)} />}
     </section>

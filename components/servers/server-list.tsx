@@ -8,6 +8,7 @@ import { Skeleton } from "@/components/ui/spinner";
 import { useServers } from "@/lib/servers/hooks";
 import { DemoOffer } from "./demo-offer";
 import { ServerStatusLabel } from "./server-status";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 export function ServerList() {
   const servers = useServers();
@@ -40,35 +41,25 @@ export function ServerList() {
     );
   }
   return (
-    <table className="sb-table w-full border-collapse text-sm">
-      <thead>
-        <tr className="border-b text-left text-xs text-muted">
-          <th className="py-2 pr-3 font-medium">Name</th>
-          <th className="py-2 pr-3 font-medium">Status</th>
-          <th className="py-2 pr-3 font-medium">Endpoint</th>
-          <th className="py-2 pr-3 font-medium">Server</th>
-        </tr>
-      </thead>
-      <tbody>
+    <Table columns={["Name", "Status", "Endpoint", "Server"]}>
         {servers.data.map((server) => (
-          <tr key={server.id} className="border-b hover:bg-hover">
-            <td className="py-2 pr-3">
+          <Row key={server.id} hover>
+            <Cell>
               <Link href={`/servers/${server.id}`} className="font-medium hover:underline">
                 {server.name}
               </Link>
-            </td>
-            <td className="py-2 pr-3">
+            </Cell>
+            <Cell>
               <ServerStatusLabel status={server.status} />
-            </td>
-            <td className="max-w-xs truncate py-2 pr-3 font-mono text-xs text-muted">
+            </Cell>
+            <Cell className="max-w-xs truncate font-mono text-xs text-muted">
               {server.url ?? (server.stdio ? `stdio: ${server.stdio.command}` : server.kind)}
-            </td>
-            <td className="py-2 pr-3 text-xs text-muted">
+            </Cell>
+            <Cell className="text-xs text-muted">
               {server.session?.serverInfo ? `${server.session.serverInfo.name} ${server.session.serverInfo.version ?? ""}` : "—"}
-            </td>
-          </tr>
+            </Cell>
+          </Row>
         ))}
-      </tbody>
-    </table>
+    </Table>
   );
 }

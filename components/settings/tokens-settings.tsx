@@ -15,6 +15,7 @@ import type { ApiTokenInfo } from "@/lib/auth";
 
 type Opens = "api" | "gateway" | "both";
 import { useCreateToken, useRevokeToken, useTokens } from "@/lib/auth/hooks";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 export function TokensSettings() {
   return (
@@ -98,23 +99,10 @@ function TokenList() {
       <h2 id="tokens-title" className="text-sm font-semibold">
         Tokens
       </h2>
-      <table className="sb-table w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b text-left text-xs text-muted">
-            <th className="py-2 pr-3 font-medium">Name</th>
-            <th className="py-2 pr-3 font-medium">Prefix</th>
-            <th className="py-2 pr-3 font-medium">Created</th>
-            <th className="py-2 pr-3 font-medium">Last used</th>
-            <th className="py-2 pr-3 font-medium">Status</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table columns={["Name", "Prefix", "Created", "Last used", "Status", { name: "Actions", hidden: true }]}>
           {tokens.data.map((token) => (
-            <tr key={token.id} className="border-b">
-              <td className="py-2 pr-3 font-medium">
+            <Row key={token.id}>
+              <Cell className="font-medium">
                 {token.name}
                 {token.scope === "read" && (
                   <Badge className="ml-2" title="This token can only read">
@@ -126,11 +114,11 @@ function TokenList() {
                     {token.scope ? "+ gateway" : "gateway only"}
                   </Badge>
                 )}
-              </td>
-              <td data-label="Prefix" className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
-              <td data-label="Created" className="py-2 pr-3 text-xs text-muted">{formatTime(token.createdAt)}</td>
-              <td data-label="Last used" className="py-2 pr-3 text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
-              <td className="py-2 pr-3">
+              </Cell>
+              <Cell label="Prefix" className="font-mono text-xs">{token.prefix}…</Cell>
+              <Cell label="Created" className="text-xs text-muted">{formatTime(token.createdAt)}</Cell>
+              <Cell label="Last used" className="text-xs text-muted">{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</Cell>
+              <Cell>
                 {token.revokedAt ? (
                   <Badge tone="red" title={`Revoked ${formatTime(token.revokedAt)}`}>
                     revoked
@@ -138,18 +126,17 @@ function TokenList() {
                 ) : (
                   <Badge tone="green">active</Badge>
                 )}
-              </td>
-              <td className="py-2 text-right">
+              </Cell>
+              <Cell actions className="text-right">
                 {!token.revokedAt && (
                   <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke ${token.name}`} onClick={() => setTarget(token)}>
                     Revoke
                   </Button>
                 )}
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
-        </tbody>
-      </table>
+      </Table>
       <ConfirmDialog
         open={target !== null}
         onClose={() => {

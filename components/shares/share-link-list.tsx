@@ -10,6 +10,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { formatTime } from "@/components/calls/format";
 import type { ShareDto } from "@/lib/shares";
 import { useRevokeShare } from "@/lib/shares/hooks";
+import { Cell, Row, Table } from "@/components/ui/table";
 
 const STATUS_TONE = { active: "green", expired: "amber", revoked: "red" } as const;
 
@@ -21,55 +22,39 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
   if (shares.length === 0) return <p className="text-xs text-muted">{empty}</p>;
   return (
     <>
-      <table className="sb-table w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b text-left text-xs text-muted">
-            {showCall && <th className="py-2 pr-3 font-medium">Call</th>}
-            {showCall && <th className="py-2 pr-3 font-medium">Server</th>}
-            <th className="py-2 pr-3 font-medium">Created by</th>
-            <th className="py-2 pr-3 font-medium">Created</th>
-            <th className="py-2 pr-3 font-medium">Expires</th>
-            <th className="py-2 pr-3 font-medium">Views</th>
-            <th className="py-2 pr-3 font-medium">Status</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table columns={[showCall && "Call", showCall && "Server", "Created by", "Created", "Expires", "Views", "Status", { name: "Actions", hidden: true }]}>
           {shares.map((share) => (
-            <tr key={share.id} className="border-b" data-testid="share-row">
+            <Row key={share.id} data-testid="share-row">
               {showCall && (
-                <td className="py-2 pr-3 font-mono text-xs">
+                <Cell className="font-mono text-xs">
                   <Link href={`/calls/${share.callId}`} className="text-accent hover:underline">
                     {share.call.name}
                   </Link>
-                </td>
+                </Cell>
               )}
-              {showCall && <td className="py-2 pr-3 text-xs">{share.call.serverName ?? "—"}</td>}
-              <td data-label="Created by" className="py-2 pr-3 text-xs">{share.createdBy.name ?? "a former member"}</td>
-              <td data-label="Created" className="py-2 pr-3 text-xs text-muted">{formatTime(share.createdAt, true)}</td>
-              <td data-label="Expires" className="py-2 pr-3 text-xs text-muted">{share.expiresAt ? formatTime(share.expiresAt, true) : "never"}</td>
-              <td data-label="Views" className="py-2 pr-3 text-xs text-muted" title={share.lastViewedAt ? `Last viewed ${formatTime(share.lastViewedAt)}` : undefined}>
+              {showCall && <Cell className="text-xs">{share.call.serverName ?? "—"}</Cell>}
+              <Cell label="Created by" className="text-xs">{share.createdBy.name ?? "a former member"}</Cell>
+              <Cell label="Created" className="text-xs text-muted">{formatTime(share.createdAt, true)}</Cell>
+              <Cell label="Expires" className="text-xs text-muted">{share.expiresAt ? formatTime(share.expiresAt, true) : "never"}</Cell>
+              <Cell label="Views" className="text-xs text-muted" title={share.lastViewedAt ? `Last viewed ${formatTime(share.lastViewedAt)}` : undefined}>
                 {share.viewCount}
-              </td>
-              <td className="py-2 pr-3">
+              </Cell>
+              <Cell>
                 <Badge tone={STATUS_TONE[share.status]} title={share.revokedAt ? `Revoked ${formatTime(share.revokedAt)}` : undefined}>
                   {share.status}
                 </Badge>
-              </td>
-              <td className="py-2 text-right whitespace-nowrap">
+              </Cell>
+              <Cell actions className="text-right whitespace-nowrap">
                 {share.status === "active" && <CopyButton text={share.url} label="Copy link" />}
                 {share.canRevoke && (
                   <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke the link to ${share.call.name} created ${formatTime(share.createdAt, true)}`} onClick={() => setTarget(share)}>
                     Revoke
                   </Button>
                 )}
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
-        </tbody>
-      </table>
+      </Table>
       <ConfirmDialog
         open={target !== null}
         onClose={() => {
