@@ -3,7 +3,7 @@ import { LOG_LEVELS } from "./index";
 
 const LogLevelSchema = z.enum(LOG_LEVELS);
 
-/** `PUT /api/v1/servers/:id/log-level`. */
+/** `POST /api/v1/servers/:id/log-level`. */
 export const SetLogLevelSchema = z.object({ level: LogLevelSchema });
 
 /** `GET /api/v1/sessions/:id/logs`: `level` is the minimum shown; newest first, paged by cursor. */
