@@ -191,4 +191,23 @@ describe("docs/api.md against the code", () => {
   it("names the saved views' filter keys as the code has them", () => {
     expect(listAfter("`filters` holds history query\nparameters as strings (").sort()).toEqual([...VIEW_FILTER_KEYS].sort());
   });
+
+  it("heads each endpoint section with methods the route has (app/api/v1/**/route.ts)", () => {
+    const routes = new Map<string, string[]>();
+    const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name === "route.ts" ? [path.join(dir, e.name)] : []));
+    for (const file of walk(path.join(ROOT, "app/api/v1"))) {
+      const pattern = `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, ":_");
+      routes.set(pattern, [...fs.readFileSync(file, "utf8").matchAll(/^export const (GET|POST|PUT|PATCH|DELETE)\b/gm)].map((m) => m[1]!));
+    }
+    // The relay's WebSocket is server.ts's upgrade, not a route.
+    const headings = [...API_MD.matchAll(/^### (?!WebSocket).*?`((?:GET|POST|PUT|PATCH|DELETE)(?:\|(?:GET|POST|PUT|PATCH|DELETE))*) (\/api\/v1\/[^`?\s]*)/gm)];
+    expect(headings.length).toBeGreaterThan(50);
+    const wrong = headings.flatMap(([, methods, route]) => {
+      const pattern = route!.replace(/:\w+/g, ":_");
+      // A parameter segment of the code (`[kind]`) stands for the names the doc spells out (`tools`).
+      const found = routes.get(pattern) ?? [...routes].find(([p]) => new RegExp(`^${p.replace(/:_/g, "[^/]+")}$`).test(pattern))?.[1];
+      return methods!.split("|").filter((m) => !found?.includes(m)).map((m) => `${m} ${route}`);
+    });
+    expect(wrong).toEqual([]);
+  });
 });
