@@ -2,7 +2,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
 
 /** A header: its name, or hidden (read by screen readers only, e.g. "Actions"), or right-aligned (numbers); a falsy one is left out. */
-export type Column = string | { name: string; hidden?: boolean; align?: "right" } | false | null | undefined;
+type Column = string | { name: string; hidden?: boolean; align?: "right" } | false | null | undefined;
 
 /**
  * A list as a table: the header from `columns`, the rows as children
