@@ -1,12 +1,12 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { WITHOUT_DATABASE } from "./tests/support/suites";
 
 const integration = {
   include: ["tests/integration/**/*.test.ts"],
   environment: "node" as const,
   testTimeout: 60_000,
   hookTimeout: 180_000,
-  fileParallelism: false,
 };
 
 export default defineConfig({
@@ -17,18 +17,24 @@ export default defineConfig({
     },
   },
   test: {
+    // Files run side by side, the SQLite and PostgreSQL passes mixed: most of an integration file's
+    // time is waiting (a console starting, timeouts, backoffs), and each file has its own consoles,
+    // ports (freePort), data directories and databases. SWITCHBOARD_TEST_WORKERS=1 runs one at a time.
+    maxWorkers: Number(process.env.SWITCHBOARD_TEST_WORKERS ?? 3),
     projects: [
       {
         extends: true,
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
       },
       { extends: true, test: { name: "integration", ...integration } },
-      // The same suite again with every console on PostgreSQL (a real server on loopback).
+      // The same suite again with every console on PostgreSQL (a real server on loopback), but for
+      // the suites that reach no database (tests/support/suites.ts).
       {
         extends: true,
         test: {
           name: "integration-postgres",
           ...integration,
+          exclude: WITHOUT_DATABASE,
           env: { SWITCHBOARD_TEST_DATABASE: "postgres" },
           globalSetup: ["tests/support/postgres-setup.ts"],
         },
