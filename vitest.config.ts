@@ -17,10 +17,11 @@ export default defineConfig({
     },
   },
   test: {
-    // Files run side by side, the SQLite and PostgreSQL passes mixed: most of an integration file's
-    // time is waiting (a console starting, timeouts, backoffs), and each file has its own consoles,
-    // ports (freePort), data directories and databases. SWITCHBOARD_TEST_WORKERS=1 runs one at a time.
-    maxWorkers: Number(process.env.SWITCHBOARD_TEST_WORKERS ?? 3),
+    // Two files side by side, the SQLite and PostgreSQL passes mixed: much of an integration file's
+    // time is waiting (timeouts, backoffs, a peer's answer), and each file has its own consoles,
+    // ports (freePort), data directories and databases. Three on 2 busy cores pushed console
+    // start-ups past their 60 s deadline. SWITCHBOARD_TEST_WORKERS=1 runs one file at a time.
+    maxWorkers: Number(process.env.SWITCHBOARD_TEST_WORKERS ?? 2),
     projects: [
       {
         extends: true,
