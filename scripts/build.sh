@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 if [ -f agent/package.json ] && [ -f agent/build.mjs ]; then
   node agent/build.mjs
 fi
+# The route table both pipelines and the role gate read; fails when a route lacks a matrix entry.
+npx tsx scripts/routes.ts
 dist=${NEXT_DIST_DIR:-.next}
 stale=yes
 if [ -f "$dist/BUILD_ID" ]; then
-  newer=$(find app components lib public next.config.js package-lock.json instrumentation.ts proxy.ts -newer "$dist/BUILD_ID" -type f ! -name agent.tgz -print -quit 2>/dev/null)
+  newer=$(find app components lib public next.config.js package-lock.json proxy.ts -newer "$dist/BUILD_ID" -type f ! -name agent.tgz -print -quit 2>/dev/null)
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then

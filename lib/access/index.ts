@@ -47,4 +47,36 @@ export function needsRole(min: Role): string {
   return min === "viewer" ? "" : `Needs the ${min} role${min === "owner" ? "" : " or higher"}`;
 }
 
-export { ROUTE_ACCESS, accessFor, routeKey } from "./matrix";
+/** Where a request came from, for the audit log. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The authenticated caller of an API route. */
+export interface Principal {
+  userId: string;
+  userName: string;
+  workspaceId: string;
+  /** The role this request acts with (a read-only token caps it at viewer). */
+  role: Role;
+  /** The member's own role in the workspace. */
+  memberRole: Role;
+  via: "session" | "token";
+  tokenId?: string;
+  /** A token's API scope (absent for a gateway-only token). */
+  tokenScope?: TokenScope;
+  /** Whether the token opens the MCP gateway endpoints (lib/gateway). */
+  tokenGateway?: boolean;
+  client: ClientInfo;
+}
+
+/** What the console reads of a request outside its body: a Fetch Request is one (lib/api/reply.ts). */
+export interface RequestHead {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+}
+
+export { ROUTE_ACCESS, accessFor } from "./matrix";

@@ -1,14 +1,15 @@
+import { matchPattern, matchRoute, routeKeyOf, type ApiRouteKey } from "@/lib/routes";
 import type { Access } from "./index";
 
 /**
  * The role matrix: the least role each API route needs, keyed "METHOD /path" with `:param`
- * segments. The one route wrapper (lib/api/route.ts) looks every request up here and refuses
- * what is missing, so a new route cannot ship unguarded; tests enumerate app/api and check
- * both directions. docs/api.md ("Roles") shows the same table. Rules that depend on *whose*
+ * segments. Typed by the route table generated from app/api (lib/routes): a route file without
+ * an entry here, or an entry without a route file, fails the type check and the build
+ * (scripts/routes.ts). The one route wrapper (lib/api/route.ts) judges every request by it. docs/api.md ("Roles") shows the same table. Rules that depend on *whose*
  * object it is ("members revoke their own agents, admins anybody's") are checked by the
  * service after this gate.
  */
-export const ROUTE_ACCESS: Record<string, Access> = {
+export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   // set-up, pairing and the agent's own endpoint authenticate by other means
   "GET /api/v1/setup": "public",
   "POST /api/v1/setup": "public",
@@ -125,25 +126,6 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "POST /api/v1/agents/pairings": "member",
 };
 
-interface Compiled {
-  key: string;
-  method: string;
-  segments: string[];
-  access: Access;
-}
-
-// Literal segments beat parameters: "/servers/export" is not "/servers/:id".
-const compiled: Compiled[] = Object.entries(ROUTE_ACCESS)
-  .map(([key, access]) => {
-    const [method, path] = key.split(" ");
-    return { key, method, segments: path.split("/").slice(1), access };
-  })
-  .sort((a, b) => specificity(b.segments) - specificity(a.segments));
-
-function specificity(segments: string[]): number {
-  return segments.reduce((n, s, i) => n + (s.startsWith(":") ? 0 : 2 ** (20 - i)), 0);
-}
-
 /**
  * Paths outside /api/v1 that next.config.js rewrites to an API route. A route handler reached
  * through a rewrite sees the original URL, so the entry of the route it was rewritten to applies.
@@ -154,31 +136,20 @@ export const REWRITTEN_PATHS: Record<string, string> = {
 
 /** The matrix entry for a request, or undefined when the route is not in the matrix. */
 export function accessFor(method: string, pathname: string): { key: string; access: Access } | undefined {
-  const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
-  const wanted = method === "HEAD" ? "GET" : method;
-  for (const entry of compiled) {
-    if (entry.method !== wanted || entry.segments.length !== segments.length) continue;
-    if (entry.segments.every((s, i) => s.startsWith(":") || s === segments[i])) return { key: entry.key, access: entry.access };
+  const found = matchRoute(pathname);
+  if (!found) {
+    const rewritten = rewrite(pathname.split("/").slice(1));
+    return rewritten === undefined ? undefined : accessFor(method, rewritten);
   }
-  const rewritten = rewrite(segments);
-  return rewritten === undefined ? undefined : accessFor(method, rewritten);
+  const key = routeKeyOf(method, found.route);
+  const access = (ROUTE_ACCESS as Record<string, Access>)[key];
+  return access === undefined ? undefined : { key, access };
 }
 
 function rewrite(segments: string[]): string | undefined {
   for (const [source, destination] of Object.entries(REWRITTEN_PATHS)) {
-    const pattern = source.split("/").slice(1);
-    if (pattern.length !== segments.length || !pattern.every((s, i) => s.startsWith(":") || s === segments[i])) continue;
-    const params = new Map(pattern.map((s, i) => [s, segments[i]!]));
-    return destination.replace(/:\w+/g, (name) => params.get(name) ?? name);
+    const params = matchPattern(source, segments);
+    if (params) return destination.replace(/:(\w+)/g, (name, key: string) => encodeURIComponent(params[key] ?? name));
   }
   return undefined;
-}
-
-/** "POST /api/v1/servers/:id" for a route file's folder path ("servers/[id]") and method. */
-export function routeKey(method: string, folder: string): string {
-  const path = folder
-    .split("/")
-    .map((s) => s.replace(/^\[(.+)\]$/, ":$1"))
-    .join("/");
-  return `${method} /api/v1/${path}`;
 }

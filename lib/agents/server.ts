@@ -1,8 +1,10 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import crypto from "node:crypto";
 import { roleAtLeast } from "@/lib/access";
 import { audit, auditAs } from "@/lib/audit/server";
-import { consoleOrigin, type ClientInfo, type Principal } from "@/lib/auth";
+import { consoleOrigin } from "@/lib/auth";
+import type { ClientInfo, Principal } from "@/lib/access";
 import { hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { isAgentOnline, isAgentServerOnline, revokeLink, serverOutput } from "@/lib/relay/server";
@@ -28,7 +30,7 @@ function normaliseCode(code: string): string {
 }
 
 /** Creates a pairing code and the command that uses it. */
-export async function createPairing(principal: Principal, input: CreatePairing, consoleUrl: Request): Promise<PairingDto> {
+export async function createPairing(principal: Principal, input: CreatePairing, consoleUrl: RequestHead): Promise<PairingDto> {
   const code = newPairingCode();
   const expiresAt = new Date(Date.now() + PAIRING_TTL_MS);
   const name = input.name ?? "";
@@ -106,7 +108,7 @@ export async function bindServerToAgent(principal: Principal, serverId: string, 
 }
 
 /** The agent behind an agent token (for the agent's own `status` and `unpair`). */
-export async function authenticateAgent(request: Request) {
+export async function authenticateAgent(request: RequestHead) {
   const header = request.headers.get("authorization") ?? "";
   const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : "";
   const agent = token ? await q.findAgentByTokenHash({ tokenHash: hashToken(token) }) : null;
@@ -114,13 +116,13 @@ export async function authenticateAgent(request: Request) {
   return agent;
 }
 
-export async function agentSelf(request: Request): Promise<AgentSelfDto> {
+export async function agentSelf(request: RequestHead): Promise<AgentSelfDto> {
   const agent = await authenticateAgent(request);
   return { agent: { id: agent.id, name: agent.name, status: isAgentOnline(agent.id) ? "online" : "offline" }, workspace: agent.workspace };
 }
 
 /** The agent unpairs itself: like a revocation, its servers are archived. */
-export async function revokeSelf(request: Request, client: ClientInfo): Promise<void> {
+export async function revokeSelf(request: RequestHead, client: ClientInfo): Promise<void> {
   const agent = await authenticateAgent(request);
   await q.revokeAgent({ workspaceId: agent.workspaceId, id: agent.id });
   revokeLink(agent.id);

@@ -1,5 +1,5 @@
 import { SwitchboardError } from "@/lib/errors";
-import { BUFFERED_BODY, isDirect, MCP_BODY } from "./direct";
+import type { ApiRequest } from "./reply";
 
 // Past the cap a body is read on and discarded up to this size, so a client still sending gets
 // its 413 instead of a reset connection; beyond it the connection is cut.
@@ -9,11 +9,10 @@ const DRAIN_BYTES = 32 * 1024 * 1024;
  * A request's body as text, never holding more than `maxBytes` of it: over the cap (declared or
  * counted) it is a 413.
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+export async function readBodyText(request: ApiRequest, maxBytes: number): Promise<string> {
   const tooLarge = () => new SwitchboardError("payload_too_large", `Request body is larger than ${maxBytes} bytes`, { maxBytes });
-  const buffered = (request as unknown as { [MCP_BODY]?: Buffer })[MCP_BODY];
-  if (isDirect(request) || buffered) {
-    const body = buffered ?? (request as unknown as { [BUFFERED_BODY]: Buffer | null })[BUFFERED_BODY];
+  if (request.bufferedBody !== undefined) {
+    const body = request.bufferedBody;
     if (body && body.byteLength > maxBytes) throw tooLarge();
     return body ? new TextDecoder().decode(body) : "";
   }

@@ -8,24 +8,33 @@ import { authenticate } from "@/lib/auth/server";
 import { requestOrigin } from "@/lib/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
 import { readBodyText } from "./body";
-import { DIRECT_REPLY, jsonReply, ROUTE_HEADER, routedAs, type DirectReply } from "./direct";
-import type { Principal } from "@/lib/auth";
+import { Reply, ROUTE_HEADER, toResponse, type ApiRequest } from "./reply";
+import type { Principal } from "@/lib/access";
+
+export { Reply };
+export type { ApiRequest };
 
 type Params = Record<string, string>;
 type RouteContext<P extends Params> = { params: Promise<P> };
 
 export interface HandlerContext<P extends Params> {
-  request: Request;
+  request: ApiRequest;
   principal: Principal;
   params: P;
 }
 
-/** A JSON response with a status other than 200. */
-export class Reply {
-  constructor(
-    readonly body: unknown,
-    readonly status: number,
-  ) {}
+/**
+ * A route handler as both pipelines call it: Next calls the function with its Request; the
+ * direct pipeline (lib/api/pipeline.ts) calls `serve` with the route it matched and renders the
+ * Reply itself.
+ */
+export type RouteHandler<P extends Params = Params> = ((request: Request, context: RouteContext<P>) => Promise<Response>) & {
+  serve(request: ApiRequest, params: P, routedAs: string): Promise<Reply>;
+};
+
+function routeHandler<P extends Params>(answer: (request: ApiRequest, params: Promise<P> | P, routedAs?: string) => Promise<Reply>): RouteHandler<P> {
+  const next = async (request: Request, context: RouteContext<P>) => toResponse(await answer(request, context.params));
+  return Object.assign(next, { serve: (request: ApiRequest, params: P, routedAs: string) => answer(request, params, routedAs) });
 }
 
 /**
@@ -33,68 +42,67 @@ export class Reply {
  * workspace, checks the caller's role against the role matrix (lib/access/matrix.ts), and turns
  * every thrown error into the one `{ error: { code, message } }` shape.
  */
-export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>) {
-  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>): RouteHandler<P> {
+  return routeHandler<P>(async (request, params, routedAs) => {
     let judged: string | undefined;
     try {
-      const { key, access } = routeAccess(request);
+      const { key, access } = routeAccess(request, routedAs);
       const principal = await authenticate(request);
       if (principal.via === "session") refuseCrossSite(request, { requireOrigin: true });
       if (access === "public" || !roleAtLeast(principal.role, access)) {
         throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
       }
       judged = key;
-      return markRoute(toResponse(request, await handler({ request, principal, params: await pathParams(context) })), judged);
+      return markRoute(toReply(await handler({ request, principal, params: await pathParams(params) })), judged);
     } catch (err) {
-      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).catch((e: unknown) => errorResponse(e, request));
-      return markRoute(errorResponse(err, request), judged);
+      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).then(Reply.from, errorReply);
+      return markRoute(errorReply(err), judged);
     }
-  };
+  });
 }
 
 // The body each request was parsed from, kept to forward the request to another instance.
-const bodies = new WeakMap<Request, string>();
+const bodies = new WeakMap<ApiRequest, string>();
 
 /**
  * Like withWorkspace, for the few routes the matrix marks "public": they run before anyone can
  * sign in, or authenticate by a credential of their own (pairing code, agent token, share token).
  */
-export function withPublic<P extends Params = Params>(handler: (ctx: { request: Request; params: P }) => Promise<unknown>) {
-  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+export function withPublic<P extends Params = Params>(handler: (ctx: { request: ApiRequest; params: P }) => Promise<unknown>): RouteHandler<P> {
+  return routeHandler<P>(async (request, params, routedAs) => {
     let judged: string | undefined;
     try {
-      const { key, access } = routeAccess(request);
+      const { key, access } = routeAccess(request, routedAs);
       if (access !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
       judged = key;
-      return markRoute(toResponse(request, await handler({ request, params: await pathParams(context) })), judged);
+      return markRoute(toReply(await handler({ request, params: await pathParams(params) })), judged);
     } catch (err) {
-      return markRoute(errorResponse(err, request), judged);
+      return markRoute(errorReply(err), judged);
     }
-  };
+  });
 }
 
 // No id holds a NUL character, and PostgreSQL cannot even compare text with one.
-async function pathParams<P extends Params>(context: RouteContext<P> | undefined): Promise<P> {
-  const params = (await context?.params) ?? ({} as P);
-  for (const value of Object.values(params)) {
+async function pathParams<P extends Params>(params: Promise<P> | P | undefined): Promise<P> {
+  const values = (await params) ?? ({} as P);
+  for (const value of Object.values(values)) {
     if (typeof value === "string" && value.includes("\0")) throw new SwitchboardError("bad_request", "A path segment holds a NUL character");
   }
-  return params;
+  return values;
 }
 
 // Fail closed: a route missing from the matrix answers 403 to everyone (and a test names it).
-function routeAccess(request: Request): { key: string; access: Access } {
+function routeAccess(request: ApiRequest, routedAs: string | undefined): { key: string; access: Access } {
   const { pathname } = new URL(request.url);
   const entry = accessFor(request.method, pathname);
   if (!entry) {
     console.error(`[api] ${request.method} ${pathname} is not in the role matrix (lib/access/matrix.ts)`);
     throw new SwitchboardError("forbidden", "This route is not in the role matrix");
   }
-  // The direct path says which route file it chose: the gate must have judged that one.
-  const routed = routedAs(request);
-  if (routed !== undefined && routed !== entry.key) {
-    console.error(`[api] ${request.method} ${pathname} was routed to ${routed} but judged as ${entry.key}`);
+  // The direct pipeline says which route it chose: the gate must have judged that one.
+  if (routedAs !== undefined && routedAs !== entry.key) {
+    console.error(`[api] ${request.method} ${pathname} was routed to ${routedAs} but judged as ${entry.key}`);
     throw new SwitchboardError("forbidden", "This request names its route ambiguously");
   }
   return entry;
@@ -105,18 +113,8 @@ function routeAccess(request: Request): { key: string; access: Access } {
  * test (tests/integration/route-identity.test.ts) can check from outside that the gate judged the route
  * the request line names, whichever pipeline served it.
  */
-function markRoute(response: Response, key: string | undefined): Response {
-  if (!key) return response;
-  const direct = (response as unknown as Partial<DirectReply>)[DIRECT_REPLY];
-  if (direct) direct.headers = { ...direct.headers, [ROUTE_HEADER]: key };
-  else {
-    try {
-      response.headers.set(ROUTE_HEADER, key);
-    } catch {
-      // A Response fetched from elsewhere keeps immutable headers.
-    }
-  }
-  return response;
+function markRoute(reply: Reply, key: string | undefined): Reply {
+  return key ? reply.withHeader(ROUTE_HEADER, key) : reply;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -128,7 +126,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * any write naming another origin is refused, cookie or not (a hostile page posting set-up).
  * Bearer tokens are never sent by a browser on its own, and scripts send no Origin.
  */
-function refuseCrossSite(request: Request, { requireOrigin }: { requireOrigin: boolean }): void {
+function refuseCrossSite(request: ApiRequest, { requireOrigin }: { requireOrigin: boolean }): void {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get("origin");
   if (origin) {
@@ -139,7 +137,7 @@ function refuseCrossSite(request: Request, { requireOrigin }: { requireOrigin: b
   throw new SwitchboardError("forbidden", "Cross-site request refused: a signed-in write must carry an Origin header");
 }
 
-function trustedOrigins(request: Request): Set<string> {
+function trustedOrigins(request: ApiRequest): Set<string> {
   const extra = (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
   const configured = process.env.SWITCHBOARD_URL ? [new URL(process.env.SWITCHBOARD_URL).origin] : [];
   return new Set([requestOrigin(request), ...configured, ...extra]);
@@ -150,19 +148,23 @@ function forbiddenMessage(access: Access, role: string, scope?: string): string 
   return `This needs the ${access} role or higher; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}`;
 }
 
-function toResponse(request: Request, result: unknown): Response {
-  if (result instanceof Response) return result;
-  if (result instanceof Reply) return jsonReply(request, result.body, result.status);
-  if (result === undefined) return new Response(null, { status: 204 });
-  return jsonReply(request, result);
+function toReply(result: unknown): Reply {
+  if (result instanceof Reply) return result;
+  if (result instanceof Response) return Reply.from(result);
+  if (result === undefined) return new Reply(undefined, 204);
+  return new Reply(result);
 }
 
-/** The one error shape; `request`, when there is one, lets a direct-path request skip building a Response. */
-export function errorResponse(err: unknown, request: Request | null = null): Response {
+/** The one error shape, as a Reply. */
+export function errorReply(err: unknown): Reply {
   const error = toSwitchboardError(err);
   const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
-  const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
-  return jsonReply(request, error.toBody(), error.status, headers);
+  return new Reply(error.toBody(), error.status, typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : {});
+}
+
+/** The one error shape, as a Response (routes outside the wrapper: better-auth's, OAuth metadata). */
+export function errorResponse(err: unknown): Response {
+  return toResponse(errorReply(err));
 }
 
 function toSwitchboardError(err: unknown): SwitchboardError {
@@ -191,7 +193,7 @@ export function callBodyLimit(): number {
  * Parses a JSON body with a zod schema; a missing or malformed body is a 400, a body over
  * `maxBytes` a 413 (nothing past the cap is kept in memory, whatever Content-Length claims).
  */
-export async function parseBody<S extends z.ZodType>(request: Request, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
+export async function parseBody<S extends z.ZodType>(request: ApiRequest, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
   const text = await readBodyText(request, maxBytes);
   bodies.set(request, text);
   let raw: unknown;
@@ -216,7 +218,7 @@ function wellFormed(value: unknown): boolean {
   return true;
 }
 
-export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+export function parseQuery<S extends z.ZodType>(request: ApiRequest, schema: S): z.infer<S> {
   const params = new URL(request.url).searchParams;
   const raw: Record<string, string> = {};
   for (const [key, value] of params) if (value !== "") raw[key] = value;

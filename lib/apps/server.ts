@@ -1,5 +1,6 @@
 import "server-only";
-import type { Principal } from "@/lib/auth";
+import type { RequestHead } from "@/lib/access";
+import type { Principal } from "@/lib/access";
 import type { CallDto } from "@/lib/calls";
 import { getCall, runCall } from "@/lib/calls/server";
 import { SwitchboardError } from "@/lib/errors";
@@ -12,7 +13,7 @@ import { isVisibleToApps, toolResourceUri, type AppCallTool, type AppReadResourc
  * Where browsers load the sandbox proxy page: `SWITCHBOARD_SANDBOX_ORIGIN` in production (a host
  * name of its own), otherwise the console's host name on the sandbox port that server.ts opened.
  */
-export function sandboxOrigin(request: Request): { origin: string } | { error: string } {
+export function sandboxOrigin(request: RequestHead): { origin: string } | { error: string } {
   const consoleUrl = new URL(request.url);
   const host = request.headers.get("host") ?? consoleUrl.host;
   const consoleOrigin = `${consoleUrl.protocol}//${host}`;
@@ -61,7 +62,7 @@ async function hostingCall(principal: Principal, callId: string): Promise<{ call
  * tool declares an app that cannot be hosted; no app (or no way to tell, the server being
  * unreachable) is `{ app: null, reason: null }`, and the plain result speaks for itself.
  */
-export async function getCallApp(principal: Principal, callId: string, request: Request): Promise<CallAppInfo> {
+export async function getCallApp(principal: Principal, callId: string, request: RequestHead): Promise<CallAppInfo> {
   const call = await getCall(principal, callId);
   const none = { app: null, reason: null };
   if (call.method !== "tools/call") return none;

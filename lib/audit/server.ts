@@ -1,6 +1,6 @@
 import "server-only";
 import type { ActorType, AuditEntryDto, AuditFilters, AuditPage, ListAuditQuery } from "@/lib/audit";
-import type { ClientInfo, Principal } from "@/lib/auth";
+import type { ClientInfo, Principal } from "@/lib/access";
 import * as q from "./queries";
 
 export interface AuditInput {

@@ -1,29 +1,6 @@
-import type { Role, TokenScope, TokenScopeName } from "@/lib/access";
+import type { RequestHead, TokenScope, TokenScopeName } from "@/lib/access";
+export type { ClientInfo, Principal, RequestHead } from "@/lib/access";
 export type { Setup, CreateToken } from "./schemas";
-
-/** Where a request came from, for the audit log. */
-export interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
-}
-
-/** The authenticated caller of an API route. */
-export interface Principal {
-  userId: string;
-  userName: string;
-  workspaceId: string;
-  /** The role this request acts with (a read-only token caps it at viewer). */
-  role: Role;
-  /** The member's own role in the workspace. */
-  memberRole: Role;
-  via: "session" | "token";
-  tokenId?: string;
-  /** A token's API scope (absent for a gateway-only token). */
-  tokenScope?: TokenScope;
-  /** Whether the token opens the MCP gateway endpoints (lib/gateway). */
-  tokenGateway?: boolean;
-  client: ClientInfo;
-}
 
 export interface ApiTokenInfo {
   id: string;
@@ -63,7 +40,7 @@ export const authKeys = {
  * The origin a request was addressed to. `X-Forwarded-Host`/`-Proto` are anybody's to send, so
  * they count only behind a proxy the operator vouches for (`SWITCHBOARD_TRUST_PROXY=1`).
  */
-export function requestOrigin(request: Request): string {
+export function requestOrigin(request: RequestHead): string {
   const url = new URL(request.url);
   const trustProxy = process.env.SWITCHBOARD_TRUST_PROXY === "1";
   const forwarded = (name: string) => (trustProxy ? request.headers.get(name)?.split(",")[0]?.trim() : undefined);
@@ -73,7 +50,7 @@ export function requestOrigin(request: Request): string {
 }
 
 /** The console's public origin for links it hands out: SWITCHBOARD_URL if set, else the request's. */
-export function consoleOrigin(request: Request): string {
+export function consoleOrigin(request: RequestHead): string {
   return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import type { RequestHead } from "./index";
 import { effectiveRole, parseTokenScopes, roleRank, type Role } from "@/lib/access";
 import { hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
@@ -47,7 +48,7 @@ export function clearTokenCache(): void {
  * Who is calling and in which workspace: a bearer API token (bound to one workspace) or a
  * better-auth session cookie (workspace from the `x-workspace-id` header, else the first membership).
  */
-export async function authenticate(request: Request): Promise<Principal> {
+export async function authenticate(request: RequestHead): Promise<Principal> {
   const header = request.headers.get("authorization");
   if (header?.toLowerCase().startsWith("bearer ")) {
     const principal = await fromToken(header.slice(7).trim(), request);
@@ -66,18 +67,18 @@ export async function authenticate(request: Request): Promise<Principal> {
 }
 
 /** The user of the request's session cookie (never a bearer token), or null: for routes bound to the person in the browser. */
-export async function signedInUserId(request: Request): Promise<string | null> {
+export async function signedInUserId(request: RequestHead): Promise<string | null> {
   const session = await auth.api.getSession({ headers: request.headers }).catch(() => null);
   return session?.user.id ?? null;
 }
 
 /** The caller's address (see clientAddress) and user agent, for the audit log. */
-export function clientInfo(request: Request): ClientInfo {
+export function clientInfo(request: RequestHead): ClientInfo {
   return { ip: clientAddress(request) || null, userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null };
 }
 
 /** The host (and port) the request addressed, as the proxy received it when trusted (see requestOrigin). */
-export function requestHost(request: Request): string {
+export function requestHost(request: RequestHead): string {
   return new URL(requestOrigin(request)).host;
 }
 
@@ -86,7 +87,7 @@ export function requestHost(request: Request): string {
  * operator vouches for (`SWITCHBOARD_TRUST_PROXY=1`) the address that proxy saw, which it
  * appended last to `X-Forwarded-For` (the entries before it are the client's to invent).
  */
-export function clientAddress(request: Request): string {
+export function clientAddress(request: RequestHead): string {
   if (process.env.SWITCHBOARD_TRUST_PROXY === "1") {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").map((e) => e.trim()).filter(Boolean).at(-1);
     if (forwarded) return forwarded;
@@ -102,7 +103,7 @@ function asRole(role: string): Role {
  * A person acting in a workspace through an OAuth grant of the gateway: their membership now,
  * cached with the token verdicts (a membership change empties both), or null for a non-member.
  */
-export async function grantPrincipal(userId: string, workspaceId: string, request: Request): Promise<Principal | null> {
+export async function grantPrincipal(userId: string, workspaceId: string, request: RequestHead): Promise<Principal | null> {
   const key = `grant ${userId} ${workspaceId}`;
   const cached = tokenCache.get(key);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
@@ -118,7 +119,7 @@ export async function grantPrincipal(userId: string, workspaceId: string, reques
 }
 
 /** The principal of an API token (any scope), or an unauthorized error: the gateway checks the scope itself. */
-export async function fromToken(token: string, request: Request): Promise<Principal> {
+export async function fromToken(token: string, request: RequestHead): Promise<Principal> {
   const tokenHash = hashToken(token);
   const cached = tokenCache.get(tokenHash);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };

@@ -23,7 +23,7 @@ export interface CallJournal {
   dialect: Dialect;
 }
 
-const journalSlot = piece("callJournal", () => ({ journal: null }));
+const journalSlot = piece<{ journal: Promise<CallJournal> | null }>("callJournal", () => ({ journal: null }));
 
 function journal(): Promise<CallJournal> {
   return (journalSlot.journal ??= driver().then((d) => open(dialectOf(d))));

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { notFound, ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { toCallError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
@@ -24,7 +24,7 @@ import type { CallRow } from "./queries";
 import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
-export { registerTaskResumer } from "./tasks";
+export { followTasks } from "./tasks";
 export { beginRelayedCall, type RelayedCallHandle, type RelayedOutcome } from "./relayed";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";

@@ -45,15 +45,9 @@ export function pollTaskNow(callId: string): void {
   schedule(callId, follower, 0);
 }
 
-/**
- * Registers how this process takes over task calls (Next's graph owns the poller; the instance
- * heartbeat in server.ts's graph claims the task calls of instances that are gone and hands them
- * here), and follows those it claimed before the poller was ready.
- */
-export function registerTaskResumer(): void {
-  const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
-  resumer.follow = (callIds) => callIds.forEach((id) => followTask(id, 0));
-  resumer.follow(resumer.waiting.splice(0));
+/** Follows the task calls this instance took over from one that is gone (lib/instances). */
+export function followTasks(callIds: string[]): void {
+  for (const id of callIds) followTask(id, 0);
 }
 
 function schedule(callId: string, follower: TaskFollower, delayMs: number | null): void {

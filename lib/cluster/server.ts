@@ -16,7 +16,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
  * the instance that holds what it needs, and streams that instance's answer back unchanged.
  * The Host header is kept so that the other instance applies the same origin checks.
  */
-export async function forwardRequest(request: Request, body: string | null, elsewhere: ServedElsewhere): Promise<Response> {
+export async function forwardRequest(request: { url: string; method: string; headers: Headers; signal: AbortSignal }, body: string | null, elsewhere: ServedElsewhere): Promise<Response> {
   const base = instanceUrl(elsewhere.instanceId);
   if (!base || request.headers.has(FORWARDED_HEADER)) {
     throw new SwitchboardError("unavailable", `${elsewhere.message}, which this instance cannot reach right now; try again`);

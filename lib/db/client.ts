@@ -32,7 +32,7 @@ const omit = {
  */
 export type Driver = { kind: "sqlite"; db: BetterSqlite3.Database } | { kind: "postgresql"; pool: pg.Pool };
 // In the runtime next to the client: the process's two module graphs share both.
-const handles = piece("dbDriver", () => ({}));
+const handles = piece<{ sqlite?: BetterSqlite3.Database; pool?: pg.Pool }>("dbDriver", () => ({}));
 
 function createSqliteClient() {
   const factory = releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() }));

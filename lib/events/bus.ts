@@ -15,7 +15,7 @@ export interface BusState {
 }
 
 // In the process runtime, so that every module graph (Next bundles, server.ts) shares one bus.
-const state = piece("events", () => ({ listeners: new Map(), replay: new ReplayLog<WorkspaceEvent>(), fanOut: null }));
+const state = piece<BusState>("events", () => ({ listeners: new Map(), replay: new ReplayLog<WorkspaceEvent>(), fanOut: null }));
 
 /** Gives every event an id and hands it to the workspace's listeners, on every instance. */
 export function publish(workspaceId: string, event: WorkspaceEvent): void {

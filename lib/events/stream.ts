@@ -1,11 +1,12 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import { eventsSince, subscribe } from "./bus";
 import type { WorkspaceEvent } from "./index";
 
 const KEEP_ALIVE_MS = 25_000;
 
 export interface EventStreamOptions {
-  request: Request;
+  request: RequestHead;
   workspaceId: string;
   /** Only events that pass are sent (a per-session stream); ids stay the workspace's. */
   filter?: (event: WorkspaceEvent) => boolean;

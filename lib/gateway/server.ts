@@ -1,12 +1,15 @@
 import "server-only";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import { instanceUrl } from "@/lib/cluster";
 import { prisma } from "@/lib/db/client";
 import { notFound, ServedElsewhere } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
 import { revokeGatewayGrants } from "@/lib/gateway-auth/server";
-import { forgetCache } from "@/lib/runtime";
+import { existingPiece, forgetCache } from "@/lib/runtime";
+import type { Bridges } from "./bridge/bridge";
+import type { BridgeSessions } from "./bridge/sessions";
+import type { UpstreamPool } from "./bridge/upstreams";
 import { getServer } from "@/lib/servers/server";
 import { closeRelay } from "./relay/endpoint";
 import { disconnectHost } from "./presence";
@@ -96,4 +99,11 @@ function toDto(slug: string, serverName: string, serverId: string, row: Awaited<
     path: gatewayPath(slug, serverName),
     updatedAt: row?.updatedAt.toISOString() ?? null,
   };
+}
+
+/** At a graceful stop (lib/start): bridged hosts' handlers, then their upstream sessions, left politely. */
+export async function closeGateway(): Promise<void> {
+  await Promise.allSettled([...(existingPiece<Bridges>("gatewayBridges")?.entries.values() ?? [])].map((bridge) => bridge.handler.close()));
+  await Promise.allSettled([...(existingPiece<BridgeSessions>("gatewayBridgeSessions")?.entries.values() ?? [])].map((session) => session.server.close()));
+  await existingPiece<UpstreamPool>("gatewayUpstreams")?.close().catch(() => undefined);
 }

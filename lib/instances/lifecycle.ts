@@ -1,7 +1,6 @@
 import os from "node:os";
 import { heartbeatMs, instanceId } from "./index";
 import * as q from "./queries";
-import { piece } from "@/lib/runtime";
 
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only".
 
@@ -43,7 +42,18 @@ export interface RunningInstance {
  * that stopped beating (or by a console from before instances existed) are marked interrupted,
  * by whichever instance notices first. Never another live instance's calls.
  */
-export async function startInstance({ calls, log = console.log, onGone = () => undefined }: { calls: InstanceCalls; log?: (line: string) => void; onGone?: (ids: string[]) => void }): Promise<RunningInstance> {
+export async function startInstance({
+  calls,
+  followTasks,
+  log = console.log,
+  onGone = () => undefined,
+}: {
+  calls: InstanceCalls;
+  /** Follows task calls this instance took over (lib/calls). */
+  followTasks: (callIds: string[]) => void;
+  log?: (line: string) => void;
+  onGone?: (ids: string[]) => void;
+}): Promise<RunningInstance> {
   const id = instanceId();
   const interval = heartbeatMs();
   await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
@@ -64,9 +74,7 @@ export async function startInstance({ calls, log = console.log, onGone = () => u
     await q.endGatewayConnections({ alive: living });
     const tasks = await calls.claimTaskCalls(living, id);
     if (tasks.length) {
-      const resumer = piece("taskResumer", () => ({ follow: null, waiting: [] }));
-      if (resumer.follow) resumer.follow(tasks);
-      else resumer.waiting.push(...tasks);
+      followTasks(tasks);
       log(`${tasks.length} task call(s) of a stopped console instance followed here`);
     }
     if (gone.length) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { instanceUrl } from "@/lib/cluster";
 import { instanceId } from "@/lib/instances";

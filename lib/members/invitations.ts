@@ -1,7 +1,9 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import { roleAtLeast, type Role } from "@/lib/access";
 import { audit, auditAs } from "@/lib/audit/server";
-import { consoleOrigin, type Principal } from "@/lib/auth";
+import { consoleOrigin } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { auth, clientInfo, createUserWithPassword } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -39,7 +41,7 @@ function toDto(row: InvitationRow, origin: string, names: Map<string, string>): 
 }
 
 /** Owners and admins invite; only an owner may invite an owner. Mail is best effort. */
-export async function createInvitation(principal: Principal, input: CreateInvitation, request: Request): Promise<CreatedInvitationDto> {
+export async function createInvitation(principal: Principal, input: CreateInvitation, request: RequestHead): Promise<CreatedInvitationDto> {
   if (input.role === "owner" && !roleAtLeast(principal.role, "owner")) {
     throw new SwitchboardError("forbidden", "Only an owner can invite an owner", { requiredRole: "owner" });
   }
@@ -69,7 +71,7 @@ export async function createInvitation(principal: Principal, input: CreateInvita
 }
 
 /** Pending invitations (not used, revoked or expired), newest first, with their links. */
-export async function listInvitations(principal: Principal, request: Request): Promise<InvitationDto[]> {
+export async function listInvitations(principal: Principal, request: RequestHead): Promise<InvitationDto[]> {
   const rows = await q.listPendingInvitations({ workspaceId: principal.workspaceId });
   const users = await q.usersNamed({ ids: [...new Set(rows.map((r) => r.invitedBy))] });
   const names = new Map(users.map((u) => [u.id, u.name]));
@@ -102,7 +104,7 @@ async function findByToken(token: string): Promise<FoundInvitation> {
 }
 
 /** What an invitation link offers, for the page that opens it (no account needed). */
-export async function previewInvitation(token: string, request: Request): Promise<InvitationPreviewDto> {
+export async function previewInvitation(token: string, request: RequestHead): Promise<InvitationPreviewDto> {
   const row = await findByToken(token);
   const [inviter, account, session] = await Promise.all([
     q.findUserName({ id: row.invitedBy }),
@@ -126,7 +128,7 @@ export async function previewInvitation(token: string, request: Request): Promis
  * Spends an invitation: a new account (name and password; the answer signs the person in with
  * its Set-Cookie headers) or the signed-in user, whose address must be the invited one.
  */
-export async function acceptInvitation(input: AcceptInvitation, request: Request): Promise<{ result: AcceptedInvitationDto; setCookies: string[] }> {
+export async function acceptInvitation(input: AcceptInvitation, request: RequestHead): Promise<{ result: AcceptedInvitationDto; setCookies: string[] }> {
   const row = await findByToken(input.token);
   const state = stateOf(row);
   if (state !== "valid") throw new SwitchboardError("gone", GONE[state], { state });
@@ -179,7 +181,7 @@ async function spend(row: FoundInvitation, userId: string, undo?: () => Promise<
 }
 
 // The account and membership exist whatever happens here; without cookies the page sends the person to sign in.
-async function signIn(email: string, password: string, request: Request): Promise<string[]> {
+async function signIn(email: string, password: string, request: RequestHead): Promise<string[]> {
   try {
     const signedIn = await auth.api.signInEmail({ body: { email, password }, headers: request.headers, returnHeaders: true });
     return signedIn.headers.getSetCookie();

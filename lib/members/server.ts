@@ -1,7 +1,7 @@
 import "server-only";
 import { roleAtLeast, type Role } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { clearTokenCache } from "@/lib/auth/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import type { MemberDto } from "./index";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import {
   callbackSteps,
   createOAuthRecorder,

@@ -1,7 +1,9 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import crypto from "node:crypto";
 import { audit, auditAs } from "@/lib/audit/server";
-import { consoleOrigin, type Principal } from "@/lib/auth";
+import { consoleOrigin } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { clientInfo, signedInUserId } from "@/lib/auth/server";
 import { decryptJson, encryptJson, hashToken } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
@@ -21,14 +23,14 @@ const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";
  * servers fetch it over https only: SWITCHBOARD_CLIENT_METADATA_URL when set (a TLS proxy serves
  * /oauth/client-metadata.json at that URL), else the console's own origin when it is https.
  */
-function clientMetadataUrl(request: Request): string | undefined {
+function clientMetadataUrl(request: RequestHead): string | undefined {
   if (process.env.SWITCHBOARD_CLIENT_METADATA_URL) return process.env.SWITCHBOARD_CLIENT_METADATA_URL;
   const origin = consoleOrigin(request);
   return origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
 }
 
 /** The Client ID Metadata Document the console serves at /oauth/client-metadata.json. */
-export function clientMetadataDocument(request: Request) {
+export function clientMetadataDocument(request: RequestHead) {
   const origin = consoleOrigin(request);
   return {
     client_id: clientMetadataUrl(request) ?? `${origin}${CLIENT_METADATA_PATH}`,
@@ -116,7 +118,7 @@ export function connectionMachine(server: ServerSecretRow): MachineCredentials |
 }
 
 /** `POST /servers/:id/oauth/authorize`: discovery, registration and PKCE by the SDK; the URL for the browser. */
-export async function startAuthorization(principal: Principal, server: ServerSecretRow, request: Request, scope?: string): Promise<{ authorizationUrl: string }> {
+export async function startAuthorization(principal: Principal, server: ServerSecretRow, request: RequestHead, scope?: string): Promise<{ authorizationUrl: string }> {
   if (server.authMode === "none") throw new SwitchboardError("bad_request", `"${server.name}" is not set up for OAuth; an admin can choose an auth mode in its settings`);
   if (!server.url) throw new SwitchboardError("bad_request", `"${server.name}" has no URL`);
   if (principal.via !== "session") throw new SwitchboardError("bad_request", "Signing in to a server needs a browser session, not an API token");
@@ -153,7 +155,7 @@ export type CallbackOutcome = { ok: true; serverId: string } | { ok: false; titl
  * `GET /oauth/callback`: the state must exist, be unused and unexpired, and belong to the person
  * signed in to the console in this browser. Then the SDK redeems the code and the tokens are stored.
  */
-export async function completeAuthorization(request: Request): Promise<CallbackOutcome> {
+export async function completeAuthorization(request: RequestHead): Promise<CallbackOutcome> {
   const params = new URL(request.url).searchParams;
   const state = params.get("state");
   const userId = await signedInUserId(request);
@@ -210,7 +212,7 @@ export async function oauthStatus(principal: Principal, server: ServerSecretRow)
 }
 
 /** `POST /servers/:id/oauth/checks`: the live discovery checks, kept as the server's last checks. */
-export function runOAuthChecks(principal: Principal, server: ServerSecretRow, request: Request): Promise<OAuthTrace> {
+export function runOAuthChecks(principal: Principal, server: ServerSecretRow, request: RequestHead): Promise<OAuthTrace> {
   if (!server.url || server.kind !== "http") throw new SwitchboardError("bad_request", `"${server.name}" is not a remote server: there is no OAuth to check`);
   const origin = consoleOrigin(request);
   return runChecks(principal, server, { clientMetadataUrl: clientMetadataUrl(request) ?? null, redirectUrl: `${origin}${CALLBACK_PATH}` });

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { getServer, getServerForCall } from "@/lib/servers/server";

@@ -1,7 +1,7 @@
 import "server-only";
 import { roleAtLeast } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import type { CreateView, NoteDto, SavedViewDto, TagCount, ViewFilters } from "./index";
 import * as q from "./queries";

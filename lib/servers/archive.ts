@@ -1,6 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { disconnectServer } from "@/lib/sessions/server";
 import { forgetServerStats } from "@/lib/stats/server";

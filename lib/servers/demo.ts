@@ -1,6 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { DEMO_SERVER_NAME } from "@/lib/demo";
 import { SwitchboardError } from "@/lib/errors";
 import { toDto } from "./dto";

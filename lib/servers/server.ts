@@ -1,7 +1,7 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
 import { forgetServerCredentials } from "@/lib/oauth/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";

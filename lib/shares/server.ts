@@ -1,7 +1,9 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import { roleAtLeast } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
-import { consoleOrigin, type Principal } from "@/lib/auth";
+import { consoleOrigin } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import type { CallMethod, Page } from "@/lib/calls";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -23,7 +25,7 @@ import { toSharedCall } from "./shared-call";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Creates a public read-only link to a call; the token is kept hashed (lookup) and sealed (to copy it again). */
-export async function createShare(principal: Principal, callId: string, input: CreateShare, request: Request): Promise<ShareDto> {
+export async function createShare(principal: Principal, callId: string, input: CreateShare, request: RequestHead): Promise<ShareDto> {
   const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
   if (!call) throw notFound("Call");
   const settings = await q.findSharingSettings({ workspaceId: principal.workspaceId });
@@ -50,7 +52,7 @@ function expiryOf(input: CreateShare): Date | null {
 }
 
 /** A call's links that still work, and whether the workspace allows sharing at all. */
-export async function listCallShares(principal: Principal, callId: string, request: Request): Promise<CallSharesDto> {
+export async function listCallShares(principal: Principal, callId: string, request: RequestHead): Promise<CallSharesDto> {
   const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
   if (!call) throw notFound("Call");
   const [settings, rows] = await Promise.all([
@@ -61,7 +63,7 @@ export async function listCallShares(principal: Principal, callId: string, reque
 }
 
 /** Every link of the workspace (active, expired and revoked), newest first. */
-export async function listShares(principal: Principal, query: ListSharesQuery, request: Request): Promise<Page<ShareDto>> {
+export async function listShares(principal: Principal, query: ListSharesQuery, request: RequestHead): Promise<Page<ShareDto>> {
   const page = await q.listShares({ workspaceId: principal.workspaceId, cursor: query.cursor, limit: query.limit });
   return { items: await toDtos(page.items, principal, request), nextCursor: page.nextCursor };
 }
@@ -117,7 +119,7 @@ function goneReason(share: { revokedAt: Date | null; expiresAt: Date | null; pub
   return null;
 }
 
-async function toDtos(rows: q.ListedShareRow[], principal: Principal, request: Request): Promise<ShareDto[]> {
+async function toDtos(rows: q.ListedShareRow[], principal: Principal, request: RequestHead): Promise<ShareDto[]> {
   const ids = [...new Set(rows.map((r) => r.createdBy))];
   const names = new Map((await q.findUserNames({ ids })).map((u) => [u.id, u.name]));
   const origin = consoleOrigin(request);

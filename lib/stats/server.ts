@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { notFound } from "@/lib/errors";
 import { estimatePercentile, emptySummary, mergeSummary, type Summary } from "./histogram";
 import { BUCKETS, type Stats, type StatsGroup, type StatsPoint, type StatsQuery } from "./index";

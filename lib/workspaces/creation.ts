@@ -1,6 +1,6 @@
 import "server-only";
 import { roleAtLeast } from "@/lib/access";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { SwitchboardError } from "@/lib/errors";
 import { networkMode } from "@/lib/net/server";
 import * as q from "./queries";

@@ -1,6 +1,6 @@
 import "server-only";
 import { audit, auditAs } from "@/lib/audit/server";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 import { clearTokenCache } from "@/lib/auth/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { assertWorkspaceAllowList, envAllowedNetworks, forgetNetworkPolicy, networkMode } from "@/lib/net/server";

@@ -1,4 +1,5 @@
 import "server-only";
+import type { RequestHead } from "@/lib/access";
 import { classifyAddress, parseIp } from "@/lib/net";
 import { clientAddress, FORWARDED_HEADER, requestHost } from "@/lib/auth/server";
 import { SwitchboardError } from "@/lib/errors";
@@ -27,7 +28,7 @@ function forwardedBlindly(headers: Headers): boolean {
 }
 
 /** The set-up requester of a request. */
-export function setupRequester(request: Request): SetupRequester {
+export function setupRequester(request: RequestHead): SetupRequester {
   return { address: clientAddress(request), host: requestHost(request), proxied: forwardedBlindly(request.headers) };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, routeKey } from "@/lib/access";
+import { ROUTE_ACCESS } from "@/lib/access";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
-import { apiRouteFiles, concretePath } from "../support/routes";
+import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 const PUBLIC = new Set(Object.entries(ROUTE_ACCESS).filter(([, access]) => access === "public").map(([key]) => key));
 

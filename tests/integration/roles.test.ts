@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROLES, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib/access";
+import { ROLES, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/access";
 import { insertMember } from "../support/database";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { LAST, PIPELINES, type Caller } from "../support/pipelines";
-import { apiRouteFiles, concretePath } from "../support/routes";
+import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 /**
  * The role matrix, end to end: every route file under app/api/v1 × every role (and a read-only

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accessFor, ROUTE_ACCESS, roleAtLeast, routeKey, type Role } from "@/lib/access";
+import { accessFor, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/access";
 import { insertMember } from "../support/database";
 import { rawRequest } from "../support/raw-http";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { LAST, PIPELINES, type Caller } from "../support/pipelines";
-import { apiRouteFiles, concretePath } from "../support/routes";
+import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 /**
  * One identity for a request's route (issue 24): every route file × the callers a route may refuse
@@ -138,7 +138,7 @@ describe.each(PIPELINES)("route identity through %s", (_label, env) => {
 /** Passed the gate only as the route its request line names, and only where a viewer may go. */
 function judgedRightly(mark: string | undefined, method: string, target: string): boolean {
   if (mark === undefined) return true;
-  return roleAtLeast("viewer", ROUTE_ACCESS[mark] as Role) && mark === accessFor(method, target.split("?")[0]!)?.key;
+  return roleAtLeast("viewer", (ROUTE_ACCESS as Record<string, string>)[mark] as Role) && mark === accessFor(method, target.split("?")[0]!)?.key;
 }
 
 function routes() {

@@ -5,7 +5,7 @@ import { startEverything, startFixture, type RunningServer } from "../support/se
 type Api = Awaited<ReturnType<typeof setupOwner>>["api"];
 
 // A task call still pending when the console stops is followed again by the next process
-// (the instance heartbeat claims it, instrumentation.ts follows it): it reaches a final state, never stuck pending or interrupted.
+// (the instance heartbeat claims it and follows it): it reaches a final state, never stuck pending or interrupted.
 describe("task calls survive a console restart", () => {
   let sb: ConsoleHandle;
   let tasks: RunningServer;

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { ApiRouteKey } from "@/lib/routes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
@@ -26,4 +27,9 @@ export function apiRouteFiles(): { folder: string; method: string }[] {
 /** A concrete URL path for a route folder: every `[param]` becomes `x` (`[kind]` becomes `tools`). */
 export function concretePath(folder: string): string {
   return "/api/v1/" + folder.split("/").map((seg) => (seg === "[kind]" ? "tools" : seg.replace(/^\[.*\]$/, "x"))).join("/");
+}
+
+/** The role matrix's key for a route folder ("servers/[id]") and method: "POST /api/v1/servers/:id". */
+export function routeKey(method: string, folder: string): ApiRouteKey {
+  return `${method} /api/v1/${folder.split("/").map((s) => s.replace(/^\[(.+)\]$/, ":$1")).join("/")}` as ApiRouteKey;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, accessFor, effectiveRole, roleAtLeast, routeKey } from "@/lib/access";
-import { apiRouteFiles, concretePath } from "../support/routes";
+import { ROUTE_ACCESS, accessFor, effectiveRole, roleAtLeast } from "@/lib/access";
+import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 describe("the role matrix", () => {
   const files = apiRouteFiles();
@@ -12,7 +12,7 @@ describe("the role matrix", () => {
   });
 
   it("has no entry without a route file", () => {
-    const stale = Object.keys(ROUTE_ACCESS).filter((k) => !keys.includes(k));
+    const stale = Object.keys(ROUTE_ACCESS).filter((k) => !(keys as string[]).includes(k));
     expect(stale).toEqual([]);
   });
 

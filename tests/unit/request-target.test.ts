@@ -1,12 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accessFor } from "@/lib/access";
-import { matchRoute, routeTable } from "@/lib/api/bearer-routes";
+import { matchRoute } from "@/lib/routes";
 import { declaredBodyCap, refusedTarget } from "@/lib/api/request-target";
 import { apiRouteFiles } from "../support/routes";
 
 const files = apiRouteFiles();
-const routes = routeTable([...new Set(files.map((f) => `/api/v1/${f.folder}/route`))]);
 const methodsOf = new Map<string, Set<string>>();
 for (const f of files) methodsOf.set(`/api/v1/${f.folder}`, (methodsOf.get(`/api/v1/${f.folder}`) ?? new Set()).add(f.method));
 
@@ -94,9 +93,9 @@ describe("one identity for a request's route (property)", () => {
         if (refusedTarget(t, { host: h }, false) !== null) return;
         taken++;
         const pathname = t.split("?")[0]!;
-        // What lib/api/bearer-routes.ts and Next hand a handler, and what the gate reads.
+        // What lib/api/pipeline.ts and Next hand a handler, and what the gate reads.
         expect(new URL(`http://${h || "localhost"}${t}`).pathname).toBe(pathname);
-        const found = matchRoute(routes, pathname);
+        const found = matchRoute(pathname);
         if (!found) return;
         const pattern = found.route.pattern;
         if (!methodsOf.get(pattern.replace(/:(\w+)/g, "[$1]"))?.has(method)) return;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth";
+import type { Principal } from "@/lib/access";
 
 const memberships = vi.hoisted(() => ({ roles: [] as string[] }));
 vi.mock("@/lib/workspaces/queries", () => ({ listMemberships: async () => memberships.roles.map((role) => ({ role })) }));

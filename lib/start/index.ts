@@ -1,0 +1,136 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import next, { type NextConfig } from "next";
+import { apiPipeline, headersForEveryPath } from "@/lib/api/pipeline";
+import * as agentQueries from "@/lib/agents/queries";
+import { insertAuditEvents } from "@/lib/audit/queries";
+import { instanceCalls } from "@/lib/calls/journal";
+import { startSearchIndexer, stopSearchIndexer } from "@/lib/calls/search-index";
+import { followTasks } from "@/lib/calls/server";
+import { startCluster } from "@/lib/cluster/start";
+import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/db/url";
+import * as events from "@/lib/events/bus";
+import { closeGateway } from "@/lib/gateway/server";
+import { startInstance } from "@/lib/instances/lifecycle";
+import * as hub from "@/lib/relay/hub";
+import { attachRelay } from "@/lib/relay/socket-server";
+import { startRetention, stopRetention } from "@/lib/retention/scheduler";
+import { startRuntime } from "@/lib/runtime";
+import { startSandboxServer } from "@/lib/apps/sandbox-server";
+import { restoreAgentSessions } from "@/lib/servers/server";
+import { forgetRollupsBefore } from "@/lib/stats/rollup";
+import { countUsers } from "@/lib/workspaces/queries";
+import { setupCode } from "@/lib/workspaces/setup-code";
+import { requestFront } from "./front";
+
+export interface StartOptions {
+  dev: boolean;
+  hostname: string;
+  port: number;
+}
+
+/** What server.ts holds of the console: its HTTP server's handlers and the way to stop it. */
+export interface Console {
+  request(req: IncomingMessage, res: ServerResponse): void;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Logs what a person needs once the port is open. */
+  listening(): void;
+  /** Graceful stop: no new requests, writes in flight finish (up to the grace period), pending calls marked interrupted. */
+  shutdown(server: Server): Promise<void>;
+}
+
+/**
+ * The composition root: every piece of process state is created here, in this order, in this
+ * module graph — the database's files, the runtime, Next, the cluster channel (PostgreSQL), the
+ * instance heartbeat (which follows task calls it takes over), the agent relay, the MCP Apps
+ * sandbox, agents' sessions coming back, retention and the search indexer. Nothing in lib/
+ * starts itself at import.
+ */
+export async function start({ dev, hostname, port }: StartOptions): Promise<Console> {
+  secureDataFiles();
+  const me = startRuntime().instanceId;
+  const postgres = isPostgresUrl(databaseUrl());
+  const app = next({ dev, hostname, port });
+  const nextRequest = app.getRequestHandler();
+  await app.prepare();
+  const nextUpgrade = app.getUpgradeHandler();
+
+  // On PostgreSQL other instances may share the database: join them (events, agents, forwarding).
+  const cluster = postgres
+    ? startCluster({
+        databaseUrl: databaseUrl(),
+        instanceId: me,
+        events,
+        relay: {
+          ...hub,
+          revokeHere: (agentId) => hub.isAgentHere(agentId) && (hub.revokeLink(agentId), true),
+          onLinkChanged: (listener) => (hub.relayHub().linkChanged = listener),
+          onRevokeElsewhere: (listener) => (hub.relayHub().revokeElsewhere = listener),
+        },
+      })
+    : null;
+  // A call still pending from a stopped instance never gets its answer: say so, never lose it.
+  const instance = await startInstance({ calls: instanceCalls, followTasks, onGone: (ids) => cluster?.forget(ids) });
+
+  // The API and the gateway through the console's own pipeline; Next serves them in development.
+  const configFile = "../../next.config.js";
+  const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
+  const api = dev || process.env.SWITCHBOARD_DIRECT_API === "0" ? null : apiPipeline({ headers: await headersForEveryPath(nextConfig) });
+  const front = requestFront({
+    trustProxy: process.env.SWITCHBOARD_TRUST_PROXY === "1",
+    pipelines: [...(api ? [api] : []), (req, res) => void nextRequest(req, res)],
+  });
+  const relay = attachRelay({
+    publish: events.publish,
+    agents: {
+      findByTokenHash: (tokenHash) => agentQueries.findAgentByTokenHash({ tokenHash }),
+      announceServers: agentQueries.announceServers,
+      touch: agentQueries.touchAgent,
+    },
+  });
+  // MCP Apps run on their own origin: a second port here, or SWITCHBOARD_SANDBOX_ORIGIN in front of it.
+  const configuredSandboxPort = process.env.SWITCHBOARD_SANDBOX_PORT;
+  const sandbox = await startSandboxServer({ host: hostname, port: Number(configuredSandboxPort ?? port + 1), fixed: configuredSandboxPort !== undefined });
+  if (sandbox) process.env.SWITCHBOARD_SANDBOX_PORT = String(sandbox.port);
+  else delete process.env.SWITCHBOARD_SANDBOX_PORT;
+  // An agent that comes back reopens the sessions its servers had.
+  restoreAgentSessions();
+  // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
+  startRetention({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore });
+  // SQLite's history search index is kept in batches behind the call path (lib/calls/search-index.ts).
+  startSearchIndexer({ sqlite: !postgres });
+  const needsSetup = (await countUsers()) === 0;
+  const graceMs = Number(process.env.SWITCHBOARD_SHUTDOWN_GRACE_MS ?? 10_000);
+  let stopping = false;
+
+  return {
+    request: front.request,
+    upgrade(req, socket, head) {
+      if (relay.handles(req)) relay.upgrade(req, socket, head);
+      else void nextUpgrade(req, socket, head);
+    },
+    listening() {
+      console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+      // Anyone who can reach the console could otherwise claim it first.
+      if (needsSetup) console.log(`Set-up code (needed to set up from another machine): ${setupCode()}`);
+    },
+    async shutdown(server) {
+      if (stopping) return;
+      stopping = true;
+      stopRetention();
+      const draining = front.drain(graceMs);
+      server.close();
+      server.closeIdleConnections();
+      const inFlight = await draining;
+      if (inFlight) console.log(`Stopped after waiting up to ${graceMs} ms for ${inFlight} request(s) in flight`);
+      relay.close();
+      sandbox?.close();
+      await closeGateway();
+      const cut = await instance.stop().catch(() => 0);
+      // After the calls still running were marked interrupted: they are indexed too.
+      await stopSearchIndexer();
+      await cluster?.close();
+      if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
+    },
+  };
+}
