@@ -1,4 +1,5 @@
 import "server-only";
+import crypto from "node:crypto";
 import { openConnection, type ListChangedKind, type LogMessage, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { Credential } from "../recorder";
 import { piece } from "@/lib/runtime";
@@ -82,10 +83,8 @@ export function upstreamFor(server: ServerSecretRow, principalKey: string, capab
     found.lastUsed = Date.now();
     return found;
   }
-  return open(server, capable ? `${key}\n${++opened}` : key, capable);
+  return open(server, capable ? `${key}\n${crypto.randomUUID()}` : key, capable);
 }
-
-let opened = 0;
 
 /**
  * A capable connection of the principal's for one call alone (an idle one reused, else a new one):
@@ -93,7 +92,7 @@ let opened = 0;
  */
 export function checkoutUpstream(server: ServerSecretRow, principalKey: string, holder: ServerRequestHandler): PooledUpstream {
   const prefix = `${principalKey}\n${server.id}\n`;
-  const entry = [...upstreamPool.entries.values()].find((e) => e.capable && e.holder === null && e.key.startsWith(prefix)) ?? open(server, `${prefix}${++opened}`, true);
+  const entry = [...upstreamPool.entries.values()].find((e) => e.capable && e.holder === null && e.key.startsWith(prefix)) ?? open(server, `${prefix}${crypto.randomUUID()}`, true);
   entry.holder = holder;
   entry.lastUsed = Date.now();
   return entry;
