@@ -4,8 +4,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   timeout: 90_000,
   expect: { timeout: 15_000 },
+  // Two spec files at a time, each with its own console, database and browser context; the tests
+  // of one file run in order (most share one console). SWITCHBOARD_TEST_WORKERS=1 runs one at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.SWITCHBOARD_TEST_WORKERS ?? 2),
   reporter: [["list"]],
   use: {
     browserName: "chromium",
