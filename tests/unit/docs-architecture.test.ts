@@ -72,9 +72,9 @@ describe("environment variables the docs name", () => {
   it("are each read somewhere in the code", () => {
     const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
     const named = new Set(docs.flatMap((doc) => [...read(doc).matchAll(/\bSWITCHBOARD_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])));
-    const code = ["lib", "app", "agent", "bench", "scripts", "tests/support"]
+    const code = ["lib", "app", "agent", "bench", "scripts", "tests"]
       .flatMap((dir) => walk(dir))
-      .concat(["server.ts", "proxy.ts", "next.config.js", "prisma.config.ts", "scripts/build.sh", "scripts/start.sh"].filter((f) => fs.existsSync(path.join(ROOT, f))))
+      .concat(["server.ts", "proxy.ts", "next.config.js", "prisma.config.ts", "playwright.config.ts", "vitest.config.ts", "scripts/build.sh", "scripts/start.sh", "scripts/test.sh"].filter((f) => fs.existsSync(path.join(ROOT, f))))
       .map(read)
       .join("\n");
     expect(named.size).toBeGreaterThan(5);
