@@ -53,7 +53,7 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
     }
     expect(failures).toEqual([]);
     expect(ROLES).toHaveLength(4);
-  });
+  }, 240_000); // every route × four callers; two suites share two cores
 });
 
 async function send(base: string, token: string, method: string, path: string) {

@@ -89,7 +89,7 @@ describe.each(PIPELINES)("route identity through %s", (_label, env) => {
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(1000);
     await expectNothingChanged();
-  });
+  }, 240_000); // over a thousand requests; two suites share two cores
 
   it("fuzz: whatever the target and Host, a viewer passes the gate only for the route the request line names", async () => {
     const viewer = callers.find((c) => c.label === "viewer")!;
