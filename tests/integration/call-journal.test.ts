@@ -34,7 +34,9 @@ beforeAll(async () => {
     databaseUrl = `file:${file}`;
     const db = new Database(file, { readonly: true });
     read = async (sql, ...values) => db.prepare(sql).all(...values) as Record<string, unknown>[];
-    close = async () => db.close();
+    close = async () => {
+      db.close();
+    };
   }
   process.env.DATABASE_URL = databaseUrl;
   const { prisma } = await import("@/lib/db/client");
