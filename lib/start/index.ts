@@ -23,6 +23,9 @@ import { countUsers } from "@/lib/workspaces/queries";
 import { setupCode } from "@/lib/workspaces/setup-code";
 import { requestFront } from "./front";
 
+// After the grace period for requests in flight, the rest of a stop gets this long.
+const STOP_BOUND_MS = 15_000;
+
 export interface StartOptions {
   dev: boolean;
   hostname: string;
@@ -123,13 +126,20 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
       server.closeIdleConnections();
       const inFlight = await draining;
       if (inFlight) console.log(`Stopped after waiting up to ${graceMs} ms for ${inFlight} request(s) in flight`);
-      relay.close();
-      sandbox?.close();
-      await closeGateway();
-      const cut = await instance.stop().catch(() => 0);
-      // After the calls still running were marked interrupted: they are indexed too.
-      await stopSearchIndexer();
-      await cluster?.close();
+      // What follows must not hold the process past a bound: a database that went away would.
+      const cut = await Promise.race([
+        (async () => {
+          relay.close();
+          sandbox?.close();
+          await closeGateway();
+          const interrupted = await instance.stop().catch(() => 0);
+          // After the calls still running were marked interrupted: they are indexed too.
+          await stopSearchIndexer();
+          await cluster?.close();
+          return interrupted;
+        })(),
+        new Promise<number>((resolve) => setTimeout(() => (console.error(`Stopping took over ${STOP_BOUND_MS} ms; exiting anyway`), resolve(0)), STOP_BOUND_MS).unref()),
+      ]);
       if (cut) console.log(`${cut} call(s) still running at shutdown marked interrupted`);
     },
   };
