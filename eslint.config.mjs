@@ -30,6 +30,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": "off" },
   },
   {
+    // The composition root wires each domain's parts together (docs/architecture.md, "Start-up").
+    files: ["lib/start/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^@modelcontextprotocol/", message: "The composition root wires domains, not the SDK." }] }] },
+  },
+  {
     // The runtime names every domain's in-memory state type (type-only imports, erased at run time).
     files: ["lib/runtime/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^@modelcontextprotocol/", message: "The runtime holds state, not the SDK." }] }] },

@@ -30,14 +30,14 @@ export async function introspectGatewayAccessToken(token: string): Promise<Gatew
 
 const WORKSPACE_HEADER = "x-workspace-id";
 const TOKEN_CACHE_MS = 10_000;
-const lastUsedWrites = new Map<string, number>();
-const lastActiveWrites = new Map<string, number>();
+const lastUsedWrites = () => piece("tokenUseWrites", () => new Map<string, number>());
+const lastActiveWrites = () => piece("memberActivityWrites", () => new Map<string, number>());
 /** Set by server.ts from the socket, replacing anything a client sent under that name. */
 export const CLIENT_IP_HEADER = "x-switchboard-client-ip";
 /** Set by server.ts to the forwarding headers a request arrived with (lib/api/request-target.ts). */
 export const FORWARDED_HEADER = "x-switchboard-forwarded";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
-const tokenCache = piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
+const tokenCache = () => piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
 
 /** Forget every cached token verdict (after a revocation or a membership change). */
 export function clearTokenCache(): void {
@@ -105,7 +105,7 @@ function asRole(role: string): Role {
  */
 export async function grantPrincipal(userId: string, workspaceId: string, request: RequestHead): Promise<Principal | null> {
   const key = `grant ${userId} ${workspaceId}`;
-  const cached = tokenCache.get(key);
+  const cached = tokenCache().get(key);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
   const epoch = cacheEpoch("tokenCache");
   const member = await q.findMembership({ userId, workspaceId });
@@ -113,20 +113,20 @@ export async function grantPrincipal(userId: string, workspaceId: string, reques
   const user = await q.findUserName({ id: userId });
   const role = asRole(member.role);
   const principal: Principal = { userId, userName: user?.name ?? "", workspaceId, role, memberRole: role, via: "token", client: { ip: null, userAgent: null } };
-  if (tokenCache.size > 10_000) tokenCache.clear();
-  if (epoch === cacheEpoch("tokenCache")) tokenCache.set(key, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  if (tokenCache().size > 10_000) tokenCache().clear();
+  if (epoch === cacheEpoch("tokenCache")) tokenCache().set(key, { principal, until: Date.now() + TOKEN_CACHE_MS });
   return { ...principal, client: clientInfo(request) };
 }
 
 /** The principal of an API token (any scope), or an unauthorized error: the gateway checks the scope itself. */
 export async function fromToken(token: string, request: RequestHead): Promise<Principal> {
   const tokenHash = hashToken(token);
-  const cached = tokenCache.get(tokenHash);
+  const cached = tokenCache().get(tokenHash);
   if (cached && cached.until > Date.now()) return { ...cached.principal, client: clientInfo(request) };
   const epoch = cacheEpoch("tokenCache");
   const principal = await verifyToken(tokenHash);
-  if (tokenCache.size > 10_000) tokenCache.clear();
-  if (epoch === cacheEpoch("tokenCache")) tokenCache.set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
+  if (tokenCache().size > 10_000) tokenCache().clear();
+  if (epoch === cacheEpoch("tokenCache")) tokenCache().set(tokenHash, { principal, until: Date.now() + TOKEN_CACHE_MS });
   return { ...principal, client: clientInfo(request) };
 }
 
@@ -156,16 +156,16 @@ async function verifyToken(tokenHash: string): Promise<Principal> {
 // Last activity on the members page: at most one write a minute per membership, off the request path.
 function touchMember(id: string) {
   const now = Date.now();
-  if ((lastActiveWrites.get(id) ?? 0) > now - 60_000) return;
-  lastActiveWrites.set(id, now);
+  if ((lastActiveWrites().get(id) ?? 0) > now - 60_000) return;
+  lastActiveWrites().set(id, now);
   void q.touchMember({ id }).catch(() => undefined);
 }
 
 // lastUsedAt is informational: write it at most once a minute per token, off the request path.
 function touchToken(id: string) {
   const now = Date.now();
-  if ((lastUsedWrites.get(id) ?? 0) > now - 60_000) return;
-  lastUsedWrites.set(id, now);
+  if ((lastUsedWrites().get(id) ?? 0) > now - 60_000) return;
+  lastUsedWrites().set(id, now);
   void q.touchToken({ id }).catch(() => undefined);
 }
 

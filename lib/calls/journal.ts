@@ -23,10 +23,10 @@ export interface CallJournal {
   dialect: Dialect;
 }
 
-const journalSlot = piece<{ journal: Promise<CallJournal> | null }>("callJournal", () => ({ journal: null }));
+const journalSlot = () => piece<{ journal: Promise<CallJournal> | null }>("callJournal", () => ({ journal: null }));
 
 function journal(): Promise<CallJournal> {
-  return (journalSlot.journal ??= driver().then((d) => open(dialectOf(d))));
+  return (journalSlot().journal ??= driver().then((d) => open(dialectOf(d))));
 }
 
 function open(dialect: Dialect): CallJournal {

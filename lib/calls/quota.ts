@@ -1,9 +1,10 @@
 import "server-only";
 import { SwitchboardError } from "@/lib/errors";
 import * as q from "./queries";
+import { piece } from "@/lib/runtime";
 
 const RECOUNT_MS = 10_000;
-const counts = new Map<string, { at: number; stored: number }>();
+const counts = () => piece("callQuotaCounts", () => new Map<string, { at: number; stored: number }>());
 
 /** Calls a workspace may keep in its history (SWITCHBOARD_MAX_CALLS; default 5,000,000). */
 export function maxCalls(): number {
@@ -17,10 +18,10 @@ export function maxCalls(): number {
  * re-read every few seconds and the calls recorded in between are added to it.
  */
 export async function takeCallRoom(workspaceId: string): Promise<void> {
-  let entry = counts.get(workspaceId);
+  let entry = counts().get(workspaceId);
   if (!entry || Date.now() - entry.at > RECOUNT_MS) {
     entry = { at: Date.now(), stored: await q.countCalls({ workspaceId }) };
-    counts.set(workspaceId, entry);
+    counts().set(workspaceId, entry);
   }
   const limit = maxCalls();
   if (entry.stored >= limit) {

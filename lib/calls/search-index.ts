@@ -20,7 +20,7 @@ export interface SearchIndexer {
   running: Promise<number> | null;
 }
 
-const indexer = piece("searchIndexer", (): SearchIndexer => ({ timer: null, running: null }));
+const indexer = () => piece("searchIndexer", (): SearchIndexer => ({ timer: null, running: null }));
 
 /** Statements of one pass, prepared once per connection. */
 interface Statements {
@@ -98,10 +98,11 @@ export async function indexCalls(db: BetterSqlite3.Database, { batch = BATCH }: 
 
 /** Runs the indexer now (joining a run in progress) and resolves when nothing finished is left unindexed. */
 export function indexPendingNow(): Promise<number> {
-  indexer.running ??= driver()
+  const state = indexer();
+  state.running ??= driver()
     .then((d) => (d.kind === "sqlite" ? indexCalls(d.db) : 0))
-    .finally(() => (indexer.running = null));
-  return indexer.running;
+    .finally(() => (state.running = null));
+  return state.running;
 }
 
 /**
@@ -110,19 +111,21 @@ export function indexPendingNow(): Promise<number> {
  * process alive.
  */
 export function startSearchIndexer({ sqlite }: { sqlite: boolean }): void {
-  if (!sqlite || indexer.timer || !(INTERVAL_MS > 0)) return;
-  indexer.timer = setInterval(() => {
-    if (indexer.running) return;
+  const state = indexer();
+  if (!sqlite || state.timer || !(INTERVAL_MS > 0)) return;
+  state.timer = setInterval(() => {
+    if (state.running) return;
     indexPendingNow().catch(reportFailure);
   }, INTERVAL_MS);
-  indexer.timer.unref();
+  state.timer.unref();
 }
 
 /** Stops the timer and indexes what finished meanwhile (a graceful stop leaves nothing behind). */
 export async function stopSearchIndexer(): Promise<void> {
-  if (!indexer.timer) return;
-  clearInterval(indexer.timer);
-  indexer.timer = null;
+  const state = indexer();
+  if (!state.timer) return;
+  clearInterval(state.timer);
+  state.timer = null;
   await indexPendingNow().catch(reportFailure);
 }
 

@@ -47,7 +47,7 @@ export interface CallRequest {
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
-const running = piece("runningCalls", () => new Map<string, AbortController>());
+const running = () => piece("runningCalls", () => new Map<string, AbortController>());
 
 /**
  * Sends one request on the user's behalf and records it: the row is written as `pending` before
@@ -135,7 +135,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   await recordPending(pending);
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
-  running.set(key, controller);
+  running().set(key, controller);
   const t0 = performance.now();
   const timeoutMs = req.timeoutMs ?? server.timeoutMs;
   let progressWrite: Promise<unknown> = Promise.resolve();
@@ -164,7 +164,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   } catch (err) {
     outcome = toCallError(serverFailure(server, err));
   } finally {
-    running.delete(key);
+    running().delete(key);
   }
   await progressWrite;
   const durationMs = performance.now() - t0;
@@ -204,7 +204,7 @@ function completedRow(pending: PendingCall, completion: CallCompletion, { name, 
  * era's cancellation), or sends `tasks/cancel` for a task call whose task is still running.
  */
 export async function cancelCall(principal: Principal, requestId: string): Promise<boolean> {
-  const controller = running.get(`${principal.workspaceId}:${requestId}`);
+  const controller = running().get(`${principal.workspaceId}:${requestId}`);
   if (controller) {
     controller.abort(new Error("Cancelled by the user"));
     return true;

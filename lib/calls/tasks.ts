@@ -24,22 +24,22 @@ export interface TaskFollower {
 
 // Task calls being followed, by call id: in the process runtime so that every module graph shares
 // one poller and a call is never followed twice.
-const followers = piece("taskFollowers", () => new Map<string, TaskFollower>());
+const followers = () => piece("taskFollowers", () => new Map<string, TaskFollower>());
 
 /**
  * Follows a task-augmented call in the console process until its task ends, then stores the
  * result on the call. Runs whether or not anybody watches; idempotent per call.
  */
 export function followTask(callId: string, pollIntervalMs: number | null): void {
-  if (followers.has(callId)) return;
+  if (followers().has(callId)) return;
   const follower: TaskFollower = { timer: null, failures: 0, busy: false };
-  followers.set(callId, follower);
+  followers().set(callId, follower);
   schedule(callId, follower, pollIntervalMs);
 }
 
 /** Polls a followed task now (after a cancel, say) instead of at its next tick. */
 export function pollTaskNow(callId: string): void {
-  const follower = followers.get(callId);
+  const follower = followers().get(callId);
   if (!follower) return followTask(callId, 0);
   if (follower.timer) clearTimeout(follower.timer);
   schedule(callId, follower, 0);
@@ -73,7 +73,7 @@ async function tick(callId: string, follower: TaskFollower): Promise<void> {
   } finally {
     follower.busy = false;
   }
-  if (next === "stop") followers.delete(callId);
+  if (next === "stop") followers().delete(callId);
   else schedule(callId, follower, next);
 }
 

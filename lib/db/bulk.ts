@@ -33,11 +33,11 @@ export async function appendRows<R>(table: string, columns: Columns<R>, rows: R[
   }
 }
 
-const inserters = piece("bulkInserters", () => new WeakMap<BetterSqlite3.Database, Map<string, (rows: unknown[][]) => void>>());
+const inserters = () => piece("bulkInserters", () => new WeakMap<BetterSqlite3.Database, Map<string, (rows: unknown[][]) => void>>());
 
 function sqliteInserter(db: BetterSqlite3.Database, text: string): (rows: unknown[][]) => void {
-  let byText = inserters.get(db);
-  if (!byText) inserters.set(db, (byText = new Map()));
+  let byText = inserters().get(db);
+  if (!byText) inserters().set(db, (byText = new Map()));
   let insertAll = byText.get(text);
   if (!insertAll) {
     const statement = db.prepare(text);

@@ -32,14 +32,14 @@ const omit = {
  */
 export type Driver = { kind: "sqlite"; db: BetterSqlite3.Database } | { kind: "postgresql"; pool: pg.Pool };
 // In the runtime next to the client: the process's two module graphs share both.
-const handles = piece<{ sqlite?: BetterSqlite3.Database; pool?: pg.Pool }>("dbDriver", () => ({}));
+const handles = () => piece<{ sqlite?: BetterSqlite3.Database; pool?: pg.Pool }>("dbDriver", () => ({}));
 
 function createSqliteClient() {
   const factory = releasingFailedCommits(new PrismaBetterSQLite3({ url: databaseUrl() }));
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    handles.sqlite = (adapter as unknown as { client: BetterSqlite3.Database }).client;
+    handles().sqlite = (adapter as unknown as { client: BetterSqlite3.Database }).client;
     return adapter;
   };
   return new PrismaClient({ adapter: factory, omit });
@@ -66,7 +66,7 @@ function createPostgresClient(): Client {
   const lockTimeout = Number(process.env.SWITCHBOARD_DB_LOCK_TIMEOUT_MS ?? 5000);
   const pool = new pg.Pool({ connectionString: databaseUrl(), max, options: `-c lock_timeout=${lockTimeout}` });
   pool.on("error", (err) => console.error("[db] idle PostgreSQL connection failed:", err.message));
-  handles.pool = pool;
+  handles().pool = pool;
   return new (loadPostgresModule().PrismaClient)({ adapter: new PrismaPg(pool), omit }) as Client;
 }
 
@@ -96,9 +96,9 @@ export const prisma = piece("db", () => {
 /** The driver under the Prisma client (connected first if it was not yet). */
 export async function driver(): Promise<Driver> {
   const client = prisma;
-  if (databaseProvider === "postgresql") return { kind: "postgresql", pool: handles.pool! };
-  if (!handles.sqlite) await client.$connect();
-  return { kind: "sqlite", db: handles.sqlite! };
+  if (databaseProvider === "postgresql") return { kind: "postgresql", pool: handles().pool! };
+  if (!handles().sqlite) await client.$connect();
+  return { kind: "sqlite", db: handles().sqlite! };
 }
 
 /** Raw SQL fragment builders of the client in use, for `prisma.$queryRaw` templates. */

@@ -12,7 +12,7 @@ export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "@/lib/auth/server";
 const CACHE_MS = 10_000;
 const CACHE_MAX = 10_000;
 // Verdicts by token hash and endpoint: a gateway call costs no query while they last. Revocation clears it on every instance.
-const cache = piece("gatewayTokenCache", () => new Map<string, { grant: GatewayGrant | null; until: number }>());
+const cache = () => piece("gatewayTokenCache", () => new Map<string, { grant: GatewayGrant | null; until: number }>());
 
 /**
  * Who a gateway access token acts for at `resource` (a gateway endpoint URL), or null for anything
@@ -25,14 +25,14 @@ export async function verifyGatewayAccessToken(token: string, resource: string):
   if (!token || token.length > 4096 || !parseGatewayResource(resource)) return null;
   const key = `${hashToken(token)} ${resource}`;
   const now = Date.now();
-  const hit = cache.get(key);
+  const hit = cache().get(key);
   if (hit && hit.until > now) return hit.grant;
   const epoch = cacheEpoch("gatewayTokenCache");
   const info = await introspectGatewayAccessToken(token);
   const grant = grantFor(info, resource, now);
   if (epoch === cacheEpoch("gatewayTokenCache")) {
-    if (cache.size >= CACHE_MAX) cache.clear();
-    cache.set(key, { grant, until: Math.min(now + CACHE_MS, info.exp ? info.exp * 1000 : now + CACHE_MS) });
+    if (cache().size >= CACHE_MAX) cache().clear();
+    cache().set(key, { grant, until: Math.min(now + CACHE_MS, info.exp ? info.exp * 1000 : now + CACHE_MS) });
   }
   return grant;
 }

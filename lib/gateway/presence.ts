@@ -30,7 +30,7 @@ export interface Presences {
   sweeper: NodeJS.Timeout | null;
 }
 
-const presences = piece("gatewayPresence", (): Presences => ({ byKey: new Map(), sweeper: null }));
+const presences = () => piece("gatewayPresence", (): Presences => ({ byKey: new Map(), sweeper: null }));
 
 /**
  * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/relay/endpoint.ts).
@@ -42,7 +42,7 @@ export function hostSeen(target: BridgeTarget, host: HostInfo): void {
   const now = Date.now();
   for (const member of target.members) {
     const key = `${target.principal.limitKey}\n${member.server.id}\n${host.name ?? ""}`;
-    const found = presences.byKey.get(key);
+    const found = presences().byKey.get(key);
     if (found) {
       if (now - found.touchedAt > TOUCH_EVERY_MS) {
         found.touchedAt = now;
@@ -52,9 +52,9 @@ export function hostSeen(target: BridgeTarget, host: HostInfo): void {
     }
     const id = crypto.randomUUID();
     const recorded = recordConnection(id, member.server, target.principal, host);
-    presences.byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, recorded });
+    presences().byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, recorded });
   }
-  presences.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  presences().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
 }
 
 /** A host's row under Connected clients (a relay session's or a bridged host's); a failure is logged, not thrown. */
@@ -88,28 +88,29 @@ export function hostOfRequest(body: unknown): HostInfo {
  * its requests used close. False when this instance does not hold it.
  */
 export async function disconnectHost(id: string): Promise<boolean> {
-  const entry = [...presences.byKey].find(([, presence]) => presence.id === id);
+  const entry = [...presences().byKey].find(([, presence]) => presence.id === id);
   if (!entry) return false;
   const [key, presence] = entry;
-  presences.byKey.delete(key);
+  presences().byKey.delete(key);
   await presence.recorded;
   await q.endConnection({ id, reason: "disconnected" });
   const pooled = `${presence.principalKey}\n${presence.serverId}`;
   // The shared connection and the capable ones its calls checked out (lib/gateway/bridge/upstreams.ts).
-  await upstreamPool.close((upstream) => upstream.key === pooled || upstream.key.startsWith(`${pooled}\n`));
+  await upstreamPool().close((upstream) => upstream.key === pooled || upstream.key.startsWith(`${pooled}\n`));
   return true;
 }
 
 function sweep(): void {
   const now = Date.now();
-  for (const [key, presence] of presences.byKey) {
+  for (const [key, presence] of presences().byKey) {
     if (now - presence.touchedAt <= IDLE_MS) continue;
-    presences.byKey.delete(key);
+    presences().byKey.delete(key);
     void presence.recorded.then(() => q.endConnection({ id: presence.id, reason: "idle" })).catch(() => undefined);
   }
-  if (!presences.byKey.size && presences.sweeper) {
-    clearInterval(presences.sweeper);
-    presences.sweeper = null;
+  const all = presences();
+  if (!all.byKey.size && all.sweeper) {
+    clearInterval(all.sweeper);
+    all.sweeper = null;
   }
 }
 

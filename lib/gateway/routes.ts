@@ -21,18 +21,18 @@ export interface GatewayRoute {
 }
 
 const ROUTE_CACHE_MS = 5_000;
-const cache = piece("gatewayCache", () => new Map<string, { route: GatewayRoute | null; until: number }>());
+const cache = () => piece("gatewayCache", () => new Map<string, { route: GatewayRoute | null; until: number }>());
 
 /** The route of /mcp/<slug>/<server>, briefly cached (an exposure write empties the cache on every instance). */
 export async function findGatewayRoute(slug: string, serverName: string): Promise<GatewayRoute | null> {
   const key = `${slug}\n${serverName}`;
-  const hit = cache.get(key);
+  const hit = cache().get(key);
   if (hit && hit.until > Date.now()) return hit.route;
   const epoch = cacheEpoch("gatewayCache");
   const found = await q.findRoute({ slug, serverName });
   const route = found ? routeOf(found.workspace, found.server) : null;
-  if (cache.size > 10_000) cache.clear();
-  if (epoch === cacheEpoch("gatewayCache")) cache.set(key, { route, until: Date.now() + ROUTE_CACHE_MS });
+  if (cache().size > 10_000) cache().clear();
+  if (epoch === cacheEpoch("gatewayCache")) cache().set(key, { route, until: Date.now() + ROUTE_CACHE_MS });
   return route;
 }
 

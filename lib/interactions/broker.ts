@@ -20,16 +20,16 @@ export interface Settlement {
 
 // Waiting requests by interaction id, in the process runtime: route handlers (Next bundles) settle
 // what the connection (server.ts's module graph, for relayed sessions) is waiting on.
-const waiters = piece("interactionWaiters", () => new Map<string, (s: Settlement) => void>());
+const waiters = () => piece("interactionWaiters", () => new Map<string, (s: Settlement) => void>());
 
 /** Whether an interaction still has a server request waiting in this process. */
 export function isWaiting(id: string): boolean {
-  return waiters.has(id);
+  return waiters().has(id);
 }
 
 /** Hands a person's answer to the waiting request. False if nothing waits (answered, expired, restarted). */
 export function settleWaiting(id: string, settlement: Settlement): boolean {
-  const resolve = waiters.get(id);
+  const resolve = waiters().get(id);
   if (!resolve) return false;
   resolve(settlement);
   return true;
@@ -110,7 +110,7 @@ function waitForPerson(id: string, waitMs: number, signal: AbortSignal, kind: In
     const finish = (settlement: Settlement) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      waiters.delete(id);
+      waiters().delete(id);
       resolve(settlement);
     };
     const who = policy === "wait" ? "Nobody was watching and nobody answered" : "Nobody answered";
@@ -119,7 +119,7 @@ function waitForPerson(id: string, waitMs: number, signal: AbortSignal, kind: In
       finish({ status: "cancelled", note: "The server cancelled the request, or the session ended", outcome: cancelledOutcome(kind) });
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
-    waiters.set(id, finish);
+    waiters().set(id, finish);
   });
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
+import { piece } from "@/lib/runtime";
 
 interface MailMessage {
   to: string;
@@ -15,14 +16,13 @@ const DEFAULT_FROM = "Switchboard <switchboard@localhost>";
 // A slow or dead SMTP server must not hold an invitation request for nodemailer's 2-minute default.
 const TIMEOUT_MS = 10_000;
 
-let cached: { url: string; transport: Transporter } | undefined;
+const mailer = () => piece("mailTransport", (): { url: string | null; transport: Transporter | null } => ({ url: null, transport: null }));
 
 function transport(url: string): Transporter {
-  if (cached?.url !== url) {
-    cached = {
-      url,
-      transport: nodemailer.createTransport({ url, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS }),
-    };
+  const cached = mailer();
+  if (cached.url !== url || !cached.transport) {
+    cached.url = url;
+    cached.transport = nodemailer.createTransport({ url, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS });
   }
   return cached.transport;
 }

@@ -2,6 +2,7 @@ import dns from "node:dns/promises";
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import { AddressRefusedError, checkAddress, classifyAddress, parseIp, type NetworkPolicy, type Refusal } from "./index";
 import { leanEligible, leanFetch } from "./lean-fetch";
+import { piece } from "@/lib/runtime";
 
 /** fetch under an address policy, and whether a host it reached is inside a network. */
 export interface OutboundFetch {
@@ -15,9 +16,9 @@ const MAX_AGENTS = 16;
 const MAX_HOSTS = 1000;
 
 /** host → whether any connection to it went to a non-public address. */
-const reached = new Map<string, boolean>();
+const reached = () => piece("reachedHosts", () => new Map<string, boolean>());
 /** One connection pool per policy; pools are keyed by origin inside, so sockets stay pinned. */
-const agents = new Map<string, Agent>();
+const agents = () => piece("outboundAgents", () => new Map<string, Agent>());
 
 /**
  * Resolves `host` once (an IP literal is itself) and returns the first address the policy
@@ -37,16 +38,16 @@ export async function pickAddress(host: string, policy: NetworkPolicy): Promise<
 }
 
 function remember(host: string, address: string) {
-  const internal = classifyAddress(address) !== "public" || reached.get(host) === true;
-  reached.delete(host);
-  reached.set(host, internal);
-  if (reached.size > MAX_HOSTS) reached.delete(reached.keys().next().value!);
+  const internal = classifyAddress(address) !== "public" || reached().get(host) === true;
+  reached().delete(host);
+  reached().set(host, internal);
+  if (reached().size > MAX_HOSTS) reached().delete(reached().keys().next().value!);
 }
 
 function isInternal(url: string | URL | undefined): boolean {
   if (!url || !URL.canParse(url)) return false;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
-  return parseIp(host) ? classifyAddress(host) !== "public" : (reached.get(host) ?? true);
+  return parseIp(host) ? classifyAddress(host) !== "public" : (reached().get(host) ?? true);
 }
 
 /**
@@ -56,7 +57,7 @@ function isInternal(url: string | URL | undefined): boolean {
  */
 function agentFor(policy: NetworkPolicy): Agent {
   const key = JSON.stringify([policy.mode, policy.allowed.map((e) => e.text).sort(), (policy.chosen ?? []).map((e) => e.text).sort()]);
-  const existing = agents.get(key);
+  const existing = agents().get(key);
   if (existing) return existing;
   const connectSocket = buildConnector({});
   const agent = new Agent({
@@ -72,10 +73,10 @@ function agentFor(policy: NetworkPolicy): Agent {
       );
     },
   });
-  agents.set(key, agent);
-  if (agents.size > MAX_AGENTS) {
-    const [oldKey, oldAgent] = agents.entries().next().value!;
-    agents.delete(oldKey);
+  agents().set(key, agent);
+  if (agents().size > MAX_AGENTS) {
+    const [oldKey, oldAgent] = agents().entries().next().value!;
+    agents().delete(oldKey);
     void oldAgent.close().catch(() => undefined);
   }
   return agent;

@@ -20,7 +20,7 @@ export function networkMode(): NetworkMode {
   return LOOPBACK_BIND.test(process.env.HOST ?? "127.0.0.1") ? "private" : "public";
 }
 
-let warned = false;
+const warning = () => piece("allowedNetworksWarned", () => ({ given: false }));
 
 /**
  * `SWITCHBOARD_ALLOWED_NETWORKS`: comma-separated CIDRs and host names, what workspaces may choose
@@ -29,8 +29,8 @@ let warned = false;
 export function envAllowedNetworks(): string[] {
   const entries = (process.env.SWITCHBOARD_ALLOWED_NETWORKS ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
   const bad = entries.filter((e) => !parseAllowEntry(e));
-  if (bad.length && !warned) {
-    warned = true;
+  if (bad.length && !warning().given) {
+    warning().given = true;
     console.warn(`SWITCHBOARD_ALLOWED_NETWORKS: ignoring ${bad.join(", ")} (not a CIDR, an address, a host name or *.domain)`);
   }
   return entries.filter((e) => !bad.includes(e));
@@ -38,20 +38,20 @@ export function envAllowedNetworks(): string[] {
 
 // In the process runtime: Next gives each route its own module instances, and a settings change
 // made in one route must reach connections opened by another at once.
-const cache = piece("allowedNetworks", () => new Map<string, { at: number; allowed: Promise<string[]> }>());
+const cache = () => piece("allowedNetworks", () => new Map<string, { at: number; allowed: Promise<string[]> }>());
 
 function workspaceAllowed(workspaceId: string): Promise<string[]> {
-  const hit = cache.get(workspaceId);
+  const hit = cache().get(workspaceId);
   if (hit && Date.now() - hit.at < POLICY_TTL_MS) return hit.allowed;
   const allowed = q.findAllowedNetworks({ workspaceId });
-  cache.set(workspaceId, { at: Date.now(), allowed });
-  allowed.catch(() => cache.delete(workspaceId));
+  cache().set(workspaceId, { at: Date.now(), allowed });
+  allowed.catch(() => cache().delete(workspaceId));
   return allowed;
 }
 
 /** Drops the cached allow-list after an admin changed it, so the next connection uses the new one. */
 export function forgetNetworkPolicy(workspaceId: string): void {
-  cache.delete(workspaceId);
+  cache().delete(workspaceId);
 }
 
 /**

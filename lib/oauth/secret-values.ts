@@ -10,7 +10,7 @@ import * as q from "./queries";
 // empties the server cache (its epoch moves); the expiry bounds a missed announcement.
 const SECRETS_CACHE_MS = 60_000;
 type SecretsEntry = { secrets: Promise<SecretValues>; epoch: number; until: number; latest: SecretValues };
-const cache = piece("serverSecrets", () => new Map<string, SecretsEntry>());
+const cache = () => piece("serverSecrets", () => new Map<string, SecretsEntry>());
 
 type SealedColumns = Pick<ServerSecretRow, "headersSecret" | "oauthClientSecret">;
 
@@ -22,17 +22,17 @@ type SealedColumns = Pick<ServerSecretRow, "headersSecret" | "oauthClientSecret"
  */
 export function serverSecretValues({ workspaceId, serverId, row }: { workspaceId: string; serverId: string; row?: SealedColumns }): Promise<SecretValues> {
   const epoch = cacheEpoch("serverCache");
-  const hit = cache.get(serverId);
+  const hit = cache().get(serverId);
   if (hit && hit.epoch === epoch && hit.until > Date.now()) return hit.secrets;
   // One read for everyone asking meanwhile: log lines and calls keep their order.
   const secrets = load(workspaceId, serverId, row);
-  if (cache.size > 10_000) cache.clear();
+  if (cache().size > 10_000) cache().clear();
   const entry: SecretsEntry = { secrets, epoch, until: Date.now() + SECRETS_CACHE_MS, latest: hit?.latest ?? NO_SECRETS };
-  cache.set(serverId, entry);
+  cache().set(serverId, entry);
   secrets.then(
     (values) => void (entry.latest = values),
     () => {
-      if (cache.get(serverId) === entry) cache.delete(serverId);
+      if (cache().get(serverId) === entry) cache().delete(serverId);
     },
   );
   return secrets;
@@ -40,7 +40,7 @@ export function serverSecretValues({ workspaceId, serverId, row }: { workspaceId
 
 /** The values last loaded for a server, without waiting (recorded traffic asks for every message). */
 export function knownSecretValues(serverId: string): SecretValues {
-  return cache.get(serverId)?.latest ?? NO_SECRETS;
+  return cache().get(serverId)?.latest ?? NO_SECRETS;
 }
 
 async function load(workspaceId: string, serverId: string, row: SealedColumns | undefined): Promise<SecretValues> {

@@ -41,35 +41,38 @@ export interface RetentionScheduler {
 
 export type RetentionRun = RetentionOutcome & { workspaceId: string };
 
-const scheduler = piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null, onCallsPurged: null }));
+const scheduler = () => piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null, onCallsPurged: null }));
 
 /**
  * Starts (once per process) the retention purge: one run now, then one every interval. Runs
  * never overlap (a tick while one is running is skipped), and the timer does not keep the process alive.
  */
 export function startRetention({ recordAudit, onCallsPurged }: { recordAudit: RecordAudit; onCallsPurged?: OnCallsPurged }): void {
-  scheduler.recordAudit = recordAudit;
-  scheduler.onCallsPurged = onCallsPurged ?? null;
-  if (scheduler.timer || !(INTERVAL_MS > 0)) return;
+  const state = scheduler();
+  state.recordAudit = recordAudit;
+  state.onCallsPurged = onCallsPurged ?? null;
+  if (state.timer || !(INTERVAL_MS > 0)) return;
   void runRetention();
-  scheduler.timer = setInterval(() => void runRetention(), INTERVAL_MS);
-  scheduler.timer.unref();
+  state.timer = setInterval(() => void runRetention(), INTERVAL_MS);
+  state.timer.unref();
 }
 
 export function stopRetention(): void {
-  if (scheduler.timer) clearInterval(scheduler.timer);
-  scheduler.timer = null;
+  const state = scheduler();
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
 }
 
 /** One purge over every workspace with a retention period; joins the run in progress if there is one. */
 export function runRetention(now = new Date()): Promise<RetentionRun[]> {
-  scheduler.running ??= purgeAll(now)
+  const state = scheduler();
+  state.running ??= purgeAll(now)
     .catch((err: unknown) => {
       console.error("[retention] purge failed", err);
       return [];
     })
-    .finally(() => (scheduler.running = null));
-  return scheduler.running;
+    .finally(() => (state.running = null));
+  return state.running;
 }
 
 async function purgeAll(now: Date): Promise<RetentionRun[]> {
@@ -80,7 +83,7 @@ async function purgeAll(now: Date): Promise<RetentionRun[]> {
     if (outcome.calls + outcome.sessions + outcome.logs + outcome.traffic === 0) continue;
     runs.push({ workspaceId: workspace.id, ...outcome });
     console.log(`[retention] workspace ${workspace.id}: purged ${outcome.calls} call(s) and ${outcome.sessions} session(s) older than ${days} day(s)`);
-    await scheduler.recordAudit?.({
+    await scheduler().recordAudit?.({
       rows: [
         {
           workspaceId: workspace.id,
@@ -104,7 +107,7 @@ async function purgeAll(now: Date): Promise<RetentionRun[]> {
 async function purgeWorkspace(workspaceId: string, retentionDays: number, cutoff: Date): Promise<RetentionOutcome> {
   const outcome: RetentionOutcome = { retentionDays, cutoff: cutoff.toISOString(), calls: 0, sessions: 0, logs: 0, traffic: 0 };
   outcome.calls = await drain(() => q.deleteOldCalls({ workspaceId, cutoff, limit: BATCH }));
-  if (outcome.calls) await scheduler.onCallsPurged?.({ workspaceId, before: cutoff });
+  if (outcome.calls) await scheduler().onCallsPurged?.({ workspaceId, before: cutoff });
   for (;;) {
     const ids = await q.findOldSessions({ workspaceId, cutoff, limit: SESSION_BATCH });
     if (!ids.length) break;

@@ -81,6 +81,21 @@ interface Pieces {
   allowedNetworks: unknown;
   /** lib/workspaces: the one-time set-up code. */
   setupCode: unknown;
+  /** lib/workspaces: a set-up under way (a second one is refused). */
+  setupLock: unknown;
+  /** lib/net: per host, whether a connection went to a non-public address (bounded). */
+  reachedHosts: unknown;
+  /** lib/net: one outbound connection pool per address policy. */
+  outboundAgents: unknown;
+  /** lib/net: whether the bad-entry warning about SWITCHBOARD_ALLOWED_NETWORKS was logged. */
+  allowedNetworksWarned: unknown;
+  /** lib/calls: each workspace's stored-call count, briefly cached (the history quota). */
+  callQuotaCounts: unknown;
+  /** lib/auth: when each token's and member's last-used time was last written (throttled). */
+  tokenUseWrites: unknown;
+  memberActivityWrites: unknown;
+  /** lib/mail: the SMTP transport for the configured URL. */
+  mailTransport: unknown;
 }
 
 export type PieceName = keyof Pieces;

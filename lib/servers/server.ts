@@ -24,7 +24,7 @@ export type { ServerSecretRow } from "./queries";
 // instance (forgetCache in ./queries and the other writers); the expiry bounds what a missed
 // announcement (the instance channel down) can leave behind.
 const SERVER_CACHE_MS = 10_000;
-const serverCache = piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
+const serverCache = () => piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
 export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
 export { addDemoServer } from "./demo";
 
@@ -62,14 +62,14 @@ export function getServerForCall(principal: Principal, id: string): Promise<Serv
 /** Like getServerForCall, for a person acting through another door (the gateway). */
 export async function getServerActingAs(principal: Pick<Principal, "workspaceId" | "userId">, id: string): Promise<ServerSecretRow> {
   const key = `${principal.workspaceId}:${id}`;
-  const cached = serverCache.get(key);
+  const cached = serverCache().get(key);
   let row = cached && cached.until > Date.now() ? cached.row : null;
   if (!row) {
     const epoch = cacheEpoch("serverCache");
     row = await q.findServerWithSecrets({ workspaceId: principal.workspaceId, id });
     if (!row) throw notFound("Server");
-    if (serverCache.size > 10_000) serverCache.clear();
-    if (epoch === cacheEpoch("serverCache")) serverCache.set(key, { row, until: Date.now() + SERVER_CACHE_MS });
+    if (serverCache().size > 10_000) serverCache().clear();
+    if (epoch === cacheEpoch("serverCache")) serverCache().set(key, { row, until: Date.now() + SERVER_CACHE_MS });
   }
   if (row.archivedAt) throw archivedError(row);
   return { ...row, actingUserId: principal.userId };

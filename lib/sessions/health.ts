@@ -43,23 +43,24 @@ export interface HealthMonitor {
   running: boolean;
 }
 
-const monitor = piece("health", (): HealthMonitor => ({ timer: null, targets: async () => [], running: false }));
+const monitor = () => piece("health", (): HealthMonitor => ({ timer: null, targets: async () => [], running: false }));
 
 /**
  * Starts (once per process) the periodic health check of every live session; `targets` lists them.
  * Rounds never overlap, and the timer does not keep the process alive.
  */
 export function ensureHealthMonitor(targets: () => Promise<PingTarget[]>): void {
-  monitor.targets = targets;
-  if (monitor.timer || !(INTERVAL_MS > 0)) return;
-  monitor.timer = setInterval(() => {
-    if (monitor.running) return;
-    monitor.running = true;
-    void monitor
+  const state = monitor();
+  state.targets = targets;
+  if (state.timer || !(INTERVAL_MS > 0)) return;
+  state.timer = setInterval(() => {
+    if (state.running) return;
+    state.running = true;
+    void state
       .targets()
       .then((list) => Promise.all(list.map((t) => pingSession(t))))
       .catch(() => undefined)
-      .finally(() => (monitor.running = false));
+      .finally(() => (state.running = false));
   }, INTERVAL_MS);
-  monitor.timer.unref();
+  state.timer.unref();
 }

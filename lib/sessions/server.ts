@@ -31,14 +31,14 @@ export interface LiveEntry {
 // LiveEntry connections, keyed by server id, or "serverId:userId" for a server whose members each sign
 // in with their own OAuth credential (one session per member). The session row is the truth; this
 // map is rebuilt on demand (after a restart, the first request opens a fresh session).
-const live = piece("sessions", () => new Map<string, LiveEntry>());
+const live = () => piece("sessions", () => new Map<string, LiveEntry>());
 
 function liveKey(server: Pick<ServerSecretRow, "id" | "authMode" | "actingUserId">): string {
   return server.authMode === "oauth-per-member" ? `${server.id}:${server.actingUserId ?? ""}` : server.id;
 }
 
 function entriesOf(serverId: string): [string, LiveEntry][] {
-  return [...live.entries()].filter(([, e]) => e.serverId === serverId);
+  return [...live().entries()].filter(([, e]) => e.serverId === serverId);
 }
 
 /** Opens a new session for the server (for a per-member server: the caller's), replacing any current one. */
@@ -56,23 +56,23 @@ export async function connectServer(server: ServerSecretRow): Promise<SessionInf
 /** The live connection for a server, opening a session when there is none. */
 export async function getConnection(server: ServerSecretRow): Promise<{ sessionId: string; connection: McpConnection }> {
   refuseElsewhere(server);
-  const entry = live.get(liveKey(server)) ?? open(server);
+  const entry = live().get(liveKey(server)) ?? open(server);
   const connection = await entry.ready;
   return { sessionId: entry.sessionId, connection };
 }
 
 /** The live connection for a server (the member's own first), or null when it has none (never opens one). */
 export async function getLiveConnection(serverId: string, userId?: string): Promise<{ sessionId: string; connection: McpConnection } | null> {
-  const entry = (userId ? live.get(`${serverId}:${userId}`) : undefined) ?? live.get(serverId);
+  const entry = (userId ? live().get(`${serverId}:${userId}`) : undefined) ?? live().get(serverId);
   const connection = await entry?.ready.catch(() => null);
   return entry && connection ? { sessionId: entry.sessionId, connection } : null;
 }
 
 /** Ends one live connection (e.g. a member's own session of a per-member server). */
 async function closeLive(key: string): Promise<void> {
-  const entry = live.get(key);
+  const entry = live().get(key);
   if (!entry) return;
-  live.delete(key);
+  live().delete(key);
   const connection = await entry.ready.catch(() => undefined);
   await connection?.close();
   await q.markEnded({ id: entry.sessionId, status: "closed" });
@@ -88,7 +88,7 @@ export async function disconnectServer(serverId: string, workspaceId: string): P
   const entries = entriesOf(serverId);
   const entry = entries.length > 0;
   for (const [key, e] of entries) {
-    live.delete(key);
+    live().delete(key);
     const connection = await e.ready.catch(() => undefined);
     await connection?.close();
   }
@@ -144,7 +144,7 @@ function open(server: ServerSecretRow): LiveEntry {
       ensureHealthMonitor(liveTargets);
       return connection;
     } catch (err) {
-      if (live.get(key) === entry) live.delete(key);
+      if (live().get(key) === entry) live().delete(key);
       const failure = upstreamFailure(server, err);
       await q.markEnded({ id: row.id, status: "failed", error: failure.message });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
@@ -152,7 +152,7 @@ function open(server: ServerSecretRow): LiveEntry {
     }
   });
   entry.ready.catch(() => undefined); // failures reach whoever awaits; none is unhandled
-  live.set(key, entry);
+  live().set(key, entry);
   return entry;
 }
 
@@ -177,21 +177,21 @@ export async function upstreamConfig(server: ServerSecretRow): Promise<UpstreamC
 
 async function lost(server: ServerSecretRow, sessionId: string, reason: string) {
   const key = liveKey(server);
-  if (live.get(key)?.sessionId === sessionId) live.delete(key);
+  if (live().get(key)?.sessionId === sessionId) live().delete(key);
   await q.markEnded({ id: sessionId, status: "failed", error: reason });
   publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId: null, uris: [] });
 }
 
 async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, dropped: string[]) {
-  const connection = await live.get(liveKey(server))?.ready.catch(() => null);
+  const connection = await live().get(liveKey(server))?.ready.catch(() => null);
   const uris = connection?.resourceSubscriptions ?? [];
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId, uris, dropped });
 }
 
 /** Every live, connected session (what the health monitor pings). */
 async function liveTargets(): Promise<PingTarget[]> {
-  const entries = [...live.entries()];
+  const entries = [...live().entries()];
   const settled = await Promise.all(entries.map(([, e]) => e.ready.catch(() => null)));
   return entries.flatMap(([, e], i) => {
     const connection = settled[i];

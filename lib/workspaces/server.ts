@@ -11,6 +11,7 @@ import type { MeDto, Theme, UpdateMe, WorkspaceDto } from "./index";
 import { ThemeSchema } from "./schemas";
 import * as q from "./queries";
 import { assertMayCreateWorkspace } from "./creation";
+import { piece } from "@/lib/runtime";
 
 export { setupCodeRequired, setupRequester, type SetupRequester } from "./setup-claim";
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
@@ -19,13 +20,13 @@ export async function setupNeeded(): Promise<boolean> {
   return (await q.countUsers()) === 0;
 }
 
-let setupRunning = false;
+const setupLock = () => piece("setupLock", () => ({ running: false }));
 
 /** First run: the owner account, a default workspace and an API token for scripts. */
 export async function runSetup(input: Setup, requester: SetupRequester) {
-  if (setupRunning || !(await setupNeeded())) throw new SwitchboardError("conflict", "Set-up is already done; sign in instead");
+  if (setupLock().running || !(await setupNeeded())) throw new SwitchboardError("conflict", "Set-up is already done; sign in instead");
   assertSetupAllowed(requester, input.setupCode);
-  setupRunning = true;
+  setupLock().running = true;
   try {
     let user;
     try {
@@ -38,7 +39,7 @@ export async function runSetup(input: Setup, requester: SetupRequester) {
     const { secret } = await issueToken({ workspaceId: workspace.id, userId: user.id, name: "setup" });
     return { user: { id: user.id, name: user.name, email: user.email }, workspace, token: secret };
   } finally {
-    setupRunning = false;
+    setupLock().running = false;
   }
 }
 

@@ -111,6 +111,26 @@ describe("architecture", () => {
     expect(relay.map((e) => `${e.file} → ${e.to}`)).toEqual(relay.filter((e) => ["crypto", "errors", "runtime"].includes(e.to)).map((e) => `${e.file} → ${e.to}`));
   });
 
+  // Memos of pure computations, the same in every module graph; everything else is a runtime piece.
+  const MEMOS = new Set([
+    "lib/crypto/index.ts: let cachedKey", // the key derived from the secret
+    "lib/cards/index.ts: let validator", // a compiled JSON Schema
+    "lib/calls/search-index.ts: const prepared", // statements per database handle (WeakMap)
+    "lib/api/route.ts: const bodies", // a request's body, per request (WeakMap)
+    "lib/db/client.ts: export const prisma", // the client; it connects on its first query
+    "lib/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)
+    "lib/mcp/tasks.ts: const sessions", // the task extension's view of an SDK client, per client (WeakMap)
+  ]);
+
+  it("creates no state at import time: module-level state is a lazily created runtime piece, or a listed memo", () => {
+    const found: string[] = [];
+    for (const f of fs.readdirSync(LIB, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f) && !f.startsWith("runtime"))) {
+      const source = fs.readFileSync(path.join(LIB, f), "utf8");
+      for (const m of source.matchAll(/^(export )?(let \w+|const (?![A-Z_]+\b)\w+(?=\s*(?::[^=]+)?=\s*(?:new (?:Map|Set|WeakMap)\b|piece\()))/gm)) found.push(`lib/${f}: ${m[0]}`);
+    }
+    expect(found.filter((entry) => !MEMOS.has(entry))).toEqual([]);
+  });
+
   it("keeps process-wide state in the runtime only: no other module touches globalThis", () => {
     const files = [
       ...fs.readdirSync(LIB, { recursive: true }).map((f) => path.join(LIB, String(f))),

@@ -23,7 +23,7 @@ export interface Bridges {
   sweeper: NodeJS.Timeout | null;
 }
 
-const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
+const bridges = () => piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
 
 /**
  * Serves one request of a modern-era (2026-07-28) host, on a server's endpoint or the aggregated
@@ -32,10 +32,10 @@ const bridges = piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sw
  */
 export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget): Promise<Response> {
   const key = `${target.principal.limitKey}\n${target.path}`;
-  let entry = bridges.entries.get(key);
-  if (!entry) bridges.entries.set(key, (entry = newEntry()));
+  let entry = bridges().entries.get(key);
+  if (!entry) bridges().entries.set(key, (entry = newEntry()));
   entry.lastUsed = Date.now();
-  bridges.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  bridges().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const method = (parsedBody as { method?: unknown } | undefined)?.method;
   const scope = new BridgeScope(target, entry);
   // What the aggregated endpoint declares depends on its servers: asked where it is told.
@@ -113,15 +113,16 @@ function whenEnded(response: Response, ended: () => void): Response {
 
 function sweep() {
   const now = Date.now();
-  for (const [key, entry] of bridges.entries) {
+  for (const [key, entry] of bridges().entries) {
     if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
-    bridges.entries.delete(key);
+    bridges().entries.delete(key);
     unwatchAll(entry);
     void entry.handler.close().catch(() => undefined);
   }
-  if (!bridges.entries.size && bridges.sweeper) {
-    clearInterval(bridges.sweeper);
-    bridges.sweeper = null;
+  const all = bridges();
+  if (!all.entries.size && all.sweeper) {
+    clearInterval(all.sweeper);
+    all.sweeper = null;
   }
 }
 

@@ -51,7 +51,7 @@ interface Asked {
 type Settled = { result: Item } | { error: unknown };
 
 export type InputCalls = Map<string, InputCall>;
-const waiting = piece("gatewayInputCalls", (): InputCalls => new Map());
+const waiting = () => piece("gatewayInputCalls", (): InputCalls => new Map());
 
 /**
  * A bridged call whose host can answer the server's requests: it has a capable upstream connection
@@ -167,7 +167,7 @@ export class InputCall {
    * `input_required` reached it (its HTTP request aborted unfinished) cancels the call.
    */
   private park(ctx: ServerContext): void {
-    waiting.set(this.id, this);
+    waiting().set(this.id, this);
     const waitMs = inputWaitMs(this.server);
     const end = (error: Error, message: string) => {
       this.unpark();
@@ -197,7 +197,7 @@ export class InputCall {
     this.timer = null;
     this.unwatch?.();
     this.unwatch = null;
-    waiting.delete(this.id);
+    waiting().delete(this.id);
   }
 
   /** A request the host did not declare it can answer: refused upstream as the spec says (elicitation declined). */
@@ -257,7 +257,7 @@ export async function startInputCall(start: InputCallStart, ctx: ServerContext, 
 /** A host's retry: the waiting call its `requestState` names (already verified and bound to this principal). */
 export function resumeInputCall(ctx: ServerContext, principalKey: string, caps: HostCapabilities | null, mint: (id: string) => Promise<string>): Promise<Item> {
   const id = ctx.mcpReq.requestState<{ call?: unknown }>()?.call;
-  const input = typeof id === "string" ? waiting.get(id) : undefined;
+  const input = typeof id === "string" ? waiting().get(id) : undefined;
   if (!input || input.principalKey !== principalKey || input.method !== ctx.mcpReq.method) {
     throw new ProtocolError(RPC.invalidParams, "No call is waiting for this requestState here: it finished, timed out, or is held by another instance of the console (start the call again)");
   }

@@ -26,7 +26,7 @@ export interface BridgeSessions {
   sweeper: NodeJS.Timeout | null;
 }
 
-const sessions = piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries: new Map(), sweeper: null }));
+const sessions = () => piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries: new Map(), sweeper: null }));
 
 /**
  * A legacy (2025-era) host on the aggregated endpoint: `initialize` opens a session held in this
@@ -35,7 +35,7 @@ const sessions = piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries
  */
 export async function serveBridgeSession(request: Request, parsedBody: unknown, target: BridgeTarget, sessionId: string | null): Promise<Response> {
   if (sessionId) {
-    const session = sessions.entries.get(sessionId);
+    const session = sessions().entries.get(sessionId);
     if (!session || session.userId !== target.principal.userId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
     session.current.target = target;
     session.lastUsed = Date.now();
@@ -51,8 +51,8 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
   hostSeen(target, session.host);
   transport.onclose = () => void end(id);
   await server.connect(transport);
-  sessions.entries.set(id, session);
-  sessions.sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
+  sessions().entries.set(id, session);
+  sessions().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   return transport.handleRequest(request, { parsedBody });
 }
 
@@ -90,9 +90,9 @@ function newState(server: () => Server): BridgeState {
 }
 
 async function end(id: string): Promise<void> {
-  const session = sessions.entries.get(id);
+  const session = sessions().entries.get(id);
   if (!session) return;
-  sessions.entries.delete(id);
+  sessions().entries.delete(id);
   const held = session.current.state.session!.subscriptions;
   for (const [uri, pooled] of held) void unsubscribeUpstream(pooled, uri);
   held.clear();
@@ -102,9 +102,10 @@ async function end(id: string): Promise<void> {
 
 function sweep() {
   const now = Date.now();
-  for (const [id, session] of sessions.entries) if (now - session.lastUsed > IDLE_MS) void end(id);
-  if (!sessions.entries.size && sessions.sweeper) {
-    clearInterval(sessions.sweeper);
-    sessions.sweeper = null;
+  for (const [id, session] of sessions().entries) if (now - session.lastUsed > IDLE_MS) void end(id);
+  const all = sessions();
+  if (!all.entries.size && all.sweeper) {
+    clearInterval(all.sweeper);
+    all.sweeper = null;
   }
 }

@@ -68,7 +68,7 @@ export class UpstreamPool {
   }
 }
 
-export const upstreamPool = piece("gatewayUpstreams", () => new UpstreamPool());
+export const upstreamPool = () => piece("gatewayUpstreams", () => new UpstreamPool());
 
 /**
  * The connection a principal's bridged requests use for a server, opened on first use with the
@@ -76,7 +76,7 @@ export const upstreamPool = piece("gatewayUpstreams", () => new UpstreamPool());
  * the person behind the token for per-member OAuth servers) and closed after IDLE_MS unused.
  */
 export function upstreamFor(server: ServerSecretRow, principalKey: string, capable = false): PooledUpstream {
-  const pool = upstreamPool;
+  const pool = upstreamPool();
   const key = `${principalKey}\n${server.id}`;
   const found = capable ? [...pool.entries.values()].find((e) => e.capable && e.key.startsWith(`${key}\n`)) : pool.entries.get(key);
   if (found) {
@@ -92,7 +92,7 @@ export function upstreamFor(server: ServerSecretRow, principalKey: string, capab
  */
 export function checkoutUpstream(server: ServerSecretRow, principalKey: string, holder: ServerRequestHandler): PooledUpstream {
   const prefix = `${principalKey}\n${server.id}\n`;
-  const entry = [...upstreamPool.entries.values()].find((e) => e.capable && e.holder === null && e.key.startsWith(prefix)) ?? open(server, `${prefix}${crypto.randomUUID()}`, true);
+  const entry = [...upstreamPool().entries.values()].find((e) => e.capable && e.holder === null && e.key.startsWith(prefix)) ?? open(server, `${prefix}${crypto.randomUUID()}`, true);
   entry.holder = holder;
   entry.lastUsed = Date.now();
   return entry;
@@ -104,7 +104,7 @@ export function releaseUpstream(entry: PooledUpstream): void {
 }
 
 function open(server: ServerSecretRow, key: string, capable: boolean): PooledUpstream {
-  const pool = upstreamPool;
+  const pool = upstreamPool();
   const entry: PooledUpstream = { key, serverId: server.id, ready: undefined as never, listeners: new Set(), updateListeners: new Set(), logListeners: new Set(), subscribed: new Map(), lastUsed: Date.now(), pins: 0, capable, holder: null };
   entry.ready = (async () => {
     try {
@@ -175,5 +175,5 @@ async function noCall(request: ServerRequest): Promise<ServerRequestOutcome> {
 
 /** Ends the bridged connections of a server (its exposure was turned off here). */
 export function closeUpstreamsOf(serverId: string): Promise<void> {
-  return upstreamPool.close((entry) => entry.serverId === serverId);
+  return upstreamPool().close((entry) => entry.serverId === serverId);
 }

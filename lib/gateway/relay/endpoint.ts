@@ -32,7 +32,7 @@ export interface RelaySession {
   touchedAt: number;
 }
 
-const relays = piece("gatewayRelays", () => new Map<string, RelaySession>());
+const relays = () => piece("gatewayRelays", () => new Map<string, RelaySession>());
 const TOUCH_EVERY_MS = 60_000;
 
 /**
@@ -59,7 +59,7 @@ export async function handleGatewayRequest(request: Request, slug: string, serve
 }
 
 async function existing(request: Request, body: Body | null, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
-  const session = relays.get(sessionId);
+  const session = relays().get(sessionId);
   if (!session) {
     const row = await q.findConnection({ id: sessionId });
     if (row && !row.endedAt && row.userId === principal.userId && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) {
@@ -97,7 +97,7 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
   const id = crypto.randomUUID();
   const session = { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() } as RelaySession;
   session.relay = new GatewayRelay(id, upstream.transport, hooksFor(id, server, session, upstream.fallback));
-  relays.set(id, session);
+  relays().set(id, session);
   await session.relay.start();
   const answer = await session.relay.downstream.handleRequest(request, { parsedBody: body.parsed });
   return isOneRequest(body.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
@@ -141,7 +141,7 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
       await recorded;
     },
     ended(reason) {
-      relays.delete(id);
+      relays().delete(id);
       void recorded.then(() => q.endConnection({ id, reason })).catch(() => undefined);
     },
     fallback,
@@ -160,7 +160,7 @@ async function learnTools(relay: GatewayRelay, tools: Map<string, Listed>): Prom
 
 /** Ends one host's session (an admin's "Disconnect"); false when this instance does not hold it. */
 export async function closeRelay(id: string, reason: string): Promise<boolean> {
-  const session = relays.get(id);
+  const session = relays().get(id);
   if (!session) return false;
   await session.relay.close(reason);
   return true;
