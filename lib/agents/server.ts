@@ -108,7 +108,7 @@ export async function bindServerToAgent(principal: Principal, serverId: string, 
 }
 
 /** The agent behind an agent token (for the agent's own `status` and `unpair`). */
-export async function authenticateAgent(request: RequestHead) {
+async function authenticateAgent(request: RequestHead) {
   const header = request.headers.get("authorization") ?? "";
   const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : "";
   const agent = token ? await q.findAgentByTokenHash({ tokenHash: hashToken(token) }) : null;

@@ -70,7 +70,7 @@ export function declaredBodyCap(pathname: string): number | null {
 }
 
 /** The cap of bodies outside the API and the gateway (better-auth's /api/auth/*, pages). */
-export const OTHER_BODY_BYTES = 1024 * 1024;
+const OTHER_BODY_BYTES = 1024 * 1024;
 
 /** Headers by which a proxy says it forwarded a request. */
 export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"];

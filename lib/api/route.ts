@@ -17,7 +17,7 @@ export type { ApiRequest };
 type Params = Record<string, string>;
 type RouteContext<P extends Params> = { params: Promise<P> };
 
-export interface HandlerContext<P extends Params> {
+interface HandlerContext<P extends Params> {
   request: ApiRequest;
   principal: Principal;
   params: P;
@@ -156,7 +156,7 @@ function toReply(result: unknown): Reply {
 }
 
 /** The one error shape, as a Reply. */
-export function errorReply(err: unknown): Reply {
+function errorReply(err: unknown): Reply {
   const error = toSwitchboardError(err);
   const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
   return new Reply(error.toBody(), error.status, typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : {});
@@ -181,7 +181,7 @@ function toSwitchboardError(err: unknown): SwitchboardError {
 }
 
 /** Every API body is capped; the call endpoints may raise theirs (SWITCHBOARD_MAX_CALL_BODY_BYTES). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The cap for bodies that carry MCP arguments or answers: configurable up to the relay's frame cap. */
 export function callBodyLimit(): number {

@@ -70,7 +70,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     .end(req.method === "HEAD" ? undefined : PROXY_HTML);
 }
 
-export interface SandboxServer {
+interface SandboxServer {
   port: number;
   close(): void;
 }

@@ -13,7 +13,7 @@ import { isVisibleToApps, toolResourceUri, type AppCallTool, type AppReadResourc
  * Where browsers load the sandbox proxy page: `SWITCHBOARD_SANDBOX_ORIGIN` in production (a host
  * name of its own), otherwise the console's host name on the sandbox port that server.ts opened.
  */
-export function sandboxOrigin(request: RequestHead): { origin: string } | { error: string } {
+function sandboxOrigin(request: RequestHead): { origin: string } | { error: string } {
   const consoleUrl = new URL(request.url);
   const host = request.headers.get("host") ?? consoleUrl.host;
   const consoleOrigin = `${consoleUrl.protocol}//${host}`;

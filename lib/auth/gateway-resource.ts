@@ -3,7 +3,7 @@
 /** List, read and call through the gateway (the role decides which, at call time). */
 export const GATEWAY_SCOPE = "gateway";
 /** A refresh token, so that a host stays connected past the access token's hour. */
-export const OFFLINE_ACCESS_SCOPE = "offline_access";
+const OFFLINE_ACCESS_SCOPE = "offline_access";
 /** Every scope the console's authorization server grants. */
 export const GATEWAY_SCOPES = [GATEWAY_SCOPE, OFFLINE_ACCESS_SCOPE] as const;
 
@@ -11,7 +11,7 @@ const PRM_PREFIX = "/.well-known/oauth-protected-resource";
 const ENDPOINT = /^\/mcp\/([^/]+)(?:\/([^/]+))?$/;
 
 /** A gateway endpoint: one server of a workspace, or (serverName null) the workspace's aggregated endpoint. */
-export interface GatewayResource {
+interface GatewayResource {
   /** The endpoint's URL exactly as tokens name it (`resource`, `aud`). */
   url: string;
   origin: string;

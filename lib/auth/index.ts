@@ -57,7 +57,6 @@ export function consoleOrigin(request: RequestHead): string {
 export {
   GATEWAY_SCOPE,
   GATEWAY_SCOPES,
-  OFFLINE_ACCESS_SCOPE,
   gatewayChallenge,
   gatewayPath,
   gatewayResourceUrl,
@@ -65,5 +64,4 @@ export {
   protectedResourceMetadataUrl,
   resourceCovers,
   resourceOfMetadataPath,
-  type GatewayResource,
 } from "./gateway-resource";

@@ -33,7 +33,7 @@ const TOKEN_CACHE_MS = 10_000;
 const lastUsedWrites = () => piece("tokenUseWrites", () => new Map<string, number>());
 const lastActiveWrites = () => piece("memberActivityWrites", () => new Map<string, number>());
 /** Set by server.ts from the socket, replacing anything a client sent under that name. */
-export const CLIENT_IP_HEADER = "x-switchboard-client-ip";
+const CLIENT_IP_HEADER = "x-switchboard-client-ip";
 /** Set by server.ts to the forwarding headers a request arrived with (lib/api/request-target.ts). */
 export const FORWARDED_HEADER = "x-switchboard-forwarded";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.

@@ -4,7 +4,7 @@ import type { CallRow, CallSummaryRow } from "./queries";
 type Common = Omit<CallRow, "params" | "result">;
 
 /** A call's review for its DTO; a call just made has none. */
-export type Review = Pick<CallDto, "tags" | "starred" | "noteCount">;
+type Review = Pick<CallDto, "tags" | "starred" | "noteCount">;
 const NO_REVIEW: Review = { tags: [], starred: false, noteCount: 0 };
 
 function common(row: Common, review: Review): Omit<CallDto, "params" | "result"> {

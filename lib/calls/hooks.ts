@@ -98,7 +98,7 @@ export function refreshHistory(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ predicate: (q) => isHistoryList(q.queryKey) });
 }
 
-export type RunCallInput =
+type RunCallInput =
   | { serverId: string; method: "tools/call"; body: CallTool }
   | { serverId: string; method: "resources/read"; body: ReadResource }
   | { serverId: string; method: "prompts/get"; body: GetPrompt };
@@ -113,7 +113,7 @@ export function useRunCall() {
   });
 }
 
-export function useCancelCall() {
+function useCancelCall() {
   return useMutation({
     mutationFn: (requestId: string) => api<{ cancelled: boolean }>("/calls/cancel", { method: "POST", body: { requestId } }),
   });

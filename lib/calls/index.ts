@@ -37,12 +37,13 @@ export interface CallProgress {
   message?: string;
 }
 
-export const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
+const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /**
  * A task-augmented call's task. While the task runs the call's `status` stays `pending`; it takes
  * its final status (`ok`, `error`, `cancelled`) when the task ends and its result is stored.
+ * Exported for tests/unit/docs-api.test.ts, which looks it up by name against docs/api.md.
  */
 export interface CallTask {
   id: string;
@@ -118,7 +119,7 @@ export const callKeys = {
   tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
 };
 export { csvField, csvRow } from "./csv";
-export { apiBodyFor, curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "./snippets";
+export { curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "./snippets";
 
 /** What the call DTO carries about its review: tags, the caller's star, how many notes. */
 export interface CallReview {

@@ -5,7 +5,7 @@ import type { Driver } from "@/lib/db/client";
 import { CALL_COLUMNS, type CallField, type ColumnType } from "./columns";
 
 /** Values of some of a call's fields, by field. */
-export type Row = { readonly [F in CallField]?: unknown };
+type Row = { readonly [F in CallField]?: unknown };
 
 /**
  * The journal's statements in one SQL dialect, built from the column descriptor (./columns.ts):

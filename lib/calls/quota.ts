@@ -7,7 +7,7 @@ const RECOUNT_MS = 10_000;
 const counts = () => piece("callQuotaCounts", () => new Map<string, { at: number; stored: number }>());
 
 /** Calls a workspace may keep in its history (SWITCHBOARD_MAX_CALLS; default 5,000,000). */
-export function maxCalls(): number {
+function maxCalls(): number {
   const configured = Number(process.env.SWITCHBOARD_MAX_CALLS);
   return Number.isInteger(configured) && configured > 0 ? configured : 5_000_000;
 }

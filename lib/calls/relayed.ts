@@ -9,7 +9,7 @@ import { recordPending, recordProgress, type CallCompletion } from "./journal";
 import { callSecrets, recordedParams, recordedText } from "./redacted";
 import { takeCallRoom } from "./quota";
 
-export interface RelayedCall {
+interface RelayedCall {
   server: ServerSecretRow;
   userId: string;
   userName: string;
@@ -25,7 +25,7 @@ export interface RelayedCall {
 
 export type RelayedOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
 
-export interface RelayedCallHandle {
+interface RelayedCallHandle {
   id: string;
   progress(progress: Record<string, unknown>): void;
   finish(outcome: RelayedOutcome): Promise<void>;

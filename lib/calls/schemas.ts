@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CALL_METHODS, CALL_STATUSES, EXPORT_FORMATS } from "./index";
 
-export const CallStatusSchema = z.enum(CALL_STATUSES);
+const CallStatusSchema = z.enum(CALL_STATUSES);
 
 const TimeoutSchema = z.number().int().min(100).max(3_600_000).optional();
 

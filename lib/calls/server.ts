@@ -25,11 +25,11 @@ import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { followTasks } from "./tasks";
-export { beginRelayedCall, type RelayedCallHandle, type RelayedOutcome } from "./relayed";
+export { beginRelayedCall, type RelayedOutcome } from "./relayed";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";
 
-export interface CallRequest {
+interface CallRequest {
   serverId: string;
   method: CallMethod;
   name: string;

@@ -16,7 +16,7 @@ export function shellQuote(value: string): string {
 }
 
 /** The body our API takes for the call's method (`POST /api/v1/servers/:id/<method>`). */
-export function apiBodyFor(call: Pick<SnippetCall, "method" | "params">): Record<string, unknown> {
+function apiBodyFor(call: Pick<SnippetCall, "method" | "params">): Record<string, unknown> {
   const params = (call.params ?? {}) as Record<string, unknown>;
   if (call.method === "resources/read") return { uri: params.uri };
   return { name: params.name, arguments: params.arguments ?? {} };

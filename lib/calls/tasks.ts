@@ -16,7 +16,7 @@ const MAX_POLL_MS = 30_000;
 const MAX_FAILURES = 8;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-export interface TaskFollower {
+interface TaskFollower {
   timer: NodeJS.Timeout | null;
   failures: number;
   busy: boolean;

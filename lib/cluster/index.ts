@@ -4,7 +4,7 @@
 import { piece } from "@/lib/runtime";
 
 /** What this instance knows of the other console instances sharing its PostgreSQL database. */
-export interface ClusterRegistry {
+interface ClusterRegistry {
   /** Other instances' URLs (SWITCHBOARD_INSTANCE_URL), as they announced them. */
   urls: Map<string, string>;
   /** Other instances' event-stream watchers, per workspace. */

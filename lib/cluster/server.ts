@@ -7,7 +7,7 @@ import { SwitchboardError, type ServedElsewhere } from "@/lib/errors";
 import { instanceUrl } from "./index";
 
 /** Marks a request one instance forwarded to another: it is never forwarded again. */
-export const FORWARDED_HEADER = "x-switchboard-forwarded-by";
+const FORWARDED_HEADER = "x-switchboard-forwarded-by";
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "content-length", "te", "trailer", "proxy-connection"]);
 

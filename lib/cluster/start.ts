@@ -6,7 +6,7 @@ import { forgetCache, runtime, type CacheName } from "@/lib/runtime";
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only". server.ts
 // hands in the event bus and the relay hub: the cluster imports neither.
 
-export interface ClusterDeps {
+interface ClusterDeps {
   events: {
     deliver(workspaceId: string, id: string, event: WorkspaceEvent): void;
     localWatchers(): Map<string, number>;
@@ -40,7 +40,7 @@ type Message =
   | { k: "forget"; from: string; cache: CacheName }
   | { k: "bye"; from: string };
 
-export interface Cluster {
+interface Cluster {
   /** Another instance stopped beating: forget its agents and watchers. */
   forget(instanceIds: string[]): void;
   close(): Promise<void>;

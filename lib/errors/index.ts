@@ -19,7 +19,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };
 }
 

@@ -5,7 +5,7 @@ import type { WorkspaceEvent } from "./index";
 
 const KEEP_ALIVE_MS = 25_000;
 
-export interface EventStreamOptions {
+interface EventStreamOptions {
   request: RequestHead;
   workspaceId: string;
   /** Only events that pass are sent (a per-session stream); ids stay the workspace's. */

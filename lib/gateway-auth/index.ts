@@ -2,14 +2,12 @@
 export {
   GATEWAY_SCOPE,
   GATEWAY_SCOPES,
-  OFFLINE_ACCESS_SCOPE,
   gatewayChallenge,
   gatewayResourceUrl,
   parseGatewayResource,
   protectedResourceMetadataUrl,
   resourceCovers,
   resourceOfMetadataPath,
-  type GatewayResource,
 } from "@/lib/auth";
 
 /** What a valid gateway access token grants: who, through which client, with which scopes, for which endpoint. */

@@ -11,7 +11,7 @@ export interface Listed {
   annotations?: { readOnlyHint?: unknown } | null;
 }
 
-export type ListKind = "tools" | "prompts" | "resources" | "resource-templates";
+type ListKind = "tools" | "prompts" | "resources" | "resource-templates";
 
 /** What the exposure filters: the tool allow-list and read-only. */
 export type Exposure = Pick<GatewayRoute, "tools" | "readOnly">;
@@ -25,7 +25,7 @@ export function offers(exposure: Exposure, kind: ListKind, item: Listed): boolea
 }
 
 /** Whether the exposure leaves some tool out (else a relayed tools/call needs no look at the list). */
-export function filters(exposure: Exposure): boolean {
+function filters(exposure: Exposure): boolean {
   return exposure.readOnly || exposure.tools !== null;
 }
 
@@ -51,7 +51,7 @@ export function refuseRole(who: Pick<GatewayPrincipal, "role">, method: string):
 }
 
 /** What a name designates among what a server lists, and the route of that server. */
-export interface Found {
+interface Found {
   item: Listed;
   route: GatewayRoute;
 }

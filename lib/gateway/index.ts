@@ -35,7 +35,7 @@ export const gatewayKeys = {
 
 export type HostId = "claude-code" | "claude-desktop" | "cursor" | "vscode";
 
-export interface HostConfig {
+interface HostConfig {
   host: HostId;
   label: string;
   /** Where it goes, in plain words. */

@@ -1,7 +1,7 @@
 // Names on the aggregated endpoint /mcp/<workspace-slug> (docs/gateway.md, "The aggregated endpoint").
 
 /** Separates a server's prefix from its tool or prompt name: `<prefix>__<name>`. */
-export const SEPARATOR = "__";
+const SEPARATOR = "__";
 const MAX_NAME = 128;
 const MAX_PREFIX = 64;
 

@@ -25,7 +25,7 @@ interface Presence {
   recorded: Promise<unknown>;
 }
 
-export interface Presences {
+interface Presences {
   byKey: Map<string, Presence>;
   sweeper: NodeJS.Timeout | null;
 }

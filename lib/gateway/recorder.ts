@@ -13,7 +13,7 @@ export function credentialOf(server: ServerSecretRow): Credential {
   return credentialUsed(server).catch(() => null);
 }
 
-export interface GatewayCallStart {
+interface GatewayCallStart {
   server: ServerSecretRow;
   principal: GatewayPrincipal;
   method: CallMethod;

@@ -22,7 +22,7 @@ const FULL_REAP_EVERY = 12;
  * What an instance's coming and going does to call rows, written by the call journal
  * (lib/calls/journal.ts `instanceCalls`): handed in, since lib/calls depends on this domain.
  */
-export interface InstanceCalls {
+interface InstanceCalls {
   /** Pending calls (not task calls) of instances not in `alive` marked interrupted; how many. */
   interruptOrphans(alive: string[]): Promise<number>;
   /** This instance's own pending calls marked interrupted, at a graceful stop; how many. */
@@ -31,7 +31,7 @@ export interface InstanceCalls {
   claimTaskCalls(alive: string[], me: string): Promise<string[]>;
 }
 
-export interface RunningInstance {
+interface RunningInstance {
   id: string;
   /** Marks this instance's calls still pending as interrupted and removes its row. */
   stop(): Promise<number>;

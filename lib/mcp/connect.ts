@@ -12,7 +12,7 @@ import type { ConnectionConfig, TransportMode } from "./types";
 
 const LEGACY: PriorDiscovery = { kind: "legacy" };
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Overrides config.transport (a re-initialise keeps the transport that worked). */
   mode?: TransportMode;
   /** Overrides the era verdict derived from the config. */

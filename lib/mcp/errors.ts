@@ -17,7 +17,7 @@ export type McpErrorKind =
   | "offline"
   | "unknown";
 
-export interface McpErrorDetails {
+interface McpErrorDetails {
   /** JSON-RPC error code when kind is "protocol". */
   code?: number;
   /** JSON-RPC error data. */

@@ -5,7 +5,7 @@ import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
 
 /** What the caller knows that the error does not carry. */
-export interface ExplainContext {
+interface ExplainContext {
   url?: string;
   timeoutMs?: number;
   /** The last failed HTTP response seen on the connection (see http.ts). */

@@ -37,7 +37,7 @@ export type Failure =
   /** The console's own error (bad input, a refusal): passed through as it is. */
   | { kind: "console"; error: SwitchboardError };
 
-export type FailureKind = Failure["kind"];
+type FailureKind = Failure["kind"];
 
 const PLAIN: readonly PlainKind[] = ["dns", "refused", "blocked", "tls", "timeout", "host_timeout", "content_type", "protocol_version", "cancelled", "closed", "offline", "unknown"];
 const DETAILED: readonly FailureKind[] = [...PLAIN, "protocol", "too_large", "http", "unauthorized"];
@@ -73,7 +73,7 @@ function fromApiError(err: SwitchboardError): Failure {
   return { kind: kind as PlainKind, message: err.message };
 }
 
-export function failureMessage(failure: Failure): string {
+function failureMessage(failure: Failure): string {
   return failure.kind === "console" ? failure.error.message : failure.message;
 }
 
@@ -98,7 +98,7 @@ export function toApiError(failure: Failure): SwitchboardError {
 }
 
 /** The error stored on a call row (CallError in lib/calls): what the history and the call page read. */
-export interface RecordedFailure {
+interface RecordedFailure {
   status: "error" | "timeout" | "cancelled";
   error: { kind: "protocol" | "timeout" | "cancelled" | "connection" | "offline"; message: string; code?: number; data?: unknown; oauth?: SignInRequired };
 }

@@ -1,7 +1,7 @@
 // Isomorphic: the shape of a guided OAuth trace, shared by the recorder, the API and the UI.
 
 /** The steps of the MCP authorization flow, in the order a client walks them. */
-export const OAUTH_STEP_IDS = ["challenge", "resource-metadata", "as-metadata", "client", "authorize", "callback", "token", "refresh"] as const;
+const OAUTH_STEP_IDS = ["challenge", "resource-metadata", "as-metadata", "client", "authorize", "callback", "token", "refresh"] as const;
 export type OAuthStepId = (typeof OAUTH_STEP_IDS)[number];
 
 /** `pending`: not run yet (e.g. the token step before anyone signed in). */

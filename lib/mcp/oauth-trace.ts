@@ -12,7 +12,7 @@ const JWT = /eyJ[\w-]{4,}\.[\w-]+\.[\w-]*/g;
 const FORM_SECRET = new RegExp(`\\b(${OAUTH_SECRET_FIELDS.join("|")})=[^&\\s"']+`, "g");
 
 /** Which OAuth step an HTTP exchange belongs to; null for anything else (MCP traffic). */
-export type ExchangeKind = "resource-metadata" | "as-metadata" | "registration" | "token" | "refresh" | "revocation";
+type ExchangeKind = "resource-metadata" | "as-metadata" | "registration" | "token" | "refresh" | "revocation";
 
 export interface RecordedExchange {
   /** "other": a request recorded only because the recorder records everything. */

@@ -28,7 +28,7 @@ export interface TrafficRecord {
   at: Date;
 }
 
-export interface RecordingOptions {
+interface RecordingOptions {
   /** Gets every record, synchronously; must be cheap (queue it) and must not throw. */
   sink: (record: TrafficRecord) => void;
   /** Values that must never appear in a body (e.g. the server's header values); replaced wherever found. */

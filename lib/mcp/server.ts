@@ -3,7 +3,7 @@ import "server-only";
 export { openConnection } from "./connection";
 export { McpError, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
-export { classifyFailure, HostTimeout, toApiError, toCallError, toJsonRpcError, type Failure, type JsonRpcFailure, type RecordedFailure } from "./failures";
+export { classifyFailure, HostTimeout, toApiError, toCallError, toJsonRpcError, type Failure, type JsonRpcFailure } from "./failures";
 export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
 export { runOAuthChecks } from "./oauth-checks";
 export { leaveSession } from "./transports";

@@ -52,7 +52,7 @@ interface FlowSecret {
 }
 
 /** Whose credential this work uses: the acting member's (per-member), the workspace's (shared), or none. */
-export function credentialSubject(server: Pick<ServerSecretRow, "authMode" | "actingUserId">): string | null {
+function credentialSubject(server: Pick<ServerSecretRow, "authMode" | "actingUserId">): string | null {
   if (server.authMode === "oauth-shared") return SHARED_SUBJECT;
   if (server.authMode === "oauth-per-member") return server.actingUserId ?? null;
   return null;
@@ -69,7 +69,7 @@ export async function credentialUsed(server: ServerSecretRow): Promise<{ credent
 }
 
 /** The error a call or connect answers when a person must sign in to the server (or consent to more scope). */
-export function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "authMode">, step?: { scope?: string }): SwitchboardError {
+function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "authMode">, step?: { scope?: string }): SwitchboardError {
   const details: SignInRequired = {
     oauth: step ? "step_up_required" : "sign_in_required",
     serverId: server.id,

@@ -115,10 +115,10 @@ export type ExitFrame = z.infer<typeof ExitFrame>;
 export type RootsFrame = z.infer<typeof RootsFrame>;
 
 /** Result of decoding one incoming WebSocket message. */
-export type Decoded<F> = { ok: true; frame: F } | { ok: false; error: ErrorFrame };
+type Decoded<F> = { ok: true; frame: F } | { ok: false; error: ErrorFrame };
 
 /** What a WebSocket library hands over for one message. */
-export type RawData = string | Uint8Array | ArrayBuffer | Uint8Array[];
+type RawData = string | Uint8Array | ArrayBuffer | Uint8Array[];
 
 const utf8 = new TextDecoder();
 

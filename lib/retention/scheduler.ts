@@ -32,14 +32,14 @@ type RecordAudit = (input: {
 /** What else must forget the purged calls (lib/stats' rollups), handed in by server.ts. */
 type OnCallsPurged = (input: { workspaceId: string; before: Date }) => Promise<unknown>;
 
-export interface RetentionScheduler {
+interface RetentionScheduler {
   timer: NodeJS.Timeout | null;
   running: Promise<RetentionRun[]> | null;
   recordAudit: RecordAudit | null;
   onCallsPurged: OnCallsPurged | null;
 }
 
-export type RetentionRun = RetentionOutcome & { workspaceId: string };
+type RetentionRun = RetentionOutcome & { workspaceId: string };
 
 const scheduler = () => piece("retention", (): RetentionScheduler => ({ timer: null, running: null, recordAudit: null, onCallsPurged: null }));
 
@@ -64,7 +64,7 @@ export function stopRetention(): void {
 }
 
 /** One purge over every workspace with a retention period; joins the run in progress if there is one. */
-export function runRetention(now = new Date()): Promise<RetentionRun[]> {
+function runRetention(now = new Date()): Promise<RetentionRun[]> {
   const state = scheduler();
   state.running ??= purgeAll(now)
     .catch((err: unknown) => {

@@ -3,7 +3,7 @@ import { ROUTE_TABLE, type ApiRouteKey } from "./table.generated";
 // Loaded by both module graphs and by scripts: plain data and functions, no "server-only".
 
 export type { ApiRouteKey };
-export type RouteEntry = (typeof ROUTE_TABLE)[number];
+type RouteEntry = (typeof ROUTE_TABLE)[number];
 
 /**
  * The one reading of "which route file serves this path", over the table generated from app/api

@@ -37,7 +37,7 @@ export async function pingSession(target: PingTarget, timeoutMs = PING_TIMEOUT_M
   return outcome;
 }
 
-export interface HealthMonitor {
+interface HealthMonitor {
   timer: NodeJS.Timeout | null;
   targets: () => Promise<PingTarget[]>;
   running: boolean;

@@ -21,7 +21,7 @@ export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";
 import { piece } from "@/lib/runtime";
 
-export interface LiveEntry {
+interface LiveEntry {
   sessionId: string;
   workspaceId: string;
   serverId: string;

@@ -5,7 +5,7 @@ import { piece } from "@/lib/runtime";
 const FLUSH_DELAY_MS = 200;
 const FLUSH_SIZE = 500;
 
-export interface TrafficWriter {
+interface TrafficWriter {
   queue: TrafficRow[];
   timer: NodeJS.Timeout | null;
   writing: Promise<void>;

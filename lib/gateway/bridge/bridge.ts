@@ -10,7 +10,7 @@ export type { BridgeMember, BridgeTarget } from "./scope";
 
 
 /** A bridge: an SDK handler facing modern-era hosts (a server per request) whose handlers use the console's own clients upstream. */
-export interface BridgeEntry extends BridgeState {
+interface BridgeEntry extends BridgeState {
   handler: McpHttpHandler;
   lastUsed: number;
   /** Open `subscriptions/listen` streams: a bridge with any is not idle. */

@@ -50,7 +50,7 @@ interface Asked {
 
 type Settled = { result: Item } | { error: unknown };
 
-export type InputCalls = Map<string, InputCall>;
+type InputCalls = Map<string, InputCall>;
 const waiting = () => piece("gatewayInputCalls", (): InputCalls => new Map());
 
 /**
@@ -59,7 +59,7 @@ const waiting = () => piece("gatewayInputCalls", (): InputCalls => new Map());
  * one is handed to the host as an `input_required` result; the host's retry (with `inputResponses`
  * and the sealed `requestState`) answers it and waits for the next request or the final result.
  */
-export class InputCall {
+class InputCall {
   readonly id = crypto.randomUUID();
   readonly controller = new AbortController();
   /** Server requests not yet given to the host. */
@@ -217,7 +217,7 @@ function refused(request: ServerRequest, message: string): ServerRequestOutcome 
   return request.method === "elicitation/create" ? { result: { action: "cancel" } } : { error: { code: -32603, message } };
 }
 
-export interface InputCallStart {
+interface InputCallStart {
   principalKey: string;
   method: CallMethod;
   name: string;

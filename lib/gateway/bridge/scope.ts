@@ -61,7 +61,7 @@ export interface SharedCapabilities {
 }
 
 type Item = Record<string, unknown>;
-export interface NamedItem {
+interface NamedItem {
   name: string;
   original: string;
   member: BridgeMember;

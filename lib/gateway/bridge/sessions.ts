@@ -10,7 +10,7 @@ import { hostSeen, type HostInfo } from "../presence";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 /** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */
-export interface BridgeSession {
+interface BridgeSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   /** The principal, exposure and servers of the session's latest request. */

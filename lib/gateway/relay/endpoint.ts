@@ -22,7 +22,7 @@ import { jsonWhenQuick } from "./json-answer";
 import { GatewayRelay, type RelayHooks } from "./relay";
 
 /** A relayed host session and its owner: who opened it (a session is never handed to another person). */
-export interface RelaySession {
+interface RelaySession {
   relay: GatewayRelay;
   userId: string;
   serverId: string;
