@@ -25,7 +25,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        // Unit files share the two cores with integration files: CPU-bound property tests get room.
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
       },
       { extends: true, test: { name: "integration", ...integration } },
       // The same suite again with every console on PostgreSQL (a real server on loopback), but for
