@@ -165,7 +165,8 @@ describe.skipIf(!onPostgres)("two console instances sharing PostgreSQL", () => {
   });
 
   it("a third instance starting leaves B's running call alone", async () => {
-    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 8, steps: 8 }, requestId: "while-c-starts" });
+    // Long enough to outlast a console start-up on two busy cores (files run two at a time).
+    const running = apiB("POST", `/api/v1/servers/${id}/tools/call`, { name: LONG, arguments: { duration: 30, steps: 10 }, requestId: "while-c-starts" });
     await waitFor(async () => (await callByRequest(apiB, "while-c-starts"))?.status === "pending");
     c = await startConsole({ databaseUrl: b.databaseUrl, env, join: true });
     expect((await callByRequest(apiClient(c.url, token), "while-c-starts"))?.status).toBe("pending");

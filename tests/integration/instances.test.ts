@@ -38,7 +38,8 @@ describe("several console instances on one database", () => {
   });
 
   it("a second instance starting up leaves the first one's running call alone", async () => {
-    const running = longCall(apiA, "while-b-starts", 10);
+    // Long enough to outlast a console start-up on two busy cores (files run two at a time).
+    const running = longCall(apiA, "while-b-starts", 30);
     await waitFor(async () => (await callByRequest(apiA, "while-b-starts"))?.status === "pending");
     b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
     apiB = apiClient(b.url, token);
