@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
 import { loadIcon } from "@/lib/icons/server";
 import { outboundFetch } from "@/lib/net/server";
 
@@ -11,13 +11,11 @@ const QuerySchema = z.object({ src: z.string().min(1).max(200_000) });
 export const GET = withWorkspace(async ({ request, principal }) => {
   const { src } = parseQuery(request, QuerySchema);
   const { bytes, type } = await loadIcon(src, outboundFetch({ workspaceId: principal.workspaceId, strict: true }));
-  return new Response(bytes as unknown as BodyInit, {
-    headers: {
-      "content-type": type,
-      "content-disposition": "inline",
-      "content-security-policy": "default-src 'none'",
-      "x-content-type-options": "nosniff",
-      "cache-control": "private, max-age=3600",
-    },
+  return Reply.raw(bytes, 200, {
+    "content-type": type,
+    "content-disposition": "inline",
+    "content-security-policy": "default-src 'none'",
+    "x-content-type-options": "nosniff",
+    "cache-control": "private, max-age=3600",
   });
 });

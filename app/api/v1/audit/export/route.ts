@@ -1,4 +1,4 @@
-import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
 import { ListAuditQuerySchema } from "@/lib/audit/schemas";
 import { exportAudit } from "@/lib/audit/server";
 
@@ -8,11 +8,9 @@ export const runtime = "nodejs";
 export const GET = withWorkspace(async ({ request, principal }) => {
   const { cursor: _cursor, limit: _limit, ...filters } = parseQuery(request, ListAuditQuerySchema);
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(exportAudit(principal, filters), {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="audit-${day}.ndjson"`,
-      "cache-control": "no-store",
-    },
+  return Reply.raw(exportAudit(principal, filters), 200, {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "content-disposition": `attachment; filename="audit-${day}.ndjson"`,
+    "cache-control": "no-store",
   });
 });

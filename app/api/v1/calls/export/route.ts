@@ -1,4 +1,4 @@
-import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
 import { ExportCallsQuerySchema } from "@/lib/calls/schemas";
 import { exportCalls } from "@/lib/calls/server";
 
@@ -8,12 +8,10 @@ export const runtime = "nodejs";
 export const GET = withWorkspace(async ({ request, principal }) => {
   const query = parseQuery(request, ExportCallsQuerySchema);
   const { stream, fileName } = await exportCalls(principal, query);
-  return new Response(stream, {
-    headers: {
-      "content-type": query.format === "csv" ? "text/csv; charset=utf-8; header=present" : "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="${fileName}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
+  return Reply.raw(stream, 200, {
+    "content-type": query.format === "csv" ? "text/csv; charset=utf-8; header=present" : "application/x-ndjson; charset=utf-8",
+    "content-disposition": `attachment; filename="${fileName}"`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
   });
 });

@@ -1,4 +1,4 @@
-import { parseBody, withPublic } from "@/lib/api/route";
+import { parseBody, Reply, withPublic } from "@/lib/api/route";
 import { AcceptInvitationSchema } from "@/lib/members/schemas";
 import { acceptInvitation } from "@/lib/members/server";
 
@@ -7,7 +7,5 @@ export const runtime = "nodejs";
 // POST /api/v1/invitations/accept – join with a new account ({ token, name, password }) or as the signed-in user ({ token })
 export const POST = withPublic(async ({ request }) => {
   const { result, setCookies } = await acceptInvitation(await parseBody(request, AcceptInvitationSchema), request);
-  const headers = new Headers();
-  for (const cookie of setCookies) headers.append("set-cookie", cookie);
-  return Response.json(result, { headers });
+  return new Reply(result, 200, { "set-cookie": setCookies });
 });

@@ -1,4 +1,4 @@
-import { withWorkspace } from "@/lib/api/route";
+import { Reply, withWorkspace } from "@/lib/api/route";
 import { exportServers } from "@/lib/servers/server";
 
 export const runtime = "nodejs";
@@ -6,11 +6,9 @@ export const runtime = "nodejs";
 // GET /api/v1/servers/export – the workspace's active servers as an mcpServers file (no secret values)
 export const GET = withWorkspace(async ({ principal }) => {
   const config = await exportServers(principal);
-  return new Response(`${JSON.stringify(config, null, 2)}\n`, {
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "content-disposition": 'attachment; filename="mcp-servers.json"',
-      "cache-control": "no-store",
-    },
+  return Reply.raw(`${JSON.stringify(config, null, 2)}\n`, 200, {
+    "content-type": "application/json; charset=utf-8",
+    "content-disposition": 'attachment; filename="mcp-servers.json"',
+    "cache-control": "no-store",
   });
 });

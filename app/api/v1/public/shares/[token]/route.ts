@@ -1,4 +1,4 @@
-import { withPublic } from "@/lib/api/route";
+import { Reply, withPublic } from "@/lib/api/route";
 import { openShare } from "@/lib/shares/server";
 
 export const runtime = "nodejs";
@@ -6,5 +6,5 @@ export const runtime = "nodejs";
 // GET /api/v1/public/shares/:token – the shared call, redacted, for anyone with the link (410 when gone)
 export const GET = withPublic<{ token: string }>(async ({ params }) => {
   const shared = await openShare(params.token);
-  return Response.json(shared, { headers: { "cache-control": "no-store", "x-robots-tag": "noindex" } });
+  return new Reply(shared, 200, { "cache-control": "no-store", "x-robots-tag": "noindex" });
 });

@@ -1,4 +1,4 @@
-import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
 import { ListTrafficQuerySchema } from "@/lib/traffic/schemas";
 import { exportSessionTraffic, listSessionTraffic } from "@/lib/traffic/server";
 import { requireSession } from "@/lib/sessions/server";
@@ -10,11 +10,9 @@ export const GET = withWorkspace<{ id: string }>(async ({ request, principal, pa
   const query = parseQuery(request, ListTrafficQuerySchema);
   const session = await requireSession(principal, params.id);
   if (query.format === "json") return listSessionTraffic(session.id, query);
-  return new Response(exportSessionTraffic(session.id, query), {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="traffic-${session.id}.ndjson"`,
-      "cache-control": "no-store",
-    },
+  return Reply.raw(exportSessionTraffic(session.id, query), 200, {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "content-disposition": `attachment; filename="traffic-${session.id}.ndjson"`,
+    "cache-control": "no-store",
   });
 });
