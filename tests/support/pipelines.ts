@@ -1,12 +1,13 @@
 import type { Role } from "@/lib/access";
 
 /**
- * Every pipeline that answers API requests, as console settings: the direct path for bearer
- * tokens (lib/api/bearer-routes.ts) and Next's. The role-matrix tests (roles.test.ts,
+ * Every pipeline that answers API requests, as console settings: the console's own
+ * (lib/api/pipeline.ts, every /api/v1 and /mcp request in production, cookie or token) and
+ * Next's (development, SWITCHBOARD_DIRECT_API=0). The role-matrix tests (roles.test.ts,
  * route-identity.test.ts) run through each; a new entry point joins this list.
  */
 export const PIPELINES: [label: string, env: Record<string, string>][] = [
-  ["the direct path", {}],
+  ["the console's pipeline", {}],
   ["Next's pipeline", { SWITCHBOARD_DIRECT_API: "0" }],
 ];
 
