@@ -45,7 +45,15 @@ export class ConsolePage {
   }
 
   async runTool() {
-    await this.page.getByRole("button", { name: "Run", exact: true }).click();
+    const run = this.page.getByRole("button", { name: "Run", exact: true });
+    // On two busy cores a click can land before the form listens (CI lost one): the run has
+    // started once its request has left, or the button says Running…; until then, click again.
+    await expect(async () => {
+      if (await this.page.getByText(/^Running…/).isVisible()) return;
+      const sent = this.page.waitForRequest((r) => r.method() === "POST" && /\/tools\/call$/.test(new URL(r.url()).pathname), { timeout: 3_000 });
+      await run.click({ timeout: 3_000 });
+      await sent;
+    }).toPass({ timeout: 30_000 });
     await expect(this.page.getByTestId("call-status").first()).toHaveText(/ok|error|timeout|cancelled/, { timeout: 30_000 });
   }
 
