@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CALL_METHODS, CALL_STATUSES, EXPORT_FORMATS } from "./index";
+import { CALL_METHODS, CALL_ORIGINS, CALL_STATUSES, EXPORT_FORMATS } from "./index";
 
 const CallStatusSchema = z.enum(CALL_STATUSES);
 
@@ -65,7 +65,7 @@ export const ListCallsQuerySchema = z.object({
    * Who asked: "user", "app", "card", "subscription", "gateway" (see CallOrigin), or "any". Without it,
    * automatic work (subscription re-reads) is left out.
    */
-  origin: z.string().min(1).max(40).optional(),
+  origin: z.enum([...CALL_ORIGINS, "any"]).optional(),
   q: z.string().max(500).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

@@ -99,4 +99,12 @@ describe("history search", () => {
       await client.end();
     }
   });
+
+  it("refuses an origin it does not know with 400 instead of answering nothing", async () => {
+    const bogus = await api("GET", "/api/v1/calls?origin=bogus");
+    expect([bogus.status, bogus.body.error.code]).toEqual([400, "bad_request"]);
+    expect(bogus.body.error.message).toMatch(/^origin: /);
+    expect((await api("GET", "/api/v1/calls?origin=any")).status).toBe(200);
+    expect((await api("GET", "/api/v1/calls?origin=gateway")).status).toBe(200);
+  });
 });
