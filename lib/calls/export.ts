@@ -52,7 +52,7 @@ function takeBatch(pending: MetaRow[], paramsOnly: boolean): MetaRow[] {
   let n = 0;
   while (n < pending.length) {
     const row = pending[n]!;
-    bytes += row.requestSize + (paramsOnly ? 0 : (row.resultSize ?? 0));
+    bytes += row.requestSize + (paramsOnly && !row.isError ? 0 : (row.resultSize ?? 0));
     if (n > 0 && bytes > BATCH_BYTES) break;
     n++;
   }
@@ -61,9 +61,12 @@ function takeBatch(pending: MetaRow[], paramsOnly: boolean): MetaRow[] {
 
 async function withBodies(rows: MetaRow[], paramsOnly: boolean): Promise<CallDto[]> {
   const bodies = new Map((await q.callBodies({ ids: rows.map((r) => r.id), result: !paramsOnly })).map((b) => [b.id, b]));
+  // A CSV leaves results out, but the error column of a tool result marked isError is its text.
+  const erred = paramsOnly ? rows.filter((r) => r.isError).map((r) => r.id) : [];
+  const errorResults = new Map(erred.length ? (await q.callBodies({ ids: erred, result: true })).map((b) => [b.id, b.result]) : []);
   return rows.map((row) => {
     const body = bodies.get(row.id);
-    return toCallDto({ ...row, params: body?.params ?? "null", result: paramsOnly ? null : (body?.result ?? null) });
+    return toCallDto({ ...row, params: body?.params ?? "null", result: paramsOnly ? (errorResults.get(row.id) ?? null) : (body?.result ?? null) });
   });
 }
 
@@ -80,8 +83,15 @@ function csvLine(call: CallDto): string {
     call.userName ?? "",
     call.origin,
     args === undefined ? "" : JSON.stringify(args),
-    call.error?.message ?? "",
+    call.error?.message ?? (call.isError ? toolErrorText(call.result) : ""),
   ]);
+}
+
+/** A tool result marked isError, in words: its text blocks, or a plain statement when it has none. */
+function toolErrorText(result: unknown): string {
+  const content = (result as { content?: { type?: unknown; text?: unknown }[] } | null)?.content;
+  const texts = Array.isArray(content) ? content.filter((c) => c?.type === "text" && typeof c.text === "string").map((c) => c.text as string) : [];
+  return texts.length ? texts.join("\n") : "The tool reported an error";
 }
 
 /** `calls-20261123-141500.ndjson`: the export's file name, stamped with the time it was made. */

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS, curlSnippet, typescriptSnippet, type CallDto } from "@/lib/calls";
 import { parseCsv } from "../support/csv";
+import { insertCalls } from "../support/seed-calls";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
 
@@ -72,6 +73,17 @@ describe("exports and reproducible calls", () => {
     for (const call of exported) {
       expect(call).toEqual((await api("GET", `/api/v1/calls/${call.id}`)).body.call);
     }
+  });
+
+  it("fills the CSV's error column for a tool result marked isError with its text", async () => {
+    const workspaceId = (await api("GET", "/api/v1/workspace")).body.workspace.id as string;
+    const [id] = await insertCalls(sb.db, [{ workspaceId, serverId, startedAt: new Date(), durationMs: 4, name: "failing-tool" }]);
+    const result = { content: [{ type: "text", text: "disk full" }, { type: "text", text: "try later" }], isError: true };
+    await sb.db.batch([['UPDATE "call" SET is_error = ?, result = ? WHERE id = ?', sb.db.provider === "sqlite" ? 1 : true, JSON.stringify(result), id]]);
+    const [header, ...rows] = parseCsv(await (await raw(`/api/v1/calls/export?format=csv&name=failing-tool`)).text());
+    const record = Object.fromEntries(header!.map((col, i) => [col, rows[0]![i]]));
+    expect(rows).toHaveLength(1);
+    expect(record).toMatchObject({ id, status: "ok", error: "disk full\ntry later" });
   });
 
   it("exports CSV that a strict RFC 4180 reader takes back", async () => {
