@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { Command, defaultFilter } from "cmdk";
+import { Command } from "cmdk";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Kbd, useModKey } from "@/components/ui/kbd";
 import { Spinner } from "@/components/ui/spinner";
+import { rankItems } from "./rank";
 import { PALETTE_GROUPS, usePaletteItems, type PaletteItem } from "./use-palette-items";
 
 interface CommandPaletteProps {
@@ -16,27 +17,13 @@ const SHOWN = 50;
 const GROUP_HEADING =
   "[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-[11px] [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:tracking-wide [&_[cmdk-group-heading]]:text-muted [&_[cmdk-group-heading]]:uppercase";
 
-/**
- * The fuzzy score of an item: its label first, so a stray match in a description never
- * outranks a name. Ranked here rather than by cmdk, whose grouped sorting is unreliable.
- */
-function score(item: PaletteItem, search: string): number {
-  const rest = [item.label, item.detail ?? "", item.group, ...(item.keywords ?? [])].join(" ");
-  return Math.max(defaultFilter(item.label, search), defaultFilter(rest, search) * 0.5);
-}
-
 /** Without a search, every group in order; with one, the best matches first, one flat list. */
 function arrange(items: PaletteItem[], search: string): { heading: string | null; items: PaletteItem[] }[] {
   const query = search.trim();
   if (!query) {
     return PALETTE_GROUPS.map((group) => ({ heading: group, items: items.filter((item) => item.group === group).slice(0, SHOWN) })).filter((g) => g.items.length > 0);
   }
-  const ranked = items
-    .map((item) => ({ item, score: score(item, query) }))
-    .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, SHOWN)
-    .map((r) => r.item);
+  const ranked = rankItems(items, query).slice(0, SHOWN);
   return ranked.length ? [{ heading: null, items: ranked }] : [];
 }
 

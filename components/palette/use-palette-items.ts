@@ -21,7 +21,9 @@ export interface PaletteItem {
   group: PaletteGroup;
   label: string;
   detail?: string;
-  /** More words the fuzzy match looks at besides label and detail. */
+  /** Other names the item goes by (a tool's name under its title, a resource's URI): matched like the label. */
+  names?: string[];
+  /** More words the search looks at besides label and detail (whole words, not letter by letter). */
   keywords?: string[];
   /** Runs the item; navigation items close the palette, `keepOpen` ones close it themselves. */
   run: () => void;
@@ -79,11 +81,11 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
   for (const { server, kind, item } of capabilities) {
     const base = `/servers/${server.id}?`;
     if (kind === "tools") {
-      items.push({ id: `tool:${server.id}:${item.name}`, group: "Tools", label: item.title ?? item.name, detail: server.name, keywords: [item.name, item.description ?? ""], run: go(base + new URLSearchParams({ tool: item.name })) });
+      items.push({ id: `tool:${server.id}:${item.name}`, group: "Tools", label: item.title ?? item.name, detail: server.name, names: [item.name], keywords: [item.description ?? ""], run: go(base + new URLSearchParams({ tool: item.name })) });
     } else if (kind === "prompts") {
-      items.push({ id: `prompt:${server.id}:${item.name}`, group: "Prompts", label: item.title ?? item.name, detail: server.name, keywords: [item.name, item.description ?? ""], run: go(base + new URLSearchParams({ prompt: item.name })) });
+      items.push({ id: `prompt:${server.id}:${item.name}`, group: "Prompts", label: item.title ?? item.name, detail: server.name, names: [item.name], keywords: [item.description ?? ""], run: go(base + new URLSearchParams({ prompt: item.name })) });
     } else {
-      items.push({ id: `resource:${server.id}:${item.uri}`, group: "Resources", label: item.title ?? item.name ?? item.uri, detail: server.name, keywords: [item.uri], run: go(base + new URLSearchParams({ resource: item.uri })) });
+      items.push({ id: `resource:${server.id}:${item.uri}`, group: "Resources", label: item.title ?? item.name ?? item.uri, detail: server.name, names: [item.uri], run: go(base + new URLSearchParams({ resource: item.uri })) });
     }
   }
   for (const call of recent) {
