@@ -10,13 +10,12 @@ import { Skeleton } from "@/components/ui/spinner";
 import type { CallDto } from "@/lib/calls";
 import { useCall } from "@/lib/calls/hooks";
 import { CallDiff, JsonDiff } from "./call-diff";
-import { compareUrl } from "./urls";
 import { CallStatusBadge } from "./call-status-badge";
+import { compareHeadline, inTimeOrder } from "./compare-story";
 import { formatDuration, formatTime } from "./format";
 import { ResultView } from "./result-view";
 
-/** Two calls side by side, arguments and outcomes, with their differences; the URL keeps the pair. */
-/** The compare page for `?a=<call id>&b=<call id>`. */
+/** The compare page for `?a=<call id>&b=<call id>`: two calls side by side, the earlier one as A. */
 export function ComparePageFromUrl() {
   const params = useSearchParams();
   const a = params.get("a") ?? undefined;
@@ -47,18 +46,13 @@ function Comparison({ a, b }: { a: string; b: string }) {
   const right = useCall(b);
   if (left.isPending || right.isPending) return <Skeleton className="h-64 w-full" />;
   if (left.error || right.error) return <ErrorAlert error={left.error ?? right.error} title="Could not load both calls" />;
-  const [x, y] = [left.data, right.data];
+  const [x, y] = inTimeOrder(left.data, right.data);
 
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center gap-3">
-        <p className="text-sm text-muted">
-          {x.name === y.name && x.serverId === y.serverId ? "The same request, two runs." : "Two different requests."}
-        </p>
-        <Link href={compareUrl(b, a)} className="text-sm text-accent hover:underline">
-          Swap sides
-        </Link>
-      </div>
+      <p className="text-sm" data-testid="compare-headline">
+        {compareHeadline(x, y)} <span className="text-muted">A ran first.</span>
+      </p>
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
         <CallHeading call={x} side="A" />
         <CallHeading call={y} side="B" />
@@ -69,7 +63,7 @@ function Comparison({ a, b }: { a: string; b: string }) {
         <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
           {[x, y].map((call, i) => (
             <div key={i} className="max-h-80 overflow-auto rounded-md border p-2" data-testid={`params-${i === 0 ? "a" : "b"}`}>
-              <JsonTree value={call.params} label="Params" />
+              <JsonTree value={call.params} label={`Params ${i === 0 ? "A" : "B"}`} />
             </div>
           ))}
         </div>

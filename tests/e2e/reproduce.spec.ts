@@ -77,11 +77,14 @@ test("copy as, edit and run again, compare two calls", async ({ page }) => {
     if (reload) await page.reload();
     await expect(page.getByRole("region", { name: "Call A" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Call B" })).toBeVisible();
-    await expect(page.getByTestId("params-a")).toContainText("it's edited");
-    await expect(page.getByTestId("params-b")).toContainText("it's the original");
+    // The earlier call is A whatever order the URL names them in, so the diff reads forward in time,
+    // and the headline says what differs.
+    await expect(page.getByTestId("params-a")).toContainText("it's the original");
+    await expect(page.getByTestId("params-b")).toContainText("it's edited");
+    await expect(page.getByTestId("compare-headline")).toHaveText(`The same echo, different arguments — message: "it's the original" → "it's edited". A ran first.`);
     const argDiff = page.getByRole("region", { name: "Argument differences" });
-    await expect(argDiff.locator('[data-change="added"]')).toContainText(["it's the original"]);
-    await expect(argDiff.locator('[data-change="removed"]')).toContainText(["it's edited"]);
+    await expect(argDiff.locator('[data-change="added"]')).toContainText(["it's edited"]);
+    await expect(argDiff.locator('[data-change="removed"]')).toContainText(["it's the original"]);
     await expect(page.getByRole("region", { name: "Results" }).getByTestId("result-view")).toHaveCount(2);
   }
 });
