@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfig, defaultConfigFile } from "./config";
 import { credentialsFile, deleteCredentials, readCredentials, writeCredentials } from "./credentials";
 import { exchangeCode, fetchSelf, revokeSelf } from "./console-api";
+import { agentCommand } from "./command";
 import { AgentLink } from "./link";
 import { log, setLogLevel } from "./log";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_MESSAGE_BYTES, DEAD_AFTER_MS, HEARTBEAT_MS } from "../../lib/relay/protocol";
@@ -72,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       const creds = await exchangeCode(consoleUrl, code, values.name, VERSION);
       writeCredentials(creds);
       console.log(`Paired as "${creds.name}" with ${creds.consoleUrl} (workspace ${creds.workspace}).`);
-      console.log(`Credentials saved to ${credentialsFile()}. Now run: switchboard-agent start`);
+      console.log(`Credentials saved to ${credentialsFile()}. Now run: ${agentCommand(creds.consoleUrl)} start`);
       return 0;
     }
     case "start":
@@ -80,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     case "status": {
       const creds = readCredentials();
       if (!creds) {
-        console.log("Not paired. Run: switchboard-agent pair <code> --console <url>");
+        console.log(`Not paired. Run: ${agentCommand(process.env.SWITCHBOARD_CONSOLE_URL)} pair <code> --console <url>`);
         return 1;
       }
       console.log(`Paired as "${creds.name}" (${creds.agentId}) with ${creds.consoleUrl} since ${creds.pairedAt}`);

@@ -51,6 +51,8 @@ test("the pairing and start commands the console prints work exactly as printed"
   const paired = await run(home, pairCommand);
   expect(paired.code, paired.output).toBe(0);
   expect(fs.existsSync(path.join(home, ".config/switchboard/agent.json"))).toBe(true);
+  // What the agent says to run next is the console's start command, not a name that is not on PATH.
+  expect(paired.output).toContain(`Now run: ${startCommand.trim()}`);
 
   agent = shell(home, startCommand);
   let output = "";
