@@ -2,6 +2,7 @@
 # Builds the Next app (and the agent package, when present) if any source is newer than the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/progress.sh
 
 if [ -f agent/package.json ] && [ -f agent/build.mjs ]; then
   node agent/build.mjs
@@ -15,6 +16,7 @@ if [ -f "$dist/BUILD_ID" ]; then
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then
-  echo "› Building the console"
-  NEXT_TELEMETRY_DISABLED=1 npx next build
+  echo "› Building the console (a first build takes 3–6 minutes on 2 cores; later starts skip it)"
+  export NEXT_TELEMETRY_DISABLED=1
+  with_progress "building" npx next build
 fi

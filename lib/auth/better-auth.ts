@@ -13,6 +13,10 @@ import { gatewayOAuthPlugins } from "./gateway-oauth";
  */
 export const auth = betterAuth({
   appName: "Switchboard",
+  // The console answers on whatever host name it is reached by (its links follow the request, or
+  // SWITCHBOARD_URL): said explicitly, so better-auth does not warn at every start. X-Forwarded-*
+  // count only behind a proxy the operator trusts, as everywhere else.
+  baseURL: { allowedHosts: ["*"] },
   secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
   database: prismaAdapter(prisma, { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
@@ -26,7 +30,10 @@ export const auth = betterAuth({
   // Its limiter keys on X-Forwarded-For and one bucket per path: sign-in-limit.ts replaces it.
   rateLimit: { enabled: false },
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
-  advanced: { useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true },
+  advanced: {
+    useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true,
+    trustedProxyHeaders: process.env.SWITCHBOARD_TRUST_PROXY === "1",
+  },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
   plugins: [...gatewayOAuthPlugins],
 });
