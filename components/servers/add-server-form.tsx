@@ -12,7 +12,7 @@ import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldV
 export function AddServerForm() {
   const router = useRouter();
   const create = useCreateServer();
-  const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", timeoutMs: "60000", maxTotalTimeoutMs: "" });
+  const [values, setValues] = useState<ServerFieldValues>({ name: "", url: "", transport: "auto", protocolEra: "auto", timeoutMs: "60000", maxTotalTimeoutMs: "" });
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [errors, setErrors] = useState<ServerFieldErrors>({});
   const [oauth, setOAuth] = useState<OAuthFieldValues>(EMPTY_OAUTH);

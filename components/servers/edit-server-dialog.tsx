@@ -29,6 +29,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
     name: server.name,
     url: server.url ?? "",
     transport: server.transport,
+    protocolEra: server.protocolEra,
     timeoutMs: String(server.timeoutMs),
     maxTotalTimeoutMs: server.maxTotalTimeoutMs === null ? "" : String(server.maxTotalTimeoutMs),
   });
@@ -59,6 +60,8 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
     const parsed = UpdateServerSchema.safeParse({
       name: values.name,
       ...(isHttp ? { url: values.url, transport: values.transport } : {}),
+      // Sent only when changed: a change ends the live session and forgets the remembered era.
+      ...(values.protocolEra !== server.protocolEra ? { protocolEra: values.protocolEra } : {}),
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),
       maxTotalTimeoutMs: values.maxTotalTimeoutMs === "" ? null : Number(values.maxTotalTimeoutMs),
       ...(Object.keys(headers).length ? { headers } : {}),

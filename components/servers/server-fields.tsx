@@ -1,12 +1,13 @@
 "use client";
 
 import { Field, Input, Select } from "@/components/ui/field";
-import type { TransportMode } from "@/lib/servers";
+import type { ProtocolEra, TransportMode } from "@/lib/servers";
 
 export interface ServerFieldValues {
   name: string;
   url: string;
   transport: TransportMode;
+  protocolEra: ProtocolEra;
   timeoutMs: string;
   /** Empty: 10 × the timeout. */
   maxTotalTimeoutMs: string;
@@ -20,7 +21,13 @@ const TRANSPORTS: { value: TransportMode; label: string }[] = [
   { value: "sse", label: "sse (legacy)" },
 ];
 
-/** Name, URL, Transport, Timeout (ms) and Hard maximum (ms): the fields shared by the add and edit forms. */
+const ERAS: { value: ProtocolEra; label: string; hint: string }[] = [
+  { value: "auto", label: "auto (probe, then initialize)", hint: "Asks server/discover first; if that fails, connects with the classic initialize handshake." },
+  { value: "legacy", label: "legacy (initialize only)", hint: "Never probes: for servers that choke on server/discover." },
+  { value: "modern", label: "modern (probe only)", hint: "Requires the 2026-07-28 protocol via server/discover; no fallback." },
+];
+
+/** Name, URL, Transport, Protocol era, Timeout (ms) and Hard maximum (ms): the fields shared by the add and edit forms. */
 export function ServerFields({
   values,
   errors,
@@ -62,6 +69,17 @@ export function ServerFields({
           {(p) => <Input {...p} type="number" min={1000} max={3_600_000} step={1000} value={values.timeoutMs} onChange={(e) => set("timeoutMs", e.target.value)} />}
         </Field>
       </div>
+      <Field label="Protocol era" error={errors.protocolEra} hint={ERAS.find((e) => e.value === values.protocolEra)?.hint}>
+        {(p) => (
+          <Select {...p} value={values.protocolEra} onChange={(e) => set("protocolEra", e.target.value as ProtocolEra)}>
+            {ERAS.map((e) => (
+              <option key={e.value} value={e.value}>
+                {e.label}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
       <Field label="Hard maximum (ms)" error={errors.maxTotalTimeoutMs} hint="Timeouts reset on progress up to this; empty means 10 × the timeout">
         {(p) => (
           <Input {...p} type="number" min={1000} step={1000} placeholder="10 × timeout" value={values.maxTotalTimeoutMs} onChange={(e) => set("maxTotalTimeoutMs", e.target.value)} />

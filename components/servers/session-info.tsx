@@ -8,6 +8,7 @@ export function SessionDetails({ session }: { session: SessionInfo }) {
     ["Server", info ? `${info.title ?? info.name} ${info.version ?? ""}`.trim() : null],
     ["Protocol", session.protocolVersion],
     ["Era", session.era],
+    ["Negotiation", session.negotiation],
     ["Transport", session.transport],
     ["Session", session.status],
     ["Since", formatTime(session.createdAt)],
@@ -26,6 +27,7 @@ export function SessionDetails({ session }: { session: SessionInfo }) {
             </div>
           ))}
       </dl>
+      {session.negotiationNote && <p className="text-xs text-muted">{session.negotiationNote}</p>}
       {session.instructions && (
         <details className="rounded-md border bg-panel text-xs">
           <summary className="cursor-pointer px-2 py-1 font-medium">Instructions</summary>

@@ -16,6 +16,7 @@ export async function connectionConfig(server: ServerSecretRow, hooks: Hooks): P
     transport: server.transport as TransportMode,
     timeoutMs: server.timeoutMs,
     eraHint: server.eraHint as "legacy" | "modern" | null,
+    protocolEra: server.protocolEra as ConnectionConfig["protocolEra"],
     ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
     ...hooks,
   };

@@ -3,6 +3,7 @@ import { McpError } from "./errors";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
+import { bothFailed, fallbackPlan, planAttempt, probeFailure, type AttemptPlan } from "./negotiation";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
@@ -10,31 +11,32 @@ import type { SessionTransportKind } from "./transports";
 import { fallsBackToSse, openUpstream } from "./upstream";
 import type { ConnectionConfig, TransportMode } from "./types";
 
-const LEGACY: PriorDiscovery = { kind: "legacy" };
+// HTTP+SSE exists only in the legacy era: no probe.
+const SSE_PLAN: AttemptPlan = { negotiation: { mode: "legacy" }, prior: { kind: "legacy" }, label: "initialize", mayFallBack: false };
 
 interface OpenOptions {
   /** Overrides config.transport (a re-initialise keeps the transport that worked). */
   mode?: TransportMode;
-  /** Overrides the era verdict derived from the config. */
+  /** Overrides the remembered era (protocolEra "auto" only). */
   prior?: PriorDiscovery;
 }
 
+type MakeTransport = () => { transport: Transport; recorder: HttpRecorder | null };
+
 /**
- * Opens one session: builds the transport(s), runs the SDK connect (probe and/or initialize) and,
- * in auto mode, falls back from Streamable HTTP to HTTP+SSE on 400/404/405. The whole attempt,
- * fallback included, is bounded by config.timeoutMs. Throws an explained McpError.
+ * Opens one session: builds the transport(s), runs the SDK connect (probe and/or initialize per the
+ * server's protocolEra; a failed probe is retried with initialize on a fresh transport) and, in
+ * auto transport mode, falls back from Streamable HTTP to HTTP+SSE on 400/404/405. The whole
+ * attempt, fallbacks included, is bounded by config.timeoutMs. Throws an explained McpError.
  */
 export async function openSession(config: ConnectionConfig, hooks: SessionHooks, options: OpenOptions = {}): Promise<Session> {
   const deadline = Date.now() + config.timeoutMs;
-  const prior = options.prior ?? priorFor(config);
-  if (config.createTransport) {
-    return attempt(config.transportKind ?? "relay", config.createTransport, null, config, hooks, prior, deadline);
+  const plan = planAttempt(config, options.prior);
+  const createTransport = config.createTransport;
+  if (createTransport) {
+    return negotiate(config.transportKind ?? "relay", () => ({ transport: createTransport(), recorder: null }), config, hooks, plan, deadline);
   }
-  const open = (kind: "streamable-http" | "sse") => {
-    const { transport, recorder } = openUpstream(config, kind);
-    // HTTP+SSE exists only in the legacy era: no probe.
-    return attempt(kind, () => transport, recorder, config, hooks, kind === "sse" ? LEGACY : prior, deadline);
-  };
+  const open = (kind: "streamable-http" | "sse") => negotiate(kind, () => openUpstream(config, kind), config, hooks, kind === "sse" ? SSE_PLAN : plan, deadline);
   const mode = options.mode ?? config.transport;
   if (mode !== "auto") return open(mode);
   try {
@@ -49,45 +51,52 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
   }
 }
 
-function priorFor(config: ConnectionConfig): PriorDiscovery | undefined {
-  if (config.eraHint === "legacy") return LEGACY;
-  if (config.eraHint === "modern" && config.discoverResult) {
-    return { kind: "modern", discover: config.discoverResult } as PriorDiscovery;
-  }
-  return undefined;
+/** The planned attempt and, when its probe failed in a way initialize may survive, initialize on a fresh transport. */
+async function negotiate(kind: SessionTransportKind, make: MakeTransport, config: ConnectionConfig, hooks: SessionHooks, plan: AttemptPlan, deadline: number): Promise<Session> {
+  const first = await attempt(kind, make, config, hooks, plan, deadline, null);
+  if ("session" in first) return first.session;
+  if (!first.probe) throw first.error;
+  const second = await attempt(kind, make, config, hooks, fallbackPlan(), deadline, `${first.probe}; connected with initialize`);
+  if ("session" in second) return second.session;
+  throw bothFailed(first.probe, first.error, second.error);
 }
+
+type Outcome = { session: Session } | { error: McpError; probe: string | null };
 
 async function attempt(
   kind: SessionTransportKind,
-  makeTransport: () => Transport,
-  recorder: HttpRecorder | null,
+  make: MakeTransport,
   config: ConnectionConfig,
   hooks: SessionHooks,
-  prior: PriorDiscovery | undefined,
+  plan: AttemptPlan,
   deadline: number,
-): Promise<Session> {
-  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure, internal: config.fetch?.isInternal?.(config.url) ?? false });
+  note: string | null,
+): Promise<Outcome> {
   const remaining = deadline - Date.now();
-  if (remaining <= 0) throw connectTimeout(config.timeoutMs);
-  const session = new Session(kind, makeTransport(), recorder, hooks);
+  if (remaining <= 0) return { error: connectTimeout(config.timeoutMs), probe: null };
+  const { transport, recorder } = make();
+  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure, internal: config.fetch?.isInternal?.(config.url) ?? false });
+  const session = new Session(kind, transport, recorder, hooks, plan.negotiation);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(connectTimeout(config.timeoutMs)), remaining);
   });
   session.progressRouter = new ProgressRouter(decorate(session.transport, config, hooks));
+  const { prior } = plan;
   const connecting = session.client.connect(session.progressRouter, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
   connecting.catch(() => {});
   try {
     await Promise.race([connecting, timedOut]);
   } catch (err) {
     await session.end({ leave: false });
-    throw explainError(err, context());
+    return { error: explainError(err, context()), probe: plan.mayFallBack ? probeFailure(err) : null };
   } finally {
     clearTimeout(timer);
   }
-  session.captureInfo();
+  const era = session.client.getProtocolEra();
+  session.captureInfo(plan.label === "probe" && era !== "modern" ? "initialize" : plan.label, note);
   if (prior?.kind === "modern") await session.listenIfNeeded(Math.max(1, deadline - Date.now()));
-  return session;
+  return { session };
 }
 
 function connectTimeout(timeoutMs: number): McpError {

@@ -1,11 +1,11 @@
-import { Client, SseError, type McpSubscription, type SubscriptionFilter, type Transport } from "@modelcontextprotocol/client";
+import { Client, SseError, type McpSubscription, type SubscriptionFilter, type Transport, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
 import { registerServerRequestHandlers, serverRequestCapabilities, type ServerRequestHooks } from "./handlers";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
 import type { ProgressRouter } from "./progress-router";
 import { leaveSession, type SessionTransportKind } from "./transports";
-import type { ConnectionInfo, ListChangedKind, LogLevel, LogMessage } from "./types";
+import type { ConnectionInfo, ListChangedKind, LogLevel, LogMessage, Negotiation } from "./types";
 
 const CLIENT_INFO = { name: "switchboard", version: "0.1.0" };
 const LEAVE_TIMEOUT_MS = 5000;
@@ -58,6 +58,7 @@ export class Session {
     readonly transport: Transport,
     readonly recorder: HttpRecorder | null,
     hooks: SessionHooks,
+    negotiation: VersionNegotiationOptions = { mode: "auto" },
   ) {
     const onChanged = (kind: ListChangedKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => hooks.onListChanged(kind) });
     this.client = new Client(CLIENT_INFO, {
@@ -66,7 +67,7 @@ export class Session {
         ...serverRequestCapabilities(hooks),
         extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
       },
-      versionNegotiation: { mode: "auto" },
+      versionNegotiation: negotiation,
       listChanged: { tools: onChanged("tools"), resources: onChanged("resources"), prompts: onChanged("prompts") },
     });
     this.client.setNotificationHandler("notifications/resources/updated", (n) => hooks.onResourceUpdated(n.params.uri));
@@ -109,8 +110,8 @@ export class Session {
     return this.info_;
   }
 
-  /** Reads what the handshake (or discover) negotiated. Call once connect() resolved. */
-  captureInfo(): void {
+  /** Reads what the handshake (or discover) negotiated, and how. Call once connect() resolved. */
+  captureInfo(negotiation: Negotiation, note: string | null): void {
     const client = this.client;
     const server = client.getServerVersion();
     this.info_ = {
@@ -122,6 +123,8 @@ export class Session {
       instructions: client.getInstructions() ?? null,
       remoteSessionId: this.kind === "streamable-http" ? (this.transport.sessionId ?? null) : null,
     };
+      negotiation,
+      negotiationNote: note,
   }
 
   /**

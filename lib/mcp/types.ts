@@ -7,6 +7,20 @@ import type { SecretValues } from "@/lib/redaction";
 /** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
 export type TransportMode = "auto" | "streamable-http" | "sse";
 
+/**
+ * Which protocol era to speak: "auto" probes with `server/discover` and falls back to `initialize`
+ * when the probe fails; "legacy" runs `initialize` only; "modern" probes only, with no fallback.
+ */
+export type ProtocolEra = "auto" | "legacy" | "modern";
+
+/**
+ * How a session's era was settled: "probe" (server/discover answered, or a modern-only connect),
+ * "initialize" (the legacy handshake: the probe found a legacy server, or protocolEra is legacy),
+ * "fallback" (the probe failed and initialize, on a fresh transport, worked), "remembered" (the era
+ * saved from an earlier connect skipped the probe).
+ */
+export type Negotiation = "probe" | "initialize" | "fallback" | "remembered";
+
 export type ListKind = "tools" | "resources" | "resource-templates" | "prompts";
 export type ListChangedKind = "tools" | "resources" | "prompts";
 export type CallMethod = "tools/call" | "resources/read" | "prompts/get";
@@ -32,6 +46,8 @@ export interface ConnectionConfig {
   eraHint?: "legacy" | "modern" | null;
   /** `McpConnection.discoverResult` saved from an earlier modern connection. */
   discoverResult?: Record<string, unknown> | null;
+  /** Default "auto"; `eraHint` applies under "auto" only. */
+  protocolEra?: ProtocolEra;
   /** OAuth to the server (HTTP transports only): tokens ride on every request, refreshed by the SDK. */
   oauth?: OAuthStore;
   /** OAuth client credentials (machine to machine); takes precedence over `oauth`. */
@@ -85,6 +101,9 @@ export interface ConnectionInfo {
   instructions: string | null;
   /** The Mcp-Session-Id of a Streamable HTTP session, if the server issued one. */
   remoteSessionId: string | null;
+  negotiation: Negotiation;
+  /** Why it fell back, e.g. "server/discover answered HTTP 500 Internal Server Error; connected with initialize". */
+  negotiationNote: string | null;
 }
 
 export interface RequestOptions {

@@ -10,6 +10,7 @@ type Current = {
   name: string;
   url: string | null;
   transport: string;
+  protocolEra: string;
   timeoutMs: number;
   maxTotalTimeoutMs: number | null;
   roots: string;
@@ -19,7 +20,7 @@ type Current = {
   oauthClientId: string | null;
 };
 
-const FIELDS = ["name", "url", "transport", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId"] as const;
+const FIELDS = ["name", "url", "transport", "protocolEra", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId"] as const;
 
 /** Compares an update with the stored row and the decrypted header values before it. */
 export function describeServerChanges(current: Current, input: UpdateServer, headersBefore: Record<string, string>): ServerChanges {

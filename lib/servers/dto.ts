@@ -14,6 +14,7 @@ export function toDto(row: ServerRow): ServerDto {
     kind: row.kind as ServerDto["kind"],
     url: row.url,
     transport: row.transport as ServerDto["transport"],
+    protocolEra: (row.protocolEra as ServerDto["protocolEra"]) ?? "auto",
     headerNames: JSON.parse(row.headerNames) as string[],
     timeoutMs: row.timeoutMs,
     maxTotalTimeoutMs: row.maxTotalTimeoutMs,

@@ -7,6 +7,12 @@ export type { CreateServer, UpdateServer, ImportServers, PurgeServer, Complete }
 export const TRANSPORT_MODES = ["auto", "streamable-http", "sse"] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
 
+/** Which protocol era to speak: probe then fall back to initialize, initialize only, or probe only (lib/mcp ProtocolEra). */
+export const PROTOCOL_ERAS = ["auto", "legacy", "modern"] as const;
+export type ProtocolEra = (typeof PROTOCOL_ERAS)[number];
+/** How a session's era was settled (lib/mcp Negotiation). */
+export type Negotiation = "probe" | "initialize" | "fallback" | "remembered";
+
 /** "demo": the built-in demo server, served by the console itself (no URL, no process). */
 type ServerKind = "http" | "agent" | "stdio" | "demo";
 export type Era = "legacy" | "modern";
@@ -18,6 +24,10 @@ export interface SessionInfo {
   transport: string | null;
   protocolVersion: string | null;
   era: Era | null;
+  /** How the era was settled; null for sessions older than the field. */
+  negotiation: Negotiation | null;
+  /** Why the probe was given up on, when negotiation is "fallback". */
+  negotiationNote: string | null;
   serverInfo: { name: string; version: string; title?: string; [key: string]: unknown } | null;
   capabilities: Record<string, unknown> | null;
   instructions: string | null;
@@ -39,6 +49,7 @@ export interface ServerDto {
   kind: ServerKind;
   url: string | null;
   transport: TransportMode;
+  protocolEra: ProtocolEra;
   /** Names of the custom headers that are set; values never leave the server. */
   headerNames: string[];
   timeoutMs: number;

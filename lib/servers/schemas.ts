@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { RootsSchema } from "@/lib/interactions/schemas";
 import { AuthModeSchema, ClientAuthSchema, KeyAlgSchema } from "@/lib/oauth/schemas";
-import { TRANSPORT_MODES } from "./index";
+import { PROTOCOL_ERAS, TRANSPORT_MODES } from "./index";
 
 export const TransportModeSchema = z.enum(TRANSPORT_MODES);
+export const ProtocolEraSchema = z.enum(PROTOCOL_ERAS);
 
 const HttpUrlSchema = z
   .string()
@@ -23,6 +24,8 @@ export const CreateServerSchema = z.object({
   name: z.string().trim().min(1).max(100),
   url: HttpUrlSchema,
   transport: TransportModeSchema.default("auto"),
+  /** auto: probe with server/discover, fall back to initialize; legacy: initialize only; modern: probe only. */
+  protocolEra: ProtocolEraSchema.default("auto"),
   headers: z.record(HeaderNameSchema, z.string().max(8192)).default({}),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   /** Hard cap on a call whose timeout progress keeps resetting; absent means 10 × timeoutMs. */
@@ -45,6 +48,7 @@ export const UpdateServerSchema = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   url: HttpUrlSchema.optional(),
   transport: TransportModeSchema.optional(),
+  protocolEra: ProtocolEraSchema.optional(),
   headers: z.record(HeaderNameSchema, z.string().max(8192).nullable()).optional(),
   timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
   /** Hard cap when progress keeps resetting the timeout; null goes back to 10 × timeoutMs. */

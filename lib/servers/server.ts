@@ -92,6 +92,7 @@ export async function createServer(principal: Principal, input: CreateServer): P
       kind: "http",
       url: input.url,
       transport: input.transport,
+      protocolEra: input.protocolEra,
       timeoutMs: input.timeoutMs,
       maxTotalTimeoutMs: input.maxTotalTimeoutMs ?? null,
       ...headerColumns(input.headers),
@@ -146,7 +147,8 @@ export async function updateServer(principal: Principal, id: string, input: Upda
     oauthClientAuth: input.oauthClientAuth === undefined ? (current.oauthClientAuth as ClientAuth | null) : input.oauthClientAuth,
     oauthKeyAlg: input.oauthKeyAlg === undefined ? current.oauthKeyAlg : input.oauthKeyAlg,
   });
-  const connectionChanged = input.url !== undefined || input.transport !== undefined || headers !== undefined || oauthChanged;
+  const eraChanged = input.protocolEra !== undefined && input.protocolEra !== current.protocolEra;
+  const connectionChanged = input.url !== undefined || input.transport !== undefined || eraChanged || headers !== undefined || oauthChanged;
   const row = await q.updateServer({
     workspaceId: principal.workspaceId,
     id,
@@ -154,6 +156,7 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       name: input.name,
       url: input.url,
       transport: input.transport,
+      protocolEra: input.protocolEra,
       timeoutMs: input.timeoutMs,
       maxTotalTimeoutMs: input.maxTotalTimeoutMs,
       roots: input.roots ? JSON.stringify(input.roots) : undefined,
@@ -167,7 +170,8 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       oauthClientAuth: input.oauthClientAuth,
       oauthKeyAlg: input.oauthKeyAlg,
       oauthScope: input.oauthScope,
-      ...(input.url !== undefined ? { eraHint: null, eraHintAt: null } : {}),
+      // The remembered era belongs to the old endpoint, or to an era setting that no longer holds.
+      ...(input.url !== undefined || eraChanged ? { eraHint: null, eraHintAt: null } : {}),
     },
   });
   const changes = describeServerChanges(current, input, before);

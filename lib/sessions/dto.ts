@@ -1,4 +1,4 @@
-import type { Era, SessionInfo } from "@/lib/servers";
+import type { Era, Negotiation, SessionInfo } from "@/lib/servers";
 import type { SessionRow } from "./queries";
 
 export function toSessionInfo(row: SessionRow): SessionInfo {
@@ -8,6 +8,8 @@ export function toSessionInfo(row: SessionRow): SessionInfo {
     transport: row.transport,
     protocolVersion: row.protocolVersion,
     era: row.era as Era | null,
+    negotiation: row.negotiation as Negotiation | null,
+    negotiationNote: row.negotiationNote,
     serverInfo: parse(row.serverInfo) as SessionInfo["serverInfo"],
     capabilities: parse(row.capabilities) as SessionInfo["capabilities"],
     instructions: row.instructions,

@@ -14,6 +14,8 @@ export function markConnected(input: {
   capabilities: unknown;
   instructions: string | null;
   remoteSessionId: string | null;
+  negotiation: string;
+  negotiationNote: string | null;
 }) {
   const { id, serverInfo, capabilities, ...rest } = input;
   return prisma.mcpSession.update({

@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, type McpConnection, type UpstreamConfig } from "@/lib/mcp/server";
+import { openConnection, type McpConnection, type ProtocolEra, type UpstreamConfig } from "@/lib/mcp/server";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
@@ -124,6 +124,7 @@ function open(server: ServerSecretRow): LiveEntry {
         transport: server.transport as "auto",
         timeoutMs: server.timeoutMs,
         eraHint: server.eraHint as "legacy" | "modern" | null,
+        protocolEra: server.protocolEra as ProtocolEra,
         ...(server.kind === "demo" ? { transportKind: "memory" as const } : {}),
         onListChanged: (kind) => publish(server.workspaceId, { type: "list_changed", serverId: server.id, kind }),
         onResourceUpdated: (uri) =>
@@ -139,7 +140,7 @@ function open(server: ServerSecretRow): LiveEntry {
       });
       const { info } = connection;
       await q.markConnected({ id: row.id, ...info });
-      if (info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
+      if (server.protocolEra === "auto" && info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
       ensureHealthMonitor(liveTargets);
       return connection;

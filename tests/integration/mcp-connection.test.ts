@@ -166,9 +166,11 @@ describe("modern-era fixture", () => {
       protocolVersion: "2026-07-28",
       serverInfo: { name: "switchboard-modern-fixture" },
       remoteSessionId: null,
+      negotiation: "probe",
+      negotiationNote: null,
     });
     expect(Object.keys(conn.info).sort()).toEqual(
-      ["capabilities", "era", "instructions", "protocolVersion", "remoteSessionId", "serverInfo", "transport"],
+      ["capabilities", "era", "instructions", "negotiation", "negotiationNote", "protocolVersion", "remoteSessionId", "serverInfo", "transport"],
     );
     expect(conn.discoverResult).toHaveProperty("supportedVersions");
     const add = await conn.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } });

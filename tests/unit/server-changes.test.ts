@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeServerChanges } from "@/lib/servers/changes";
 
-const current = { name: "a", url: "http://x/mcp", transport: "auto", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: "[]", unattendedPolicy: "decline", unattendedWaitMs: 60_000, authMode: "none", oauthClientId: null };
+const current = { name: "a", url: "http://x/mcp", transport: "auto", protocolEra: "auto", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: "[]", unattendedPolicy: "decline", unattendedWaitMs: 60_000, authMode: "none", oauthClientId: null };
 
 describe("describeServerChanges (audit details of a server update)", () => {
   it("names added, removed and changed headers, never their values", () => {
@@ -11,8 +11,8 @@ describe("describeServerChanges (audit details of a server update)", () => {
   });
 
   it("lists only fields whose value changes", () => {
-    const changes = describeServerChanges(current, { name: "a", url: "http://y/mcp", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: [{ uri: "file:///tmp" }] }, {});
-    expect(changes.fields).toEqual(["url", "roots"]);
+    const changes = describeServerChanges(current, { name: "a", url: "http://y/mcp", protocolEra: "legacy", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: [{ uri: "file:///tmp" }] }, {});
+    expect(changes.fields).toEqual(["url", "protocolEra", "roots"]);
     expect(describeServerChanges(current, {}, {})).toEqual({ fields: [], headers: { added: [], removed: [], changed: [] } });
   });
 });
