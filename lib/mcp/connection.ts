@@ -47,6 +47,8 @@ class Connection implements McpConnection {
   private readonly hooks: SessionHooks;
   private readonly subscriptions = new ResourceSubscriptions();
   private logLevel: LogLevel | null = null;
+  /** tools/call requests in flight: what a task-augmented server request can belong to. */
+  private readonly calls = new Set<Promise<unknown>>();
 
   constructor(private readonly config: ConnectionConfig) {
     this.hooks = {
@@ -57,6 +59,7 @@ class Connection implements McpConnection {
       onElicitationComplete: config.onElicitationComplete,
       onLog: (message) => this.notify(() => this.config.onLog?.(message)),
       logLevel: () => this.logLevel,
+      callScope: () => this.callScope(),
     };
   }
 
@@ -114,11 +117,16 @@ class Connection implements McpConnection {
     if (method === "tools/call") {
       const name = String(params.name ?? "");
       const toolDefinition = await this.callableDefinition(name);
-      const result = await this.run(
+      const pending = this.run(
         ({ client }, o) => client.callTool(params as Parameters<typeof client.callTool>[0], { ...o, toolDefinition }),
         opts,
       ).catch((err) => this.urlElicitationRequired(err));
-      return result as Record<string, unknown>;
+      this.calls.add(pending);
+      try {
+        return (await pending) as Record<string, unknown>;
+      } finally {
+        this.calls.delete(pending);
+      }
     }
     const result = await this.run(({ client }, o) => client.request({ method, params }, o), opts);
     return result as Record<string, unknown>;
@@ -309,6 +317,15 @@ class Connection implements McpConnection {
     this.lastInfo = session.info;
     this.lastDiscover = session.discoverResult;
     this.toolsCache = null;
+  }
+
+  /** Aborts once every call in flight now has ended; never, with none in flight (the task's TTL bounds it then). */
+  private callScope(): AbortSignal {
+    const scope = new AbortController();
+    if (this.calls.size > 0) {
+      void Promise.allSettled([...this.calls]).then(() => scope.abort(new McpError("cancelled", "The call that made the request ended")));
+    }
+    return scope.signal;
   }
 
   private listChanged(kind: ListChangedKind): void {

@@ -74,7 +74,7 @@ export class Session {
     this.client.setNotificationHandler("notifications/message", (n) =>
       hooks.onLog?.({ level: n.params.level, logger: n.params.logger ?? null, data: n.params.data }),
     );
-    registerServerRequestHandlers(this.client, hooks);
+    const closeTasks = registerServerRequestHandlers(this.client, hooks);
     // Servers that send list_changed without advertising listChanged still get heard.
     this.client.fallbackNotificationHandler = async (notification) => {
       const kind = LIST_CHANGED[notification.method];
@@ -94,6 +94,7 @@ export class Session {
       }
     };
     this.client.onclose = () => {
+      closeTasks();
       if (this.ended) return;
       this.ended = Promise.resolve();
       // A transport that knows why it closed (a relayed process exited, an agent went away) said so last.
