@@ -1,3 +1,4 @@
+import { validateArguments, type FieldError } from "@/lib/json-schema";
 import type { GatewayPrincipal } from "./auth";
 import { limit } from "./limit";
 import { recordedMethod, RPC, type RpcError } from "./policy";
@@ -9,6 +10,8 @@ import type { GatewayRoute } from "./routes";
 export interface Listed {
   name?: unknown;
   annotations?: { readOnlyHint?: unknown } | null;
+  /** A tool's: what its arguments are checked against. */
+  inputSchema?: unknown;
 }
 
 type ListKind = "tools" | "prompts" | "resources" | "resource-templates";
@@ -60,8 +63,9 @@ export interface Lookup {
   /** The item `name` designates, or undefined when nothing listed has that name. */
   find(): Promise<Found | undefined>;
   /**
-   * True: a name nothing lists is refused (the bridge routes by name). False: looked up only when
-   * the exposure filters tools; otherwise the server answers for its own names (the relay).
+   * True: a name nothing lists is refused (the bridge routes by name). False (the relay): only
+   * tools are looked up (for their arguments' schema), and a name nothing lists is refused only
+   * when the exposure filters tools; otherwise the server answers for its own names.
    */
   required: boolean;
 }
@@ -71,21 +75,38 @@ const NOUN: Record<string, string> = { "tools/call": "Tool", "prompts/get": "Pro
 /**
  * Whether this host may do `method` on `name` at `route` (null on the aggregated endpoint until
  * the lookup names the server): null, or the JSON-RPC error it is answered with. In order: the
- * role, the name (offered by the exposure, when there is a lookup), the rate limit. Only the
- * recorded methods (tools/call, resources/read, prompts/get) are checked: lists and the rest pass.
+ * role, the name (offered by the exposure, when there is a lookup), a tool's arguments (against
+ * its inputSchema, with the API's validator), the rate limit. Only the recorded methods
+ * (tools/call, resources/read, prompts/get) are checked: lists and the rest pass.
  */
-export async function admit(principal: GatewayPrincipal, route: GatewayRoute | null, method: string, name: string, lookup?: Lookup): Promise<RpcError | null> {
+export async function admit(principal: GatewayPrincipal, route: GatewayRoute | null, method: string, name: string, lookup?: Lookup, args?: unknown): Promise<RpcError | null> {
   if (!recordedMethod(method)) return null;
   const role = refuseRole(principal, method);
   if (role) return role;
   let at = route;
   const noun = NOUN[method];
-  if (lookup && noun && (lookup.required || (route !== null && method === "tools/call" && filters(route)))) {
+  // A tool's arguments are checked against its listed schema: a tools/call always looks it up.
+  if (lookup && noun && (lookup.required || method === "tools/call")) {
     const found = await lookup.find();
     const kind: ListKind = method === "tools/call" ? "tools" : "prompts";
-    if (!found || !offers(found.route, kind, found.item)) return { code: RPC.invalidParams, message: `${noun} ${name} is not offered through this gateway` };
-    at = found.route;
+    const named = found ?? null;
+    if (named ? !offers(named.route, kind, named.item) : lookup.required || (route !== null && kind === "tools" && filters(route))) {
+      return { code: RPC.invalidParams, message: `${noun} ${name} is not offered through this gateway` };
+    }
+    if (named) {
+      at = named.route;
+      const invalid = kind === "tools" ? refuseArguments(named.item, args) : null;
+      if (invalid) return invalid;
+    }
   }
   if (!at) return { code: RPC.invalidParams, message: `${noun ?? "Resource"} ${name} is not offered through this gateway` };
   return limit(at, principal);
+}
+
+/** Arguments that do not match the tool's inputSchema (lib/json-schema, as the API checks them): -32602 naming each path, the problems in `data.errors`. */
+export function refuseArguments(tool: Listed, args: unknown): RpcError | null {
+  const errors: FieldError[] = validateArguments(tool.inputSchema, args ?? {});
+  if (!errors.length) return null;
+  const problems = errors.map((e) => `${e.path === "/" ? "arguments" : `arguments${e.path}`}: ${e.message}`).join("; ");
+  return { code: RPC.invalidParams, message: `Arguments do not match the tool's input schema: ${problems}`, data: { errors } };
 }

@@ -3,6 +3,7 @@ import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Ser
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/runtime";
 import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./scope";
+import { REACH_MS, Unreachable, within } from "./reach";
 import { buildBridgeServer, type BridgeCurrent } from "./server";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
@@ -33,7 +34,7 @@ const bridges = () => piece("gatewayBridges", (): Bridges => ({ entries: new Map
 export async function serveBridged(request: Request, parsedBody: unknown, target: BridgeTarget): Promise<Response> {
   const key = `${target.principal.limitKey}\n${target.path}`;
   let entry = bridges().entries.get(key);
-  if (!entry) bridges().entries.set(key, (entry = newEntry()));
+  if (!entry) bridges().entries.set(key, (entry = newEntry(target.path)));
   entry.lastUsed = Date.now();
   bridges().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const method = (parsedBody as { method?: unknown } | undefined)?.method;
@@ -51,7 +52,7 @@ export async function serveBridged(request: Request, parsedBody: unknown, target
   for (const pooled of pinned) pooled.pins++;
   entry.listening++;
   // Acknowledged only once the upstreams are connected (and listening themselves); one that fails is left out.
-  await Promise.allSettled(pinned.map((pooled) => pooled.ready));
+  await Promise.allSettled(pinned.map((pooled) => within(pooled.ready, REACH_MS, "connecting")));
   // Its resource subscriptions, subscribed upstream first; the acknowledgement names only those that were.
   const { body, subscribed } = await subscribeListen(scope, parsedBody);
   let released = false;
@@ -126,7 +127,7 @@ function sweep() {
   }
 }
 
-function newEntry(): BridgeEntry {
+function newEntry(path: string): BridgeEntry {
   const entry: BridgeEntry = {
     handler: createMcpHandler(build, { legacy: "reject", onerror: () => undefined }),
     lastUsed: Date.now(),
@@ -140,6 +141,12 @@ function newEntry(): BridgeEntry {
     },
     // The SDK's listen streams pass it on to those whose filter names the URI.
     resourceUpdated: (uri: string) => entry.handler.notify.resourceUpdated(uri),
+    unreachable: new Unreachable(
+      () => path,
+      () => {
+        for (const kind of ["tools", "prompts", "resources"] as const) entry.listChanged(kind);
+      },
+    ),
   };
   return entry;
 }

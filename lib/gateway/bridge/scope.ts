@@ -1,5 +1,6 @@
 import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import { SwitchboardError } from "@/lib/errors";
 import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { GatewayPrincipal } from "../auth";
@@ -10,6 +11,7 @@ import { RPC, type RpcError } from "../policy";
 import { beginGatewayCall, credentialOf } from "../recorder";
 import type { GatewayRoute } from "../routes";
 import { startInputCall, type HostCapabilities } from "./input";
+import { knownUnreachable, REACH_MS, within, type Unreachable } from "./reach";
 import { checkoutUpstream, subscribeUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
 /** One exposed server behind a bridge. */
@@ -42,6 +44,8 @@ export interface BridgeState {
   resourceUpdated(uri: string): void;
   /** Only a legacy host's session on the aggregated endpoint (lib/gateway/bridge/sessions.ts) has one. */
   session?: BridgeSessionState;
+  /** The aggregated endpoint's servers left out because they could not be reached, until they can (lib/gateway/bridge/reach.ts). */
+  unreachable: Unreachable;
 }
 
 /** What a legacy host's session asked for with resources/subscribe and logging/setLevel. */
@@ -115,9 +119,20 @@ export class BridgeScope {
     }
   }
 
-  /** Whether any of the servers takes resource subscriptions, or sends log lines (those that fail to connect do not). */
+  /**
+   * On the aggregated endpoint, the member's connection within REACH_MS, refused at once when its
+   * agent is known not to be here; on a server's own endpoint, as `connect`.
+   */
+  private async reach(member: BridgeMember): Promise<McpConnection> {
+    if (this.single) return this.connect(member);
+    const known = knownUnreachable(member.server);
+    if (known) throw new SwitchboardError("unavailable", known);
+    return within(this.watch(member).ready, REACH_MS, "connecting");
+  }
+
+  /** Whether any of the servers takes resource subscriptions, or sends log lines (those that cannot be reached do not). */
   async shared(): Promise<SharedCapabilities> {
-    const connected = await Promise.allSettled(this.target.members.map((member) => this.connect(member)));
+    const connected = await Promise.allSettled(this.target.members.map((member) => this.reach(member)));
     const caps = connected.flatMap((c) => (c.status === "fulfilled" ? [c.value.info.capabilities as { resources?: { subscribe?: boolean }; logging?: object } | null] : []));
     return { subscribe: caps.some((c) => Boolean(c?.resources?.subscribe)), logging: caps.some((c) => Boolean(c?.logging)) };
   }
@@ -147,25 +162,41 @@ export class BridgeScope {
     }
   }
 
-  /** Each member's list, in member order; on the aggregated endpoint a server that fails is left out. */
-  async lists(kind: "tools" | "prompts" | "resources" | "resource-templates"): Promise<Item[][]> {
+  /**
+   * Each member's list, in member order. On the aggregated endpoint a server that cannot be
+   * reached (its agent known offline, or no answer within REACH_MS) is left out, logged, and tried
+   * again until it answers (lib/gateway/bridge/reach.ts). `fresh`: asked of the server now; else
+   * (to route a call) the tools it listed last, a server left out staying out.
+   */
+  async lists(kind: "tools" | "prompts" | "resources" | "resource-templates", fresh = true): Promise<Item[][]> {
+    const away = this.state.unreachable;
     return Promise.all(
       this.target.members.map(async (member) => {
+        if (!fresh && !this.single && away.has(member.server.id)) return [];
         try {
-          const connection = await this.connect(member);
-          return (kind === "tools" ? await connection.tools() : await connection.list(kind)) as Item[];
+          const items = await this.listOf(member, kind, fresh);
+          if (!this.single) away.reached(member.server);
+          return items;
         } catch (err) {
           if (this.single) throw toProtocol(member.server, err);
-          console.warn(`[gateway] ${member.server.name} left out of ${this.target.path}: ${err instanceof Error ? err.message : String(err)}`);
+          away.left(member.server, err instanceof Error ? err.message : String(err), () => this.listOf(member, "tools", true));
           return [];
         }
       }),
     );
   }
 
-  /** Tools (only those offered) or prompts under the names the host sees. */
-  async named(kind: "tools" | "prompts"): Promise<NamedItem[]> {
-    const lists = await this.lists(kind);
+  private async listOf(member: BridgeMember, kind: "tools" | "prompts" | "resources" | "resource-templates", fresh: boolean): Promise<Item[]> {
+    const started = Date.now();
+    const connection = await this.reach(member);
+    if (kind === "tools" && !fresh) return (await connection.tools()) as Item[];
+    const timeoutMs = this.single ? undefined : Math.max(1, Math.min(member.server.timeoutMs, REACH_MS - (Date.now() - started)));
+    return (await connection.list(kind, timeoutMs === undefined ? undefined : { timeoutMs })) as Item[];
+  }
+
+  /** Tools (only those offered) or prompts under the names the host sees (`fresh`: as `lists`). */
+  async named(kind: "tools" | "prompts", fresh = true): Promise<NamedItem[]> {
+    const lists = await this.lists(kind, fresh);
     return this.target.members.flatMap((member, i) => {
       const items = lists[i]!.filter((item) => typeof item.name === "string");
       const originals = items.map((item) => item.name as string);
@@ -213,16 +244,16 @@ export class BridgeScope {
   }
 
   /** The gate (lib/gateway/gate.ts) for a tools/call or prompts/get: the item the host's name designates, or the refusal thrown. */
-  async admitted(method: "tools/call" | "prompts/get", name: string): Promise<NamedItem> {
+  async admitted(method: "tools/call" | "prompts/get", name: string, args?: unknown): Promise<NamedItem> {
     let found: NamedItem | undefined;
     const lookup: Lookup = {
       required: true,
       find: async () => {
-        found = (await this.named(method === "tools/call" ? "tools" : "prompts")).find((item) => item.name === name);
+        found = (await this.named(method === "tools/call" ? "tools" : "prompts", false)).find((item) => item.name === name);
         return found && { item: { ...found.item, name: found.original }, route: found.member.route };
       },
     };
-    refuse(await admit(this.target.principal, this.single?.route ?? null, method, name, lookup));
+    refuse(await admit(this.target.principal, this.single?.route ?? null, method, name, lookup, args));
     return found!;
   }
 
@@ -271,6 +302,7 @@ export class BridgeScope {
 
 /** A bridge that ends stops hearing its upstreams (which may live on for other bridges). */
 export function unwatchAll(state: BridgeState): void {
+  state.unreachable.stop();
   for (const stop of state.watched.values()) stop();
   state.watched.clear();
 }

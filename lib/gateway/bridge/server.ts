@@ -40,7 +40,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
     refuse(refuseRole(current().target.principal, "tools/call"));
     const retry = resumed(c);
     if (retry) return (await retry) as never;
-    const found = await scope(c).admitted("tools/call", String(request.params.name));
+    const found = await scope(c).admitted("tools/call", String(request.params.name), request.params.arguments);
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
     return (await scope(c).recorded(c, found.member, "tools/call", found.original, params, client(c), mint(c))) as never;
   });

@@ -3,7 +3,9 @@ import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import { piece } from "@/lib/runtime";
 import { severityOf } from "@/lib/logs";
+import type { ListChangedKind } from "@/lib/mcp/server";
 import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./scope";
+import { Unreachable } from "./reach";
 import { buildBridgeServer, type BridgeCurrent } from "./server";
 import { rpcError } from "../http";
 import { hostSeen, type HostInfo } from "../presence";
@@ -43,7 +45,7 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
     return session.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   }
   const id = crypto.randomUUID();
-  const state = newState(() => session.server);
+  const state = newState(() => session.server, () => session.current.target.path);
   const current = { target, state, shared: await new BridgeScope(target, state).shared() };
   const server = await buildBridgeServer(() => current);
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
@@ -62,7 +64,7 @@ function hostOfInitialize(body: unknown): HostInfo {
   return { name: text(params?.clientInfo?.name), version: text(params?.clientInfo?.version), protocolVersion: text(params?.protocolVersion) };
 }
 
-function newState(server: () => Server): BridgeState {
+function newState(server: () => Server, path: () => string): BridgeState {
   const subscriptions = new Map<string, PooledUpstream>();
   const session: BridgeSessionState = {
     subscriptions,
@@ -74,15 +76,19 @@ function newState(server: () => Server): BridgeState {
       void server().sendLoggingMessage({ level: message.level, data: message.data, ...(logger ? { logger } : {}) }).catch(() => undefined);
     },
   };
+  const listChanged = (kind: ListChangedKind) => {
+    const s = server();
+    const sent = kind === "tools" ? s.sendToolListChanged() : kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged();
+    void sent.catch(() => undefined);
+  };
   return {
     resourceOwners: new Map(),
     watched: new Map(),
     session,
-    listChanged: (kind) => {
-      const s = server();
-      const sent = kind === "tools" ? s.sendToolListChanged() : kind === "prompts" ? s.sendPromptListChanged() : s.sendResourceListChanged();
-      void sent.catch(() => undefined);
-    },
+    listChanged,
+    unreachable: new Unreachable(path, () => {
+      for (const kind of ["tools", "prompts", "resources"] as const) listChanged(kind);
+    }),
     resourceUpdated: (uri) => {
       if (subscriptions.has(uri)) void server().sendResourceUpdated({ uri }).catch(() => undefined);
     },

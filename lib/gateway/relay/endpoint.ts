@@ -9,6 +9,7 @@ import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
 import { bridgeServer } from "../bridge/aggregate";
+import { within } from "../bridge/reach";
 import { admit, shapeList, type Listed } from "../gate";
 import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "../http";
 import { rpcFailure } from "../outcome";
@@ -116,11 +117,11 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
     async admit(request, relay) {
       const name = String((request.method === "resources/read" ? request.params?.uri : request.params?.name) ?? "");
       const find = async () => {
-        if (!tools.has(name)) await learnTools(relay, tools).catch(() => undefined);
+        if (!tools.has(name)) await within(learnTools(relay, tools), server.timeoutMs, "tools/list").catch(() => undefined);
         const item = tools.get(name);
         return item && { item, route: session.route };
       };
-      return admit(session.principal, session.route, request.method, name, { find, required: false });
+      return admit(session.principal, session.route, request.method, name, { find, required: false }, request.params?.arguments);
     },
     async record(request) {
       const params = request.params ?? {};
