@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ROLES, type Role } from "@/lib/access";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
-import { admit, shapeList, type Exposure, type Listed, type Lookup } from "@/lib/gateway/gate";
+import { admit, refuseArguments, shapeList, type Exposure, type Listed, type Lookup } from "@/lib/gateway/gate";
 import { RPC } from "@/lib/gateway/policy";
 import type { GatewayRoute } from "@/lib/gateway/routes";
 
@@ -76,10 +76,11 @@ describe("admit(): roles × methods × exposure", () => {
                 expect(refusal).toEqual({ code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" });
                 expect(found.asked, "the role is refused before the list is read").toBe(0);
               } else if (method === "tools/call") {
-                // The relay (required=false) reads the list only when the exposure filters; unknown names then go to the server.
+                // The list is always read (for the tool's inputSchema); the relay (required=false) refuses
+                // an unknown name only when the exposure filters, else it goes to the server.
                 const filtering = exposure !== "everything";
                 const checked = required || filtering;
-                expect(found.asked).toBe(checked ? 1 : 0);
+                expect(found.asked).toBe(1);
                 const ok = !checked || OFFERED[exposure].includes(name);
                 expect(refusal, `${name} required=${required}`).toEqual(ok ? null : { code: RPC.invalidParams, message: `Tool ${name} is not offered through this gateway` });
               } else if (method === "prompts/get") {
@@ -157,5 +158,41 @@ describe("shapeList(): what a host is offered, methods × exposure", () => {
     const page = { tools: [{ name: 7 }, { name: "search", annotations: { readOnlyHint: true } }] };
     expect(shapeList(EXPOSURES.everything, "tools/list", page)).toBe(page);
     expect((shapeList(EXPOSURES.readOnly, "tools/list", page).tools as Listed[]).map((t) => t.name)).toEqual(["search"]);
+  });
+});
+
+describe("admit(): a tool's arguments, against its inputSchema (the API's validator)", () => {
+  const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
+  const sum: Listed = { name: "sum", inputSchema: schema };
+  const at = () => route("everything");
+  const find = (r: GatewayRoute, required: boolean): Lookup => ({ required, find: async () => ({ item: sum, route: r }) });
+
+  it("refuses arguments that do not match with -32602 naming each path, the problems in data.errors", async () => {
+    for (const required of [false, true]) {
+      const r = at();
+      expect(await admit(principal("member"), r, "tools/call", "sum", find(r, required), { a: 1, b: "two" })).toEqual({
+        code: RPC.invalidParams,
+        message: "Arguments do not match the tool's input schema: arguments/b: must be number",
+        data: { errors: [{ path: "/b", message: "must be number" }] },
+      });
+    }
+    expect(refuseArguments(sum, { a: "one" })?.message).toBe("Arguments do not match the tool's input schema: arguments/b: must have required property 'b'; arguments/a: must be number");
+    expect(refuseArguments(sum, undefined)?.data).toEqual({ errors: [{ path: "/a", message: "must have required property 'a'" }, { path: "/b", message: "must have required property 'b'" }] });
+    expect(refuseArguments({ name: "s", inputSchema: { type: "object" } }, "text")?.message).toBe("Arguments do not match the tool's input schema: arguments: must be object");
+  });
+
+  it("lets matching arguments through, and does not check a tool nobody lists or a prompt's arguments", async () => {
+    const r = at();
+    expect(await admit(principal("member"), r, "tools/call", "sum", find(r, false), { a: 1, b: 2 })).toBeNull();
+    expect(await admit(principal("member"), r, "tools/call", "other", { required: false, find: async () => undefined }, { a: "x" })).toBeNull();
+    expect(await admit(principal("member"), r, "prompts/get", "sum", find(r, true), { a: "x" })).toBeNull();
+  });
+
+  it("refuses invalid arguments before the rate limit: they take no point of it", async () => {
+    const r = route("everything", 1);
+    const who = principal("member");
+    expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1 })).toMatchObject({ code: RPC.invalidParams });
+    expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1, b: 2 })).toBeNull();
+    expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1, b: 2 })).toMatchObject({ code: RPC.rateLimited });
   });
 });
