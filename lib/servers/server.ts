@@ -118,7 +118,7 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   if (input.url !== undefined) await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
   // An agent server's name is the name its agent announced: the relay finds it by that name.
   if (current.kind !== "http" && current.kind !== "demo" && (input.url || input.transport || input.headers || (input.name && input.name !== current.name))) {
-    throw new SwitchboardError("bad_request", "Only the timeouts, roots and unattended policy of an agent server can be edited; its name comes from the agent's config");
+    throw new SwitchboardError("bad_request", "Only the timeouts, roots, protocol era and unattended policy of an agent server can be edited; its name comes from the agent's config");
   }
   const before = current.headersSecret ? decryptJson<Record<string, string>>(current.headersSecret) : {};
   let headers: Record<string, string> | undefined;
