@@ -1,6 +1,6 @@
 import "server-only";
 import { publish, subscriberCount } from "@/lib/events/server";
-import type { ServerRequest, ServerRequestOutcome } from "@/lib/mcp/server";
+import { callEndingOf, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { InteractionKind, InteractionStatus, Root } from "./index";
 import * as q from "./queries";
 import { checkSamplingSequence } from "./sampling";
@@ -44,6 +44,8 @@ interface ServerScope {
  * Answers one server-initiated request. Roots are answered from the server's stored list.
  * Elicitation and sampling become a persisted interaction that waits for a person; with nobody
  * watching the workspace, the server's unattended policy declines at once or waits a bounded time.
+ * A request that came while calls were in flight is cancelled as soon as they have all ended
+ * (`signal`, lib/mcp's call scope): nobody is asked about a call that is over.
  * A sampling request that breaks the tool-use sequencing rules is refused (-32602) and recorded.
  */
 export async function handleServerRequest(
@@ -115,12 +117,17 @@ function waitForPerson(id: string, waitMs: number, signal: AbortSignal, kind: In
     };
     const who = policy === "wait" ? "Nobody was watching and nobody answered" : "Nobody answered";
     const timer = setTimeout(() => finish(expired(kind, `${who} within ${Math.round(waitMs / 1000)} s`)), waitMs);
-    const onAbort = () =>
-      finish({ status: "cancelled", note: "The server cancelled the request, or the session ended", outcome: cancelledOutcome(kind) });
+    const onAbort = () => finish({ status: "cancelled", note: abortNote(signal.reason), outcome: cancelledOutcome(kind) });
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     waiters().set(id, finish);
   });
+}
+
+/** Why a waiting request was abandoned: the calls it belonged to ended, the server cancelled it, or the session ended. */
+function abortNote(reason: unknown): string {
+  const how = callEndingOf(reason);
+  return how ? `The call it belonged to ended (${how}) before anyone answered` : "The server cancelled the request, or the session ended";
 }
 
 /** A person (or the unattended policy) declined. Sampling has no decline result: a JSON-RPC error, code -1. */

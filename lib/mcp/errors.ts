@@ -50,3 +50,18 @@ export class McpError extends Error {
     if (details.wwwAuthenticate !== undefined) this.wwwAuthenticate = details.wwwAuthenticate;
   }
 }
+
+/** How a tools/call ended, as a server request bound to it is told. */
+export type CallEnding = "finished" | "failed" | "timed out" | "cancelled" | "interrupted";
+
+/** The abort reason of a server request whose calls all ended before it was answered. */
+export function callEnded(how: CallEnding): McpError {
+  return new McpError("cancelled", `The call it belonged to ended (${how})`, { data: { callEnded: how } });
+}
+
+/** How the call ended, when `reason` (an abort reason) says a server request outlived its call. */
+export function callEndingOf(reason: unknown): CallEnding | null {
+  const data = reason instanceof Error && (reason as McpError).kind === "cancelled" ? (reason as McpError).data : undefined;
+  const how = data && typeof data === "object" ? (data as { callEnded?: unknown }).callEnded : undefined;
+  return typeof how === "string" ? (how as CallEnding) : null;
+}

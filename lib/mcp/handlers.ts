@@ -7,8 +7,8 @@ export interface ServerRequestHooks {
   onServerRequest?: (request: ServerRequest, signal: AbortSignal) => Promise<ServerRequestOutcome>;
   onElicitationComplete?: (elicitationId: string) => void;
   /**
-   * Taken when a task-augmented request arrives: a signal that aborts once the calls it can belong
-   * to have ended. Its task outlives the request itself, so this is what bounds it.
+   * Taken when an elicitation or sampling request arrives (plain or task-augmented): a signal that
+   * aborts once the calls it can belong to have ended, so that nobody is asked for a call that is over.
    */
   callScope?: () => AbortSignal;
 }
@@ -41,11 +41,13 @@ export function registerServerRequestHandlers(client: Client, hooks: ServerReque
       if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message);
       return outcome.result;
     };
+    // The SDK does not say which request's stream a server request came on: it is bound to every call in flight.
+    const bound = (signal: AbortSignal) => (hooks.callScope ? AbortSignal.any([signal, hooks.callScope()]) : signal);
     client.setRequestHandler("elicitation/create", async (request, ctx) =>
-      (await run({ method: "elicitation/create", params: { ...request.params } }, ctx.mcpReq.signal)) as never,
+      (await run({ method: "elicitation/create", params: { ...request.params } }, bound(ctx.mcpReq.signal))) as never,
     );
     client.setRequestHandler("sampling/createMessage", async (request, ctx) =>
-      (await run({ method: "sampling/createMessage", params: { ...request.params } }, ctx.mcpReq.signal)) as never,
+      (await run({ method: "sampling/createMessage", params: { ...request.params } }, bound(ctx.mcpReq.signal))) as never,
     );
     client.setRequestHandler("roots/list", async (request, ctx) =>
       (await run({ method: "roots/list", params: { ...(request.params ?? {}) } }, ctx.mcpReq.signal)) as never,

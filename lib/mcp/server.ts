@@ -1,7 +1,7 @@
 import "server-only";
 
 export { openConnection } from "./connection";
-export { McpError, type McpErrorKind } from "./errors";
+export { callEndingOf, McpError, type CallEnding, type McpErrorKind } from "./errors";
 export { explainError } from "./explain";
 export { classifyFailure, HostTimeout, toApiError, toCallError, toJsonRpcError, type Failure, type JsonRpcFailure } from "./failures";
 export { beginAuthorization, finishAuthorization, revokeTokens, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "./oauth";
