@@ -104,9 +104,14 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
         </Select>
       </Labelled>
       <Labelled label="Origin">
-        <Select value={filters.origin ?? ""} onChange={(e) => apply({ origin: e.target.value })} className="w-40">
-          <option value="">Not automatic</option>
-          <option value={ANY_ORIGIN}>Any, automatic too</option>
+        <Select
+          value={filters.origin ?? ""}
+          onChange={(e) => apply({ origin: e.target.value })}
+          className="w-48"
+          title="By default history hides the reads the console makes by itself: re-reading a subscribed resource that changed, and an MCP App loading its resources"
+        >
+          <option value="">All but automatic reads</option>
+          <option value={ANY_ORIGIN}>All, automatic reads too</option>
           {[...new Set([...CALL_ORIGINS, ...(filters.origin && filters.origin !== ANY_ORIGIN ? [filters.origin] : [])])].map((o) => (
             <option key={o} value={o}>
               {o}
@@ -137,7 +142,7 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
         <Input value={text.name} placeholder="tool, uri or prompt" onChange={(e) => setText({ ...text, name: e.target.value })} onBlur={applyText} className="w-40" />
       </Labelled>
       <Labelled label="Search">
-        <Input type="search" value={text.q} placeholder="in arguments and results" onChange={(e) => setText({ ...text, q: e.target.value })} onBlur={applyText} className="w-52" />
+        <Input type="search" value={text.q} placeholder="arguments, results…" onChange={(e) => setText({ ...text, q: e.target.value })} onBlur={applyText} className="w-52" />
       </Labelled>
       <Labelled label="From">
         <Input type="datetime-local" value={toLocalInput(filters.from)} onChange={(e) => apply({ from: fromLocalInput(e.target.value) })} className="w-48" />

@@ -80,6 +80,16 @@ export function HistoryRow({ call, selected, onToggle }: { call: CallSummary; se
           )}
         </div>
       </Link>
+      {call.rerunOfId && (
+        <Link
+          href={`/calls/${call.rerunOfId}`}
+          data-testid="history-rerun-of"
+          title="This call ran an earlier one again: open the original"
+          className="mt-1.5 mr-2 shrink-0 rounded border px-1.5 text-[11px] text-muted hover:text-accent"
+        >
+          ↺ original
+        </Link>
+      )}
     </li>
   );
 }

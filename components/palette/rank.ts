@@ -26,7 +26,7 @@ export function matchTier(item: PaletteItem, query: string): number {
   if (names.some((n) => n === q)) return 4;
   if (names.some((n) => n.startsWith(q))) return 3;
   if (names.some((n) => n.split(WORD_START).some((word) => word.startsWith(q)))) return 2;
-  if (names.some((n) => defaultFilter(n, q) > 0)) return 1;
+  if (names.some((n) => inOrder(n, q.replace(/\s+/g, "")))) return 1;
   const rest = [item.detail ?? "", item.group, ...(item.keywords ?? [])].join(" ").toLowerCase();
   return q.split(/\s+/).every((word) => rest.includes(word)) ? 0.5 : 0;
 }
@@ -39,6 +39,16 @@ export function rankItems(items: PaletteItem[], query: string): PaletteItem[] {
     .filter((r) => r.tier > 0)
     .sort((a, b) => isCall(a.item) - isCall(b.item) || b.tier - a.tier || GROUP_ORDER[a.item.group] - GROUP_ORDER[b.item.group] || b.close - a.close || a.index - b.index)
     .map((r) => r.item);
+}
+
+/** Every letter of `query` appears in `name`, in order (cmdk's own score also forgives letters out of order). */
+function inOrder(name: string, query: string): boolean {
+  let at = 0;
+  for (const ch of query) {
+    at = name.indexOf(ch, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
 }
 
 const isCall = (item: PaletteItem) => (item.group === "Recent calls" ? 1 : 0);

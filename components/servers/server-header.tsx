@@ -12,10 +12,13 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { AgentServerNotice, ViaAgent } from "@/components/agents/server-agent-note";
 import type { ServerDto } from "@/lib/servers";
 import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/servers/hooks";
+import { formatTime } from "@/components/calls/format";
 import { ArchivedNotice } from "./archived-notice";
 import { EditServerDialog } from "./edit-server-dialog";
 import { ServerStatusLabel } from "./server-status";
 import { SessionDetails } from "./session-info";
+
+const RECONNECT_HINT = "Close this session and open a new one: the server is asked again what it offers. The session is shared by everyone using this server.";
 
 interface ServerHeaderProps {
   server: ServerDto;
@@ -23,7 +26,7 @@ interface ServerHeaderProps {
   onDisconnected: () => void;
 }
 
-/** Name, endpoint, status and session of a server, with Connect / Disconnect / Edit / Archive (Restore when archived). */
+/** Name, endpoint, status and session of a server, with Connect (Reconnect) / Disconnect / Edit / Archive (Restore when archived). */
 export function ServerHeader({ server, onConnected, onDisconnected }: ServerHeaderProps) {
   const router = useRouter();
   const connect = useConnectServer(server.id);
@@ -31,6 +34,8 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
   const remove = useDeleteServer();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // The session a Reconnect replaced, to say what became of it.
+  const [replaced, setReplaced] = useState<{ id: string; createdAt: string } | null>(null);
   const connected = server.status === "connected";
   const sessionError = server.status === "error" && !connect.error ? server.session?.error : null;
 
@@ -62,13 +67,20 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
               <Button
                 variant={connected ? "secondary" : "primary"}
                 busy={connect.isPending}
-                title={connected ? "Open a new session" : "Open a session"}
+                title={connected ? RECONNECT_HINT : "Open a session"}
                 onClick={() => {
                   disconnect.reset();
-                  connect.mutate(undefined, { onSuccess: onConnected });
+                  const previous = connected && server.session ? { id: server.session.id, createdAt: server.session.createdAt } : null;
+                  setReplaced(null);
+                  connect.mutate(undefined, {
+                    onSuccess: () => {
+                      setReplaced(previous);
+                      onConnected();
+                    },
+                  });
                 }}
               >
-                Connect
+                {connected ? "Reconnect" : "Connect"}
               </Button>
             </RoleGate>
             <RoleGate min="member">
@@ -77,6 +89,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
                 busy={disconnect.isPending}
                 onClick={() => {
                   connect.reset();
+                  setReplaced(null);
                   disconnect.mutate(undefined, { onSuccess: onDisconnected });
                 }}
               >
@@ -104,6 +117,20 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
       {sessionError && (
         <Alert tone="error" title="The last connection failed">
           {sessionError}
+        </Alert>
+      )}
+      {replaced && connected && (
+        <Alert
+          tone="info"
+          title="Reconnected"
+          action={
+            <Button size="sm" variant="ghost" onClick={() => setReplaced(null)}>
+              Dismiss
+            </Button>
+          }
+        >
+          A new session replaced the one opened {formatTime(replaced.createdAt)}, which is now closed for everyone using this server; calls still
+          running on it ended. Its calls stay in the history.
         </Alert>
       )}
       <ErrorAlert error={disconnect.error} title="Could not disconnect" />

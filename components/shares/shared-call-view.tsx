@@ -72,7 +72,7 @@ export function SharedCallView({ call, masked, footer }: { call: SharedCall; mas
   }, [masked]);
   const rows: [string, ReactNode][] = [
     ["Server", call.server.name],
-    ["Server URL", call.server.url ?? "local server (through an agent)"],
+    serverWhere(call.server),
     ["Method", call.method],
     ["Name", call.name],
     ["Started", formatTime(call.startedAt)],
@@ -117,4 +117,17 @@ export function SharedCallView({ call, masked, footer }: { call: SharedCall; mas
       </div>
     </RenderContext>
   );
+}
+
+/** Where the call's server runs, said truly for each kind of server. */
+export function serverWhere(server: SharedCall["server"]): [string, string] {
+  switch (server.kind) {
+    case "demo":
+      return ["Runs", "inside Switchboard: its built-in demo server (nothing spawned, no network)"];
+    case "agent":
+    case "stdio":
+      return ["Runs", "on a teammate's machine as a local (stdio) server, reached through the Switchboard agent"];
+    default:
+      return ["Server URL", server.url ?? "—"];
+  }
 }

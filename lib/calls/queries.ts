@@ -60,10 +60,14 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
  * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
  * indexes serve the ILIKE itself, SQLite's FTS5 index and the not-yet-indexed tail narrow it first (searchCandidates).
  */
-/** One origin, every origin ("any"), or by default everything but the console's automatic work. */
+/**
+ * One origin, every origin ("any"), or by default everything but the reads the console makes by
+ * itself: automatic origins, and the resource reads an MCP App makes (loading its own UI first).
+ */
 function originWhere(origin: string | undefined): Prisma.CallWhereInput {
   if (origin === ANY_ORIGIN) return {};
-  return origin ? { origin } : { origin: { notIn: [...AUTOMATIC_ORIGINS] } };
+  if (origin) return { origin };
+  return { origin: { notIn: [...AUTOMATIC_ORIGINS] }, NOT: { origin: "app", method: "resources/read" } };
 }
 
 export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {

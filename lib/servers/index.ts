@@ -14,7 +14,7 @@ export type ProtocolEra = (typeof PROTOCOL_ERAS)[number];
 export type Negotiation = "probe" | "initialize" | "fallback" | "remembered";
 
 /** "demo": the built-in demo server, served by the console itself (no URL, no process). */
-type ServerKind = "http" | "agent" | "stdio" | "demo";
+export type ServerKind = "http" | "agent" | "stdio" | "demo";
 export type Era = "legacy" | "modern";
 export type { ServerStatus } from "@/lib/events";
 

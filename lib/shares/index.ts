@@ -1,4 +1,5 @@
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+import type { ServerKind } from "@/lib/servers";
 export type { CreateShare, ListSharesQuery } from "./schemas";
 
 export const SHARE_MAX_DAYS = 365;
@@ -35,7 +36,8 @@ export interface SharedCall {
   status: CallStatus;
   isError: boolean;
   origin: CallOrigin;
-  server: { name: string; url: string | null };
+  /** `url` only for kind "http"; the others have none to show (see serverWhere in components/shares). */
+  server: { name: string; url: string | null; kind: ServerKind };
   params: unknown;
   result: unknown;
   error: CallError | null;

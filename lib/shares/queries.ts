@@ -17,7 +17,7 @@ const shareSource = {
   durationMs: true,
   requestSize: true,
   resultSize: true,
-  server: { select: { name: true, url: true } },
+  server: { select: { name: true, url: true, kind: true } },
 } satisfies Prisma.CallSelect;
 
 const sharingSettings = { publicSharesEnabled: true, redactionKeys: true } satisfies Prisma.WorkspaceSelect;

@@ -1,5 +1,6 @@
 import { NO_SECRETS, redact, type SecretValues } from "@/lib/redaction";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+import type { ServerKind } from "@/lib/servers";
 import type { SharedCall } from "./index";
 
 /** What the public view is built from: a stored call and its server. */
@@ -17,7 +18,7 @@ export interface ShareSource {
   durationMs: number | null;
   requestSize: number;
   resultSize: number | null;
-  server: { name: string; url: string | null };
+  server: { name: string; url: string | null; kind: string };
 }
 
 /**
@@ -44,7 +45,7 @@ export function toSharedCall(source: ShareSource, keys: string[], secrets: Secre
       status: source.status as CallStatus,
       isError: source.isError,
       origin: source.origin as CallOrigin,
-      server: { name: source.server.name, url: serverUrl },
+      server: { name: source.server.name, url: serverUrl, kind: source.server.kind as ServerKind },
       params: body.params,
       result: body.result,
       error: body.error,

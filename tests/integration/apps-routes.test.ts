@@ -64,6 +64,13 @@ describe("MCP Apps: the sandbox origin and the app's calls through the console",
     expect(call).toMatchObject({ method: "resources/read", name: GREETING_URI, origin: "app", parentCallId: greetCallId, status: "ok" });
     expect(call.result.contents[0].mimeType).toBe("text/html;profile=mcp-app");
     expect(call.result.contents[0]._meta.ui.csp.resourceDomains).toEqual([apps.baseUrl]);
+
+    // The default history leaves the app's own reads out; asked for, they are there.
+    const ids = async (query: string) => (await api("GET", `/api/v1/calls?serverId=${appsId}${query}`)).body.items.map((c: { id: string }) => c.id);
+    expect(await ids("")).not.toContain(call.id);
+    expect(await ids("")).toContain(greetCallId);
+    expect(await ids("&origin=app")).toContain(call.id);
+    expect(await ids("&origin=any")).toContain(call.id);
   });
 
   it("lets the app call its server's app-visible tools, recorded with origin app", async () => {

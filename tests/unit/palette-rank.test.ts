@@ -37,6 +37,12 @@ describe("palette ranking", () => {
     expect(ids.indexOf("tool:s:roll-dice")).toBeGreaterThan(ids.indexOf("tool:s:padded-text"));
   });
 
+  it("matches letters only in order (cmdk's score forgives letters out of order)", () => {
+    expect(matchTier(tool("roll-dice", "Rolls dice", "Roll dice (UI card)"), "add")).toBe(0);
+    expect(matchTier({ id: "page:/dashboard", group: "Pages", label: "Dashboard", run }, "add")).toBe(0);
+    expect(matchTier({ id: "page:/dashboard", group: "Pages", label: "Dashboard", run }, "dbd")).toBe(1);
+  });
+
   it("never matches a description letter by letter", () => {
     expect(matchTier(tool("roll-dice", "Roll dice", "Roll dice"), "add")).toBe(0);
     expect(matchTier(tool("echo", "Echoes the input back"), "ehb")).toBe(0);

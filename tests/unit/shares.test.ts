@@ -26,7 +26,7 @@ function source(over: Partial<ShareSource> = {}): ShareSource {
     durationMs: 1000,
     requestSize: 10,
     resultSize: 20,
-    server: { name: "auth", url: "https://user:pass@mcp.example.com/v1/mcp?key=abc#frag" },
+    server: { name: "auth", url: "https://user:pass@mcp.example.com/v1/mcp?key=abc#frag", kind: "http" },
     ...over,
   };
 }
@@ -55,7 +55,7 @@ describe("the public view of a shared call", () => {
 
   it("leaves out ids, people and the workspace, and shows the server URL as origin and path", () => {
     const { call } = toSharedCall(source(), keys);
-    expect(call.server).toEqual({ name: "auth", url: "https://mcp.example.com/v1/mcp" });
+    expect(call.server).toEqual({ name: "auth", url: "https://mcp.example.com/v1/mcp", kind: "http" });
     expect(Object.keys(call).sort()).toEqual(
       ["durationMs", "error", "finishedAt", "isError", "method", "name", "origin", "params", "requestSize", "result", "resultSize", "server", "startedAt", "status"].sort(),
     );

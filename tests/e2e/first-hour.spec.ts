@@ -1,0 +1,113 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+
+// Issue 27: what a new teammate trips over in the first hour, each checked in a real browser.
+test.describe.configure({ mode: "serial" });
+
+let sb: ConsoleHandle;
+let owner: Awaited<ReturnType<typeof setupOwner>>;
+let demoId: string;
+
+test.beforeAll(async () => {
+  sb = await startConsole();
+  owner = await setupOwner(sb.url);
+  demoId = (await owner.api("POST", "/api/v1/servers/demo")).body.server.id;
+  expect((await owner.api("POST", `/api/v1/servers/${demoId}/connect`)).status).toBeLessThan(300);
+  for (const b of [1, 2, 3]) {
+    expect((await owner.api("POST", `/api/v1/servers/${demoId}/tools/call`, { name: "add", arguments: { a: 1, b } })).status).toBe(200);
+  }
+});
+test.afterAll(async () => {
+  await sb?.stop();
+});
+
+async function signedIn(browser: Browser, width = 1366) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
+  const host = new URL(sb.url).hostname;
+  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
+  return { context, page: await context.newPage() };
+}
+
+test("palette: a tool named like the search comes first, loose matches and old calls below it", async ({ browser }) => {
+  const { context, page } = await signedIn(browser);
+  await page.goto(`${sb.url}/servers`);
+  const palette = page.getByRole("dialog", { name: "Command palette" });
+  // The shortcut works once the page is interactive: press until the palette opens.
+  await expect(async () => {
+    await page.keyboard.press("Control+k");
+    await expect(palette).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await palette.getByRole("combobox").fill("add");
+  const options = palette.getByRole("option");
+  await expect(options.first()).toContainText("Add numbers");
+  await expect(options.first()).toContainText("Tools");
+  await expect(options.filter({ hasText: "Recent calls" })).toHaveCount(3);
+  const texts = await options.allTextContents();
+  // Every call comes after every capability; nothing matches only because its description has the letters in order.
+  const firstCall = texts.findIndex((t) => t.includes("Recent calls"));
+  expect(firstCall).toBeGreaterThan(0);
+  expect(texts.slice(firstCall).every((t) => t.includes("Recent calls"))).toBe(true);
+  expect(texts.some((t) => t.startsWith("Roll dice"))).toBe(false);
+  await context.close();
+});
+
+test("Reconnect on a connected server says so, and what became of the old session", async ({ browser }) => {
+  const { context, page } = await signedIn(browser);
+  await page.goto(`${sb.url}/servers/${demoId}`);
+  await expect(page.getByRole("button", { name: "Connect", exact: true })).toHaveCount(0);
+  const reconnect = page.getByRole("button", { name: "Reconnect", exact: true });
+  await expect(reconnect).toHaveAttribute("title", /Close this session and open a new one/);
+  const before = (await owner.api("GET", `/api/v1/servers/${demoId}`)).body.server.session.id;
+  await reconnect.click();
+  const notice = page.getByRole("status").filter({ hasText: "Reconnected" });
+  await expect(notice).toContainText("now closed for everyone using this server");
+  const after = (await owner.api("GET", `/api/v1/servers/${demoId}`)).body.server.session.id;
+  expect(after).not.toBe(before);
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await expect(notice).toHaveCount(0);
+  await context.close();
+});
+
+test("a shared call of the demo server says where that server truly runs, on the page and in the preview", async ({ browser }) => {
+  const call = (await owner.api("POST", `/api/v1/servers/${demoId}/tools/call`, { name: "hello", arguments: { name: "Ada" } })).body.call;
+  const link = (await owner.api("POST", `/api/v1/calls/${call.id}/shares`, {})).body.share.url as string;
+  const stranger = await browser.newContext();
+  const anon = await stranger.newPage();
+  await anon.goto(link);
+  const facts = anon.getByTestId("shared-call");
+  await expect(facts).toContainText("inside Switchboard: its built-in demo server");
+  await expect(facts).not.toContainText("through an agent");
+  await expect(facts).not.toContainText("Server URL");
+  await stranger.close();
+
+  const { context, page } = await signedIn(browser);
+  await page.goto(`${sb.url}/calls/${call.id}`);
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  await expect(page.getByRole("dialog")).toContainText("inside Switchboard: its built-in demo server");
+  await context.close();
+});
+
+test("history: the origin filter says what it shows, the search hint fits, re-runs link to their originals", async ({ browser }) => {
+  const original = (await owner.api("GET", `/api/v1/calls?serverId=${demoId}&name=add`)).body.items.at(-1);
+  const rerun = (await owner.api("POST", `/api/v1/calls/${original.id}/rerun`)).body.call;
+  const { context, page } = await signedIn(browser);
+  await page.goto(`${sb.url}/history`);
+  const origin = page.getByLabel("Origin");
+  await expect(origin.locator("option:checked")).toHaveText("All but automatic reads");
+  await expect(origin).toHaveAttribute("title", /re-reading a subscribed resource.*MCP App loading its resources/);
+  // The whole placeholder is visible in its box.
+  const search = page.getByLabel("Search", { exact: true });
+  const fits = await search.evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return ctx.measureText(input.placeholder).width <= room;
+  });
+  expect(fits).toBe(true);
+  const row = page.getByTestId("history-row").filter({ has: page.locator(`a[href="/calls/${rerun.id}"]`) });
+  await row.getByTestId("history-rerun-of").click();
+  await expect(page).toHaveURL(new RegExp(`/calls/${original.id}$`));
+  await context.close();
+});
