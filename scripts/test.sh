@@ -14,7 +14,9 @@ npx tsc --noEmit -p .
 echo "› Lint"
 npx eslint .
 bash scripts/build.sh
-echo "› Unit and integration tests"
+# The interoperability suite's Python servers and hosts (pinned; nothing to do when present).
+bash tests/interop/venv.sh
+echo "› Unit, integration and interoperability tests"
 npx vitest run
 echo "› Conformance (the MCP suite's client scenarios; fails on a regression against tests/conformance/baseline.json)"
 bash scripts/conformance.sh --no-build --no-write

@@ -98,9 +98,15 @@ export async function startFixture(
   return startProcess(["--import", "tsx", script, ...(opts.args ?? [])], opts.endpoint ?? "/mcp", opts);
 }
 
-async function startProcess(args: string[], endpoint: string, opts: StartOptions): Promise<RunningServer> {
+/** Any other server program (a Python server, a package's bin): `args(port)` builds its command line. */
+export async function startCommand(command: string, args: (port: number) => string[], endpoint: string, opts: StartOptions = {}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, args, {
+  return startProcess(args(port), endpoint, { ...opts, port }, command);
+}
+
+async function startProcess(args: string[], endpoint: string, opts: StartOptions, command = process.execPath): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: scrubbedEnv(port, opts.env),
     stdio: ["ignore", "pipe", "pipe"],
