@@ -3,7 +3,7 @@ import { McpError } from "./errors";
 import { explainError } from "./explain";
 import type { HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
-import { bothFailed, fallbackPlan, planAttempt, probeFailure, type AttemptPlan } from "./negotiation";
+import { bothFailed, fallbackPlan, planAttempt, probeFailure, withProbeContext, type AttemptPlan } from "./negotiation";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
@@ -89,7 +89,10 @@ async function attempt(
     await Promise.race([connecting, timedOut]);
   } catch (err) {
     await session.end({ leave: false });
-    return { error: explainError(err, context()), probe: plan.mayFallBack ? probeFailure(err) : null };
+    const error = explainError(err, context());
+    const probe = plan.label === "probe" ? probeFailure(err) : null;
+    if (probe && !plan.mayFallBack) return { error: withProbeContext(error), probe: null };
+    return { error, probe };
   } finally {
     clearTimeout(timer);
   }

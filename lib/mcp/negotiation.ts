@@ -93,6 +93,11 @@ function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
+/** A modern-only connect whose probe failed: the error says it was the probe's (no fallback follows). */
+export function withProbeContext(err: McpError): McpError {
+  return new McpError(err.kind, `server/discover failed: ${err.message}`, copyDetails(err));
+}
+
 /**
  * The probe failed and initialize then failed too: one error naming both. It keeps the kind (and
  * HTTP details) of initialize's failure, the more telling one, unless that was only the budget
@@ -100,12 +105,9 @@ function describe(cause: unknown): string {
  */
 export function bothFailed(reason: string, probe: McpError, initialize: McpError): McpError {
   const main = initialize.kind === "timeout" && probe.kind !== "timeout" ? probe : initialize;
-  return new McpError(main.kind, `${reason}; initialize then failed: ${initialize.message}`, {
-    code: main.code,
-    data: main.data,
-    status: main.status,
-    bodyExcerpt: main.bodyExcerpt,
-    wwwAuthenticate: main.wwwAuthenticate,
-    cause: main,
-  });
+  return new McpError(main.kind, `${reason}; initialize then failed: ${initialize.message}`, copyDetails(main));
+}
+
+function copyDetails(err: McpError) {
+  return { code: err.code, data: err.data, status: err.status, bodyExcerpt: err.bodyExcerpt, wwwAuthenticate: err.wwwAuthenticate, cause: err };
 }

@@ -152,8 +152,8 @@ describe("protocol negotiation against servers that fail the server/discover pro
     expect(patched.body.server.protocolEra).toBe("modern");
     const modern = await api("POST", `/api/v1/servers/${id}/connect`);
     expect(modern.status).toBe(502);
-    expect(modern.body.error.message).toMatch(/^HTTP 500 Internal Server Error/);
-    expect(modern.body.error.message).not.toMatch(/initialize/);
+    expect(modern.body.error.message).toBe("server/discover failed: HTTP 500 Internal Server Error");
+    expect(modern.body.error.details).toMatchObject({ kind: "http", status: 500 });
     expect(hostile.state.discovers).toBe(discovers + 1);
     expect(hostile.state.initializes).toBe(initializes + 1);
 

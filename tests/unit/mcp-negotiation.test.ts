@@ -1,7 +1,7 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { McpError } from "@/lib/mcp/errors";
-import { bothFailed, planAttempt, probeBudgetMs, probeFailure } from "@/lib/mcp/negotiation";
+import { bothFailed, planAttempt, probeBudgetMs, probeFailure, withProbeContext } from "@/lib/mcp/negotiation";
 
 const http = (status: number, code = SdkErrorCode.EraNegotiationFailed, statusText?: string) =>
   new SdkHttpError(code, `Version negotiation failed: HTTP ${status}`, { status, ...(statusText ? { statusText } : {}) });
@@ -64,7 +64,15 @@ describe("probeFailure (a failed probe that initialize may survive)", () => {
   });
 });
 
-describe("bothFailed", () => {
+describe("the errors of a failed probe", () => {
+  it("a modern-only failure says it was the probe's, keeping its kind and status", () => {
+    expect(withProbeContext(new McpError("http", "HTTP 500 Internal Server Error", { status: 500 }))).toMatchObject({
+      kind: "http",
+      status: 500,
+      message: "server/discover failed: HTTP 500 Internal Server Error",
+    });
+  });
+
   it("names both attempts and keeps initialize's kind, unless initialize only ran out of time", () => {
     const probe = new McpError("http", "HTTP 500 Internal Server Error", { status: 500 });
     const refused = bothFailed("server/discover answered HTTP 500 Internal Server Error", probe, new McpError("http", "HTTP 503 Service Unavailable", { status: 503 }));
