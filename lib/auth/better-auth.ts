@@ -13,10 +13,10 @@ import { gatewayOAuthPlugins } from "./gateway-oauth";
  */
 export const auth = betterAuth({
   appName: "Switchboard",
-  // The console answers on whatever host name it is reached by (its links follow the request, or
-  // SWITCHBOARD_URL): said explicitly, so better-auth does not warn at every start. X-Forwarded-*
-  // count only behind a proxy the operator trusts, as everywhere else.
-  baseURL: { allowedHosts: ["*"] },
+  // No base URL on purpose: the console answers on whatever host name it is reached by (links follow
+  // the request, or SWITCHBOARD_URL). A dynamic one ({ allowedHosts }) would refuse the server-side
+  // token checks the gateway makes without a request, so only the warning about it is dropped.
+  logger: { log: authLog },
   secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
   database: prismaAdapter(prisma, { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
@@ -32,12 +32,17 @@ export const auth = betterAuth({
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
   advanced: {
     useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true,
-    trustedProxyHeaders: process.env.SWITCHBOARD_TRUST_PROXY === "1",
   },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
   plugins: [...gatewayOAuthPlugins],
 });
 
+
+function authLog(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
+  if (level === "warn" && message.includes("Base URL is not set")) return;
+  if (level === "debug") return;
+  console[level === "info" ? "log" : level](message, ...args);
+}
 
 function extraOrigins(): string[] {
   return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean);
