@@ -73,17 +73,17 @@ export function CallPage({ id }: { id: string }) {
             Compare with…
           </Link>
           {c.method !== "resources/read" && !c.serverArchivedAt && (
-            <RoleGate min="member">
+            <RoleGate action="run">
               <Button onClick={() => router.push(editUrl(c))}>Edit and run…</Button>
             </RoleGate>
           )}
-          <RoleGate min="member">
-            <span title={c.serverArchivedAt ? "Its server is archived: restore the server to run this again" : undefined} className="inline-flex">
+          <span title={c.serverArchivedAt ? "Its server is archived: restore the server to run this again" : undefined} className="inline-flex">
+            <RoleGate action="rerun">
               <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending" || c.serverArchivedAt !== null} onClick={() => rerun.mutate(c.id)}>
                 Run again
               </Button>
-            </span>
-          </RoleGate>
+            </RoleGate>
+          </span>
         </div>
       </div>
       {c.rerunOfId && (

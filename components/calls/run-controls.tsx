@@ -5,7 +5,7 @@ import { Input } from "@/components/ui/field";
 import { useModKey } from "@/components/ui/kbd";
 import { Spinner } from "@/components/ui/spinner";
 import { formatDuration } from "./format";
-import { useCan } from "@/lib/auth/hooks";
+import { RoleGate } from "@/components/ui/role-gate";
 
 interface RunControlsProps {
   onRun: () => void;
@@ -22,19 +22,18 @@ interface RunControlsProps {
 
 /** Timeout (ms), Run (Ctrl/Cmd+Enter) and, while a call runs, its elapsed time and Cancel. */
 export function RunControls({ onRun, onCancel, running, cancelling, elapsedMs, timeoutMs, onTimeoutChange, defaultTimeoutMs, runLabel = "Run", disabled }: RunControlsProps) {
-  const can = useCan("member");
   const mod = useModKey();
   const shortcut = mod.apple ? "⌘↵" : "Ctrl ↵";
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <span className="inline-flex" title={can.reason || `Run (${mod.label}+Enter)`}>
-      <Button variant="primary" onClick={onRun} disabled={running || disabled || !can.allowed} aria-keyshortcuts={`${mod.aria}+Enter`}>
-        {runLabel}
-        <kbd aria-hidden data-testid="run-shortcut" className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px]">
-          {shortcut}
-        </kbd>
-      </Button>
-      </span>
+      <RoleGate action="run">
+        <Button variant="primary" onClick={onRun} disabled={running || disabled} title={`Run (${mod.label}+Enter)`} aria-keyshortcuts={`${mod.aria}+Enter`}>
+          {runLabel}
+          <kbd aria-hidden data-testid="run-shortcut" className="ml-1 rounded border border-current/30 px-1 font-sans text-[10px]">
+            {shortcut}
+          </kbd>
+        </Button>
+      </RoleGate>
       {running && (
         <>
           <span role="status" className="inline-flex items-center gap-1.5 text-xs text-muted tabular-nums">

@@ -30,7 +30,7 @@ interface SidebarProps {
 export function Sidebar({ open, onClose }: SidebarProps) {
   const pathname = usePathname();
   const servers = useServers();
-  const canAdd = useCan("admin");
+  const canAdd = useCan("addServer");
   const themeName = useId();
 
   return (
@@ -109,14 +109,10 @@ export function Sidebar({ open, onClose }: SidebarProps) {
       </nav>
       <div className="flex flex-col gap-2 border-t p-2">
         <ThemeSwitch name={themeName} className="self-start md:hidden" />
-        {canAdd.allowed ? (
+        {canAdd.allowed && (
           <Link href="/servers/new" className={buttonClasses("primary", "md", "w-full")}>
             Add server
           </Link>
-        ) : (
-          <span title={canAdd.reason} className={buttonClasses("primary", "md", "w-full cursor-not-allowed opacity-50")} aria-disabled="true">
-            Add server
-          </span>
         )}
       </div>
     </aside>

@@ -36,7 +36,7 @@ export function InviteForm() {
         <Field label="Role" className="w-36">
           {(p) => <RoleSelect {...p} value={role} onChange={setRole} ownerAllowed={owner} />}
         </Field>
-        <RoleGate min="admin">
+        <RoleGate action="invite">
           <Button type="submit" variant="primary" busy={create.isPending} disabled={!email.trim()}>
             Invite
           </Button>

@@ -7,10 +7,10 @@ import { PendingInvitations } from "./pending-invitations";
 
 /** Settings → Members: invite people, see pending invitations, manage roles. */
 export function MembersPage() {
-  const admin = useCan("admin");
+  const admin = useCan("invite");
   return (
     <div className="flex max-w-4xl flex-col gap-6">
-      <InviteForm />
+      {admin.allowed && <InviteForm />}
       {admin.allowed && <PendingInvitations />}
       <MemberList />
     </div>

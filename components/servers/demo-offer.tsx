@@ -12,7 +12,7 @@ export function DemoOffer() {
   const add = useAddDemoServer();
   return (
     <div className="flex flex-col items-center gap-2">
-      <RoleGate min="admin">
+      <RoleGate action="addServer" hide>
         <Button variant="primary" busy={add.isPending} onClick={() => add.mutate(undefined, { onSuccess: (server) => router.push(`/servers/${server.id}`) })}>
           Try the demo server
         </Button>

@@ -11,11 +11,11 @@ type Mode = "manual" | "import";
 
 export function NewServer() {
   const [mode, setMode] = useState<Mode>("manual");
-  const can = useCan("admin");
+  const can = useCan("addServer");
   if (!can.allowed && can.reason) {
     return (
-      <Alert tone="info" title="Only admins add servers">
-        {can.reason}. Ask an admin or owner of this workspace to add it.
+      <Alert tone="info" title="You can't add servers here">
+        {can.reason}
       </Alert>
     );
   }

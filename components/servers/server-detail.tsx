@@ -9,7 +9,6 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
 import { LogPanel } from "@/components/sessions/log-panel";
-import { SessionHealth } from "@/components/sessions/session-health";
 import { TaskPanel } from "@/components/sessions/task-panel";
 import { TrafficPanel } from "@/components/sessions/traffic-panel";
 import { isApiError } from "@/lib/api-client";
@@ -17,7 +16,6 @@ import { useServer } from "@/lib/servers/hooks";
 import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
 import { OAuthPanel } from "@/components/oauth/oauth-panel";
-import { RootsSection } from "@/components/interactions/roots-section";
 import { GatewayPanel } from "@/components/gateway/gateway-panel";
 
 /**
@@ -84,12 +82,6 @@ export function ServerDetail({ id }: { id: string }) {
     <div className="flex min-h-full flex-col">
       <ServerHeader server={server.data} onConnected={() => setListMode("auto")} onDisconnected={() => setListMode("off")} />
       {!archived && <OAuthPanel server={server.data} />}
-      {!archived && <RootsSection key={`${server.data.id}:${JSON.stringify(server.data.roots)}`} server={server.data} />}
-      {server.data.status === "connected" && (
-        <div className="border-b px-6 py-2">
-          <SessionHealth serverId={server.data.id} session={server.data.session} />
-        </div>
-      )}
       <Tabs label="Server views" tabs={archived ? ARCHIVED_VIEWS : VIEWS} value={shown} onChange={setView} className="pt-2">
         {shown === "capabilities" ? (
           // Keyed by the query so a link to another tool, prompt or resource of this server opens it.

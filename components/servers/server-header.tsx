@@ -17,6 +17,8 @@ import { ArchivedNotice } from "./archived-notice";
 import { EditServerDialog } from "./edit-server-dialog";
 import { ServerStatusLabel } from "./server-status";
 import { SessionDetails } from "./session-info";
+import { SessionHealth } from "@/components/sessions/session-health";
+import { RootsSection } from "@/components/interactions/roots-section";
 
 const RECONNECT_HINT = "Close this session and open a new one: the server is asked again what it offers. The session is shared by everyone using this server.";
 
@@ -26,7 +28,7 @@ interface ServerHeaderProps {
   onDisconnected: () => void;
 }
 
-/** Name, endpoint, status and session of a server, with Connect (Reconnect) / Disconnect / Edit / Archive (Restore when archived). */
+/** Name, endpoint, status and session (details, health, roots folded on one line) of a server, with Connect (Reconnect) / Disconnect / Edit / Archive (Restore when archived). */
 export function ServerHeader({ server, onConnected, onDisconnected }: ServerHeaderProps) {
   const router = useRouter();
   const connect = useConnectServer(server.id);
@@ -39,74 +41,86 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
   const connected = server.status === "connected";
   const sessionError = server.status === "error" && !connect.error ? server.session?.error : null;
 
+  const endpoint =
+    server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : server.kind === "demo" ? "built into this console (in-process, nothing spawned)" : "—");
+
   return (
-    <div className="flex flex-col gap-3 border-b px-6 py-4">
-      <div className="flex flex-wrap items-start gap-3">
-        <div className="min-w-0 flex-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <IconImage icons={server.session?.serverInfo?.icons} className="size-5" />
-            <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
-            {server.archivedAt ? <Badge tone="amber">server archived</Badge> : <ServerStatusLabel status={server.status} />}
-            {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
-          </div>
-          <p className="truncate font-mono text-xs text-muted" title={server.url ?? undefined}>
-            {server.kind === "agent" && server.agentId ? (
-              <ViaAgent agentId={server.agentId} />
-            ) : (
-              (server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : server.kind === "demo" ? "built into this console (in-process, nothing spawned)" : "—"))
-            )}
+    <div className="flex flex-col gap-2 border-b px-4 py-2 md:px-6" data-testid="server-header">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <div className="flex min-w-0 flex-1 basis-64 flex-wrap items-center gap-x-2 gap-y-0.5">
+          <IconImage icons={server.session?.serverInfo?.icons} className="size-5" />
+          <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
+          {server.archivedAt ? <Badge tone="amber">server archived</Badge> : <ServerStatusLabel status={server.status} />}
+          {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
+          <p className="min-w-0 flex-1 basis-40 truncate font-mono text-xs text-muted" title={server.url ?? endpoint}>
+            {server.kind === "agent" && server.agentId ? <ViaAgent agentId={server.agentId} /> : endpoint}
             {server.url && <span className="ml-2 font-sans">· {server.transport}</span>}
           </p>
         </div>
-        <Link href={`/dashboard?serverId=${encodeURIComponent(server.id)}`} className={buttonClasses("ghost")}>
-          Dashboard
-        </Link>
-        {!server.archivedAt && (
-          <div className="flex items-center gap-2">
-            <RoleGate min="member">
-              <Button
-                variant={connected ? "secondary" : "primary"}
-                busy={connect.isPending}
-                title={connected ? RECONNECT_HINT : "Open a session"}
-                onClick={() => {
-                  disconnect.reset();
-                  const previous = connected && server.session ? { id: server.session.id, createdAt: server.session.createdAt } : null;
-                  setReplaced(null);
-                  connect.mutate(undefined, {
-                    onSuccess: () => {
-                      setReplaced(previous);
-                      onConnected();
-                    },
-                  });
-                }}
-              >
-                {connected ? "Reconnect" : "Connect"}
-              </Button>
-            </RoleGate>
-            <RoleGate min="member">
-              <Button
-                disabled={!connected}
-                busy={disconnect.isPending}
-                onClick={() => {
-                  connect.reset();
-                  setReplaced(null);
-                  disconnect.mutate(undefined, { onSuccess: onDisconnected });
-                }}
-              >
-                Disconnect
-              </Button>
-            </RoleGate>
-            <RoleGate min="admin">
-              <Button onClick={() => setEditing(true)}>Edit</Button>
-            </RoleGate>
-            <RoleGate min="admin">
-              <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
-                Archive
-              </Button>
-            </RoleGate>
-          </div>
-        )}
+        <div className="flex flex-wrap items-center gap-2">
+          <Link href={`/dashboard?serverId=${encodeURIComponent(server.id)}`} className={buttonClasses("ghost")}>
+            Dashboard
+          </Link>
+          {!server.archivedAt && (
+            <>
+              <RoleGate action="connect">
+                <Button
+                  variant={connected ? "secondary" : "primary"}
+                  busy={connect.isPending}
+                  title={connected ? RECONNECT_HINT : "Open a session"}
+                  onClick={() => {
+                    disconnect.reset();
+                    const previous = connected && server.session ? { id: server.session.id, createdAt: server.session.createdAt } : null;
+                    setReplaced(null);
+                    connect.mutate(undefined, {
+                      onSuccess: () => {
+                        setReplaced(previous);
+                        onConnected();
+                      },
+                    });
+                  }}
+                >
+                  {connected ? "Reconnect" : "Connect"}
+                </Button>
+              </RoleGate>
+              <RoleGate action="disconnect">
+                <Button
+                  disabled={!connected}
+                  busy={disconnect.isPending}
+                  onClick={() => {
+                    connect.reset();
+                    setReplaced(null);
+                    disconnect.mutate(undefined, { onSuccess: onDisconnected });
+                  }}
+                >
+                  Disconnect
+                </Button>
+              </RoleGate>
+              <RoleGate action="editServer">
+                <Button onClick={() => setEditing(true)}>Edit</Button>
+              </RoleGate>
+              <RoleGate action="archiveServer">
+                <Button variant="ghost" className="text-red-600 dark:text-red-400" onClick={() => setDeleting(true)}>
+                  Archive
+                </Button>
+              </RoleGate>
+            </>
+          )}
+        </div>
       </div>
+      {!server.archivedAt && (
+        // Health, the session's particulars and the roots: one line, each opening below when asked.
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs">
+          {connected && <SessionHealth serverId={server.id} session={server.session} />}
+          {server.session && connected && (
+            <details className="open:basis-full open:rounded-md open:border open:p-2 [&[open]>summary]:mb-2">
+              <summary className="cursor-pointer text-sm font-semibold">Session details</summary>
+              <SessionDetails session={server.session} />
+            </details>
+          )}
+          <RootsSection key={`${server.id}:${JSON.stringify(server.roots)}`} server={server} />
+        </div>
+      )}
       <ArchivedNotice server={server} />
 
       {connect.error && (
@@ -135,7 +149,6 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
       )}
       <ErrorAlert error={disconnect.error} title="Could not disconnect" />
       <AgentServerNotice server={server} />
-      {server.session && connected && <SessionDetails session={server.session} />}
 
       <EditServerDialog server={server} open={editing} onClose={() => setEditing(false)} />
       <ConfirmDialog

@@ -2,11 +2,11 @@
 
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
-import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
 import { useServers } from "@/lib/servers/hooks";
 import { DemoOffer } from "./demo-offer";
+import { NewServerLink } from "./new-server-link";
 import { ServerStatusLabel } from "./server-status";
 import { Cell, Row, Table } from "@/components/ui/table";
 
@@ -29,9 +29,7 @@ export function ServerList() {
         action={
           <div className="flex flex-wrap items-start justify-center gap-2">
             <DemoOffer />
-            <Link href="/servers/new" className={buttonClasses("secondary")}>
-              Add your first server
-            </Link>
+            <NewServerLink>Add your first server</NewServerLink>
           </div>
         }
       >

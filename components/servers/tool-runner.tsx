@@ -18,6 +18,7 @@ import type { CallDto } from "@/lib/calls";
 import { isApiError } from "@/lib/api-client";
 import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
 import type { ToolDefinition } from "@/lib/mcp";
+import { ResultPane } from "./result-pane";
 import { rjsfTemplates } from "./rjsf-theme";
 import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
 
@@ -106,10 +107,15 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
 
   // A 422 from the API (its own validation) is shown at the fields too.
   const serverErrors = isApiError(runner.error, "unprocessable") ? detailErrors(runner.error.details) : [];
+  // Which run the result pane shows, once it has answered or failed (a 422 shows at the fields instead).
+  const arrival = !runner.running && (runner.call || (runner.error && !serverErrors.length)) ? (runner.call?.id ?? runner.requestId ?? "error") : null;
   const extraErrors = fieldErrors ?? (serverErrors.length ? errorSchemaFromPaths(serverErrors) : undefined);
 
   return (
-    <section aria-label="Run tool" className="flex flex-col gap-3" onKeyDown={onKeyDown}>
+    // Side by side when there is room for both (the form's own width, not the window's), stacked otherwise.
+    <section aria-label="Run tool" className="@container" onKeyDown={onKeyDown}>
+      <div className="grid grid-cols-1 gap-4 @2xl:grid-cols-2 @2xl:items-start">
+      <div className="flex min-w-0 flex-col gap-3">
       <div className="flex items-center justify-between">
         <h3 className="text-sm font-semibold">Arguments</h3>
         <div role="group" aria-label="Arguments editor" className="inline-flex rounded-md border p-0.5">
@@ -219,9 +225,14 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
       />
 
       {runner.running && <ProgressBar progress={progress} />}
-      {runner.error && !serverErrors.length && <CallErrorAlert error={runner.error} />}
-      {runner.call && !runner.running && runner.call.task && <TaskRun key={runner.call.id} call={runner.call} outputSchema={tool.outputSchema ?? null} />}
-      {runner.call && !runner.running && !runner.call.task && <ResultView call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+      </div>
+      <ResultPane arrival={arrival}>
+        {runner.error && !serverErrors.length && <CallErrorAlert error={runner.error} />}
+        {runner.call && !runner.running && runner.call.task && <TaskRun key={runner.call.id} call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+        {runner.call && !runner.running && !runner.call.task && <ResultView call={runner.call} outputSchema={tool.outputSchema ?? null} />}
+        {!runner.call && !runner.error && <p className="hidden rounded-lg border border-dashed p-6 text-center text-sm text-muted @2xl:block">The result appears here.</p>}
+      </ResultPane>
+      </div>
     </section>
   );
 }

@@ -22,7 +22,7 @@ export function SessionHealth({ serverId, session }: { serverId: string; session
       )}
       {health === "healthy" && latency !== null && <span className="text-muted">ping {latency.toFixed(1)} ms</span>}
       {health === "unhealthy" && error && <span className="text-red-600 dark:text-red-400">{error}</span>}
-      <RoleGate min="member">
+      <RoleGate action="ping">
       <Button size="sm" busy={ping.isPending} onClick={() => ping.mutate()}>
         Ping
       </Button>

@@ -29,7 +29,7 @@ export function ShareButton({ callId }: { callId: string }) {
   }
   return (
     <>
-      <RoleGate min="member">
+      <RoleGate action="share">
         <Button disabled={!shares.data} onClick={() => setOpen(true)}>
           Share
         </Button>

@@ -42,11 +42,6 @@ export function effectiveRole(role: string, scope: TokenScope | undefined): Role
   return scope === "read" ? "viewer" : known;
 }
 
-/** Plain words for the UI's "why is this disabled" hints. */
-export function needsRole(min: Role): string {
-  return min === "viewer" ? "" : `Needs the ${min} role${min === "owner" ? "" : " or higher"}`;
-}
-
 /** Where a request came from, for the audit log. */
 export interface ClientInfo {
   ip: string | null;
@@ -80,3 +75,5 @@ export interface RequestHead {
 }
 
 export { ROUTE_ACCESS, accessFor } from "./matrix";
+
+export { actionRole, deniedReason, gateOf, isAction, type Action } from "./actions";

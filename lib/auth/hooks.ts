@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, getWorkspaceId, isApiError, setWorkspaceId } from "@/lib/api-client";
-import { needsRole, roleAtLeast, type Role, type TokenScopeName } from "@/lib/access";
+import { deniedReason, effectiveRole, gateOf, roleAtLeast, type Action, type Role, type TokenScopeName } from "@/lib/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/auth";
 import type { MeDto, Theme } from "@/lib/workspaces";
 
@@ -106,12 +106,14 @@ export function useRevokeToken() {
 }
 
 /**
- * Whether the signed-in person's role in the current workspace reaches `min`, with the reason
- * to show on hover when it does not. Unknown (still loading) counts as not allowed.
+ * Whether the signed-in person's role in the current workspace reaches `gate` (a role, or an
+ * action the role matrix names), with the reason to show when it does not. Unknown (still
+ * loading) counts as not allowed, with no reason yet.
  */
-export function useCan(min: Role): { allowed: boolean; reason: string } {
+export function useCan(gate: Role | Action): { allowed: boolean; reason: string } {
   const me = useMe();
   const role = me.data?.role;
+  const { min, verb } = gateOf(gate);
   const allowed = role !== undefined && roleAtLeast(role, min);
-  return { allowed, reason: allowed || role === undefined ? "" : `${needsRole(min)}; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}` };
+  return { allowed, reason: allowed || role === undefined ? "" : deniedReason(effectiveRole(role, undefined), min, verb) };
 }

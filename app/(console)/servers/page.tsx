@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { PageHeader } from "@/components/console/page-header";
-import { buttonClasses } from "@/components/ui/button";
 import { ArchivedServers } from "@/components/servers/archived-servers";
 import { ServerList } from "@/components/servers/server-list";
 import { ExportServersLink } from "@/components/servers/export-servers-link";
+import { NewServerLink } from "@/components/servers/new-server-link";
 
 export const metadata: Metadata = { title: "Servers" };
 
@@ -17,9 +16,7 @@ export default function ServersPage() {
         actions={
           <>
             <ExportServersLink />
-            <Link href="/servers/new" className={buttonClasses("secondary", "md")}>
-              New server
-            </Link>
+            <NewServerLink />
           </>
         }
       />
