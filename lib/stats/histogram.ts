@@ -27,8 +27,11 @@ function middleOf(bin: number): number {
 /** Sums over a set of calls that add up exactly when sets are merged. */
 export interface Summary {
   count: number;
+  /** Calls with status `error`, `timeout` and `interrupted`. */
   errors: number;
-  /** Calls with a duration (finished ones), their total, least and greatest. */
+  timeouts: number;
+  interrupted: number;
+  /** Calls that got an answer (status ok or error) with a duration: how many, their total, least and greatest. */
   timed: number;
   sum: number;
   min: number | null;
@@ -38,13 +41,15 @@ export interface Summary {
 }
 
 export function emptySummary(): Summary {
-  return { count: 0, errors: 0, timed: 0, sum: 0, min: null, max: null, bins: new Map() };
+  return { count: 0, errors: 0, timeouts: 0, interrupted: 0, timed: 0, sum: 0, min: null, max: null, bins: new Map() };
 }
 
 /** Adds `from` into `into`. */
 export function mergeSummary(into: Summary, from: Summary): Summary {
   into.count += from.count;
   into.errors += from.errors;
+  into.timeouts += from.timeouts;
+  into.interrupted += from.interrupted;
   into.timed += from.timed;
   into.sum += from.sum;
   if (from.min !== null) into.min = into.min === null ? from.min : Math.min(into.min, from.min);

@@ -15,22 +15,35 @@ export function bucketFor(rangeMs: number): Bucket {
   return names.find((b) => rangeMs / (BUCKETS[b] * 1000) <= TARGET_BUCKETS) ?? "1d";
 }
 
-/** One bucket of the series. Percentiles are over the calls that finished (null when none did), estimated from a duration histogram within 4.4 % (lib/stats/histogram.ts). */
-export interface StatsPoint {
+/** How many calls failed, and how. */
+export interface Failures {
+  /** Calls that ended with status `error` (a JSON-RPC error, `isError: true`, no connection). */
+  errors: number;
+  /** Calls that got no answer in time (status `timeout`). */
+  timeouts: number;
+  /** Calls whose console instance stopped before the answer (status `interrupted`). */
+  interrupted: number;
+  /** errors + timeouts + interrupted: what the dashboard's failure rate counts. */
+  failures: number;
+}
+
+/**
+ * One bucket of the series. Percentiles are over the durations of calls that got an answer
+ * (status ok or error; null when none did), estimated from a duration histogram within 4.4 %
+ * (lib/stats/histogram.ts): a timeout's duration is its limit, not the server's time.
+ */
+export interface StatsPoint extends Failures {
   /** Start of the bucket (ISO); the bucket holds [start, start + width). */
   start: string;
   count: number;
-  /** Calls that ended with status `error` (a JSON-RPC error, `isError: true`, no connection). */
-  errors: number;
   p50: number | null;
   p95: number | null;
 }
 
 /** A group of calls (a tool, a user, an origin) in the range. */
-export interface StatsGroup {
+export interface StatsGroup extends Failures {
   count: number;
-  errors: number;
-  /** Mean duration of the calls that finished, ms. */
+  /** Mean duration of the calls that got an answer (status ok or error), ms. */
   meanMs: number | null;
 }
 

@@ -1,7 +1,7 @@
 import { prisma, sql } from "@/lib/db/client";
 import { decodeBins, emptySummary, mergeSummary, type Summary } from "./histogram";
 import { coversOf, GRAINS, seriesGrains, type Cover } from "./cover";
-import { bucketStart, calls, durationBin, instant, num, real, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
+import { bucketStart, calls, durationBin, instant, num, real, rollupColumns, serversWhere, summaryColumns, summaryOf, type Fragment, type Num, type SummaryRow } from "./sql";
 
 export interface StatsScope {
   workspaceId: string;
@@ -54,7 +54,7 @@ export async function seriesSummaries({ scope, width, through, pending }: { scop
   const bucket = bucketStart(width);
   const rolled = pieces.length
     ? await prisma.$queryRaw<(SummaryRow & { start_minute: Num; histogram: string })[]>`
-        ${rolledRows(scope, pieces, sql.sql`'total'`, sql.sql`start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram`)}`
+        ${rolledRows(scope, pieces, sql.sql`'total'`, sql.sql`start_minute, ${rollupColumns}, histogram`)}`
     : [];
   const live = await prisma.$queryRaw<(SummaryRow & { b: Num; bin: Num })[]>`
     ${liveCalls(scope, outer, pending)}
@@ -87,8 +87,8 @@ export async function groupSummaries({ scope, through, pending }: { scope: Stats
   type Row = SummaryRow & { kind: GroupKind; key: string; name: string };
   const rolled = pieces.length
     ? await prisma.$queryRaw<Row[]>`
-        SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
-        FROM (${rolledRows(scope, pieces, sql.sql`'tool', 'user', 'origin'`, sql.sql`kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max`)}) AS rolled
+        SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timeouts) AS timeouts, sum(interrupted) AS interrupted, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
+        FROM (${rolledRows(scope, pieces, sql.sql`'tool', 'user', 'origin'`, sql.sql`kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max`)}) AS rolled
         GROUP BY kind, key, name`
     : [];
   const live = await prisma.$queryRaw<Row[]>`

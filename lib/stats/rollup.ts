@@ -2,7 +2,7 @@ import { prisma, sql } from "@/lib/db/client";
 import { GRAINS } from "./cover";
 import { decodeBins, emptySummary, encodeBins, mergeSummary, type Summary } from "./histogram";
 import type { PendingCall } from "./queries";
-import { calls, durationBin, epochSeconds, instant, num, postgres, serversWhere, summaryColumns, summaryOf, type Num, type SummaryRow } from "./sql";
+import { calls, durationBin, epochSeconds, instant, num, postgres, rollupColumns, serversWhere, summaryColumns, summaryOf, type Num, type SummaryRow } from "./sql";
 
 // Loaded by server.ts for the retention scheduler (outside Next): no "server-only" here.
 
@@ -70,13 +70,13 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
   ] as const;
   for (const [keys, groupBy] of groups) {
     await tx.$executeRaw`
-      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
+      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max, histogram)
       SELECT workspace_id, server_id, 60, ${hour}, ${keys}, ${summaryColumns}, ''
       FROM ${calls} WHERE ${settled} GROUP BY workspace_id, server_id, ${hour}, ${groupBy}`;
   }
   await tx.$executeRaw`
-    INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
-    SELECT workspace_id, '', grain, start_minute, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
+    INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max, histogram)
+    SELECT workspace_id, '', grain, start_minute, kind, key, name, sum(count), sum(errors), sum(timeouts), sum(interrupted), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
     FROM call_rollup WHERE workspace_id = ${workspaceId} AND server_id <> '' AND grain = 60 AND start_minute >= ${fromMinute} AND start_minute < ${toMinute}
     GROUP BY workspace_id, grain, start_minute, kind, key, name`;
   // Totals carry a duration histogram, merged here: per quarter hour and hour, per server and for all.
@@ -112,13 +112,13 @@ async function rollCoarse(tx: Tx, workspaceId: string, fromMinute: number, toMin
     const start = sql.sql`(start_minute / ${sql.raw(String(grain))}) * ${sql.raw(String(grain))}`;
     await tx.$executeRaw`DELETE FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = ${grain} AND start_minute >= ${from} AND start_minute < ${to}`;
     await tx.$executeRaw`
-      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timed, duration_sum, duration_min, duration_max, histogram)
-      SELECT workspace_id, server_id, ${grain}, ${start}, kind, key, name, sum(count), sum(errors), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
+      INSERT INTO call_rollup (workspace_id, server_id, grain, start_minute, kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max, histogram)
+      SELECT workspace_id, server_id, ${grain}, ${start}, kind, key, name, sum(count), sum(errors), sum(timeouts), sum(interrupted), sum(timed), sum(duration_sum), min(duration_min), max(duration_max), ''
       FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind <> 'total' AND start_minute >= ${from} AND start_minute < ${to}
       GROUP BY workspace_id, server_id, ${start}, kind, key, name`;
     // Totals carry histograms, merged here.
     const hours = await tx.$queryRaw<(SummaryRow & { server_id: string; start_minute: Num; histogram: string })[]>`
-      SELECT server_id, start_minute, count, errors, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest, histogram
+      SELECT server_id, start_minute, ${rollupColumns}, histogram
       FROM call_rollup WHERE workspace_id = ${workspaceId} AND grain = 60 AND kind = 'total' AND start_minute >= ${from} AND start_minute < ${to}`;
     const totals = new Map<string, Totals>();
     for (const r of hours) {
@@ -138,7 +138,7 @@ type Totals = { serverId: string; grain: number; start: number; summary: Summary
 async function insertTotals(tx: Tx, workspaceId: string, totals: Totals[]): Promise<void> {
   const data = totals.map(({ serverId, grain, start, summary: s }) => ({
     workspaceId, serverId, grain, startMinute: start, kind: "total", key: "", name: "",
-    count: s.count, errors: s.errors, timed: s.timed, durationSum: s.sum, durationMin: s.min, durationMax: s.max, histogram: encodeBins(s.bins),
+    count: s.count, errors: s.errors, timeouts: s.timeouts, interrupted: s.interrupted, timed: s.timed, durationSum: s.sum, durationMin: s.min, durationMax: s.max, histogram: encodeBins(s.bins),
   }));
   for (let i = 0; i < data.length; i += 1000) await tx.callRollup.createMany({ data: data.slice(i, i + 1000) });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "@/lib/access";
 import { notFound } from "@/lib/errors";
 import { estimatePercentile, emptySummary, mergeSummary, type Summary } from "./histogram";
-import { BUCKETS, type Stats, type StatsGroup, type StatsPoint, type StatsQuery } from "./index";
+import { BUCKETS, type Failures, type Stats, type StatsGroup, type StatsPoint, type StatsQuery } from "./index";
 import * as q from "./queries";
 import { advanceRollups, forgetRollups } from "./rollup";
 
@@ -48,8 +48,12 @@ export async function forgetServerStats({ workspaceId }: { workspaceId: string }
   await forgetRollups({ workspaceId });
 }
 
+function failures(s: Summary): Failures {
+  return { errors: s.errors, timeouts: s.timeouts, interrupted: s.interrupted, failures: s.errors + s.timeouts + s.interrupted };
+}
+
 function group(s: Summary): StatsGroup {
-  return { count: s.count, errors: s.errors, meanMs: s.timed ? s.sum / s.timed : null };
+  return { count: s.count, ...failures(s), meanMs: s.timed ? s.sum / s.timed : null };
 }
 
 function percentiles(s: Summary): { p50: number | null; p95: number | null } {
@@ -63,7 +67,7 @@ function fillBuckets(series: Map<number, Summary>, from: Date, to: Date, width: 
   const points: StatsPoint[] = [];
   for (let start = first; start <= last; start += width) {
     const s = series.get(start) ?? emptySummary();
-    points.push({ start: new Date(start * 1000).toISOString(), count: s.count, errors: s.errors, ...percentiles(s) });
+    points.push({ start: new Date(start * 1000).toISOString(), count: s.count, ...failures(s), ...percentiles(s) });
   }
   return points;
 }

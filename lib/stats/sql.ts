@@ -40,12 +40,18 @@ export function bucketStart(width: number): Fragment {
   return sql.sql`(${epochSeconds} / ${w}) * ${w}`;
 }
 
-/** The histogram bin of duration_ms (lib/stats/histogram.ts binOf); null without a duration. */
-const log2 = postgres ? sql.sql`ln(duration_ms) / ln(2)` : sql.sql`log2(duration_ms)`;
-const [greatest, least] = postgres ? ["greatest", "least"] : ["max", "min"];
-export const durationBin = sql.sql`CASE WHEN duration_ms IS NULL THEN NULL WHEN duration_ms <= 0 THEN 0 ELSE ${sql.raw(greatest)}(1, ${sql.raw(least)}(${sql.raw(String(LAST_BIN))}, CAST(floor(${log2} * ${sql.raw(String(BINS_PER_DOUBLING))}) AS INTEGER) + ${sql.raw(String(FIRST_BIN_OFFSET))})) END`;
+/**
+ * The duration of a call that got an answer (status ok or error), else null: a timeout's duration
+ * is its limit and a cancelled call's is when someone gave up, neither how long the server took.
+ */
+const answeredMs = sql.sql`(CASE WHEN status IN ('ok', 'error') THEN duration_ms END)`;
 
-const errorCount = sql.sql`sum(CASE WHEN status = 'error' THEN 1 ELSE 0 END)`;
+/** The histogram bin of answeredMs (lib/stats/histogram.ts binOf); null without one. */
+const log2 = postgres ? sql.sql`ln(${answeredMs}) / ln(2)` : sql.sql`log2(${answeredMs})`;
+const [greatest, least] = postgres ? ["greatest", "least"] : ["max", "min"];
+export const durationBin = sql.sql`CASE WHEN ${answeredMs} IS NULL THEN NULL WHEN ${answeredMs} <= 0 THEN 0 ELSE ${sql.raw(greatest)}(1, ${sql.raw(least)}(${sql.raw(String(LAST_BIN))}, CAST(floor(${log2} * ${sql.raw(String(BINS_PER_DOUBLING))}) AS INTEGER) + ${sql.raw(String(FIRST_BIN_OFFSET))})) END`;
+
+const statusCount = (status: string) => sql.sql`sum(CASE WHEN status = ${sql.raw(`'${status}'`)} THEN 1 ELSE 0 END)`;
 
 /**
  * A computed float as the query's result. SQLite's Prisma adapter types a column without a
@@ -57,11 +63,16 @@ export function real(expr: Fragment): Fragment {
 }
 
 /** The sums every summary query selects, over the calls of its group. */
-export const summaryColumns = sql.sql`count(*) AS count, ${errorCount} AS errors, count(duration_ms) AS timed, ${real(sql.sql`coalesce(sum(duration_ms), 0)`)} AS total, ${real(sql.sql`min(duration_ms)`)} AS least, ${real(sql.sql`max(duration_ms)`)} AS greatest`;
+export const summaryColumns = sql.sql`count(*) AS count, ${statusCount("error")} AS errors, ${statusCount("timeout")} AS timeouts, ${statusCount("interrupted")} AS interrupted, count(${answeredMs}) AS timed, ${real(sql.sql`coalesce(sum(${answeredMs}), 0)`)} AS total, ${real(sql.sql`min(${answeredMs})`)} AS least, ${real(sql.sql`max(${answeredMs})`)} AS greatest`;
+
+/** The same sums read from call_rollup rows. */
+export const rollupColumns = sql.sql`count, errors, timeouts, interrupted, timed, duration_sum AS total, duration_min AS least, duration_max AS greatest`;
 
 export interface SummaryRow {
   count: Num;
   errors: Num;
+  timeouts: Num;
+  interrupted: Num;
   timed: Num;
   total: Num;
   least: Num;
@@ -70,5 +81,5 @@ export interface SummaryRow {
 
 /** A summary from a row of summaryColumns (its histogram, if any, filled by the caller). */
 export function summaryOf(r: SummaryRow): Summary {
-  return { ...emptySummary(), count: num(r.count), errors: num(r.errors), timed: num(r.timed), sum: num(r.total), min: numOrNull(r.least), max: numOrNull(r.greatest) };
+  return { ...emptySummary(), count: num(r.count), errors: num(r.errors), timeouts: num(r.timeouts), interrupted: num(r.interrupted), timed: num(r.timed), sum: num(r.total), min: numOrNull(r.least), max: numOrNull(r.greatest) };
 }

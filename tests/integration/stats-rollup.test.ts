@@ -21,7 +21,7 @@ function seedCalls({ workspaceId, servers, start, hours, n, seed, instanceId }: 
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   return Array.from({ length: n }, () => {
     const pending = rnd() < 0.03;
-    const status = pending ? "pending" : pick(["ok", "ok", "ok", "error", "timeout"] as const);
+    const status = pending ? "pending" : pick(["ok", "ok", "ok", "ok", "error", "timeout", "interrupted", "cancelled"] as const);
     return {
       workspaceId,
       serverId: pick(servers),
@@ -41,17 +41,27 @@ function seedCalls({ workspaceId, servers, start, hours, n, seed, instanceId }: 
 interface Expected {
   count: number;
   errors: number;
+  timeouts: number;
+  interrupted: number;
+  failures: number;
   meanMs: number | null;
   p50: number | null;
   p95: number | null;
 }
 
+/** Calls that got an answer: the only ones whose durations count (a timeout's is its limit). */
+const answered = (c: Call) => c.durationMs !== null && (c.status === "ok" || c.status === "error");
+
 /** What the dashboard must say about `calls`, computed here exactly. */
 function expected(calls: Call[]): Expected {
-  const durations = calls.flatMap((c) => (c.durationMs === null ? [] : [c.durationMs]));
+  const durations = calls.flatMap((c) => (answered(c) ? [c.durationMs!] : []));
+  const counted = (status: string) => calls.filter((c) => c.status === status).length;
   return {
     count: calls.length,
-    errors: calls.filter((c) => c.status === "error").length,
+    errors: counted("error"),
+    timeouts: counted("timeout"),
+    interrupted: counted("interrupted"),
+    failures: counted("error") + counted("timeout") + counted("interrupted"),
     meanMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
     p50: percentileCont(durations, 0.5),
     p95: percentileCont(durations, 0.95),
@@ -59,7 +69,7 @@ function expected(calls: Call[]): Expected {
 }
 
 function expectClose(actual: Expected & Record<string, unknown>, wanted: Expected, what: string) {
-  expect([actual.count, actual.errors], what).toEqual([wanted.count, wanted.errors]);
+  expect([actual.count, actual.errors, actual.timeouts, actual.interrupted, actual.failures], what).toEqual([wanted.count, wanted.errors, wanted.timeouts, wanted.interrupted, wanted.failures]);
   if (wanted.meanMs === null) expect(actual.meanMs ?? null, what).toBeNull();
   else if (actual.meanMs !== undefined) expect(Math.abs((actual.meanMs as number) - wanted.meanMs), what).toBeLessThan(1e-6 * Math.max(1, wanted.meanMs));
   for (const key of ["p50", "p95"] as const) {
@@ -211,7 +221,7 @@ describe("stats rollups", () => {
     expect(after.totals.meanMs).toBeGreaterThan(0);
     expect(await sb.db.get("SELECT call_id FROM call_rollup_pending WHERE call_id = ?", late.id)).toBeUndefined();
     const day = await sb.db.get<{ timed: number | string; duration_max: number }>("SELECT timed, duration_max FROM call_rollup WHERE workspace_id = ? AND server_id = '' AND grain = 1440 AND kind = 'total' AND start_minute = ?", workspaceId, BASE / MINUTE);
-    expect(Number(day!.timed)).toBe(calls.filter((c) => c.durationMs !== null && c.startedAt.getTime() >= BASE && c.startedAt.getTime() < BASE + DAY).length);
+    expect(Number(day!.timed)).toBe(calls.filter((c) => answered(c) && c.startedAt.getTime() >= BASE && c.startedAt.getTime() < BASE + DAY).length);
     expect(Number(day!.duration_max)).toBe(9_000_000);
   });
 

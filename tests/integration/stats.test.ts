@@ -31,6 +31,7 @@ describe("stats", () => {
   let mainId: string;
   let otherId: string;
   let randomId: string;
+  let flakyId: string;
   const randomCalls: SeedCall[] = [];
 
   beforeAll(async () => {
@@ -41,7 +42,7 @@ describe("stats", () => {
     const me = (await api("GET", "/api/v1/me")).body;
     ownerId = (me.user ?? me).id;
     const server = async (name: string) => (await api("POST", "/api/v1/servers", { name, url: "http://127.0.0.1:9/mcp" })).body.server.id as string;
-    [mainId, otherId, randomId] = [await server("main"), await server("other"), await server("random")];
+    [mainId, otherId, randomId, flakyId] = [await server("main"), await server("other"), await server("random"), await server("flaky")];
     const c = (ms: number, durationMs: number | null, extra: Partial<SeedCall> = {}): SeedCall => ({ workspaceId, serverId: mainId, startedAt: at(ms), durationMs, userId: ownerId, userName: "Ada Owner", ...extra });
     await insertCalls(sb.db, [
       // 10:00–11:00: five finished calls, one an error; one pending
@@ -68,6 +69,9 @@ describe("stats", () => {
       });
     }
     await insertCalls(sb.db, randomCalls);
+    // Two days on: one call of each ending (a timeout's duration is its limit, a cancelled call's when someone gave up).
+    const f = (ms: number, durationMs: number | null, status: string): SeedCall => ({ workspaceId, serverId: flakyId, startedAt: at(48 * HOUR + ms), durationMs, status, name: "flaky" });
+    await insertCalls(sb.db, [f(0, 10, "ok"), f(1000, 20, "error"), f(2000, 60_000, "timeout"), f(3000, null, "interrupted"), f(4000, 5000, "cancelled"), f(5000, 30, "ok")]);
   });
   afterAll(async () => {
     await sb?.stop();
@@ -83,43 +87,63 @@ describe("stats", () => {
     expect(body.series.map((p: { start: string }) => p.start)).toEqual([0, 1, 2, 3].map((h) => iso(h * HOUR)));
     expect(body.series.map((p: { count: number }) => p.count)).toEqual([6, 1, 0, 1]);
     expect(body.series.map((p: { errors: number }) => p.errors)).toEqual([1, 0, 0, 0]);
+    expect(body.series.map((p: { timeouts: number }) => p.timeouts)).toEqual([0, 0, 0, 1]);
+    expect(body.series.map((p: { failures: number }) => p.failures)).toEqual([1, 0, 0, 1]);
     // [10, 20, 30, 40, 100]: p95 sits at rank 3.8, 40 + 0.8 × 60; the pending call has no duration
     expectNear(body.series[0].p50, 30);
     expectNear(body.series[0].p95, 88);
     expect([body.series[1].p50, body.series[1].p95]).toEqual([5, 5]);
     expect([body.series[2].p50, body.series[2].p95]).toEqual([null, null]);
-    expect(body.totals).toMatchObject({ count: 8, errors: 1 });
-    expectNear(body.totals.p50, percentileCont([10, 20, 30, 40, 100, 5, 7], 0.5));
-    expectNear(body.totals.p95, percentileCont([10, 20, 30, 40, 100, 5, 7], 0.95));
-    expect(body.totals.meanMs).toBeCloseTo(212 / 7, 9);
+    // 13:00 holds only a timeout: no answer, so no duration to rank
+    expect([body.series[3].p50, body.series[3].p95]).toEqual([null, null]);
+    expect(body.totals).toMatchObject({ count: 8, errors: 1, timeouts: 1, interrupted: 0, failures: 2 });
+    expectNear(body.totals.p50, percentileCont([10, 20, 30, 40, 100, 5], 0.5));
+    expectNear(body.totals.p95, percentileCont([10, 20, 30, 40, 100, 5], 0.95));
+    expect(body.totals.meanMs).toBeCloseTo(205 / 6, 9);
   });
 
   it("ranks tools, users and origins", async () => {
     const { body } = await stats(`from=${iso(0)}&to=${iso(3 * HOUR)}`);
+    const none = { errors: 0, timeouts: 0, interrupted: 0, failures: 0 };
     expect(body.topTools.map((t: object) => ({ ...t, meanMs: undefined }))).toEqual([
-      { method: "tools/call", name: "echo", count: 5, errors: 0, meanMs: undefined },
-      { method: "tools/call", name: "add", count: 2, errors: 1, meanMs: undefined },
-      { method: "prompts/get", name: "other", count: 1, errors: 0, meanMs: undefined },
+      { method: "tools/call", name: "echo", count: 5, ...none, meanMs: undefined },
+      { method: "tools/call", name: "add", count: 2, ...none, errors: 1, failures: 1, meanMs: undefined },
+      { method: "prompts/get", name: "other", count: 1, ...none, timeouts: 1, failures: 1, meanMs: undefined },
     ]);
     expect(body.topTools[1].meanMs).toBe(70);
+    expect(body.topTools[2].meanMs).toBeNull();
     // Grace has left the workspace: her name comes from her calls
     expect(body.byUser).toEqual([
-      { userId: ownerId, userName: "Ada Owner", count: 7, errors: 1, meanMs: 34.5 },
-      { userId: "u-gone", userName: "Grace", count: 1, errors: 0, meanMs: 5 },
+      { userId: ownerId, userName: "Ada Owner", count: 7, errors: 1, timeouts: 1, interrupted: 0, failures: 2, meanMs: 40 },
+      { userId: "u-gone", userName: "Grace", count: 1, ...none, meanMs: 5 },
     ]);
     expect(body.byOrigin).toEqual([
-      { origin: "user", count: 5, errors: 1, meanMs: 40 },
-      { origin: "app", count: 2, errors: 0, meanMs: 7 },
-      { origin: "card", count: 1, errors: 0, meanMs: 5 },
+      { origin: "user", count: 5, ...none, errors: 1, failures: 1, meanMs: 40 },
+      { origin: "app", count: 2, ...none, timeouts: 1, failures: 1, meanMs: null },
+      { origin: "card", count: 1, ...none, meanMs: 5 },
     ]);
   });
 
   it("narrows to one server", async () => {
     const { body } = await stats(`serverId=${otherId}&from=${iso(0)}&to=${iso(3 * HOUR)}&bucket=1h`);
     expect(body.serverId).toBe(otherId);
-    expect(body.totals).toMatchObject({ count: 1, errors: 0, p50: 7, p95: 7 });
+    expect(body.totals).toMatchObject({ count: 1, errors: 0, timeouts: 1, failures: 1, p50: null, p95: null, meanMs: null });
     expect(body.series.map((p: { count: number }) => p.count)).toEqual([0, 0, 0, 1]);
-    expect(body.topTools).toEqual([{ method: "prompts/get", name: "other", count: 1, errors: 0, meanMs: 7 }]);
+    expect(body.topTools).toEqual([{ method: "prompts/get", name: "other", count: 1, errors: 0, timeouts: 1, interrupted: 0, failures: 1, meanMs: null }]);
+  });
+
+  it("counts timeouts and interrupted calls as failures apart from errors; durations are those of answered calls", async () => {
+    const { body } = await stats(`serverId=${flakyId}&from=${iso(48 * HOUR)}&to=${iso(49 * HOUR)}&bucket=1h`);
+    expect(body.totals).toMatchObject({ count: 6, errors: 1, timeouts: 1, interrupted: 1, failures: 3 });
+    // ok 10, error 20, ok 30: neither the 60 s timeout nor the cancelled call's 5 s
+    expectNear(body.totals.p50, 20);
+    expect(body.totals.meanMs).toBe(20);
+    expectNear(body.totals.p95, percentileCont([10, 20, 30], 0.95));
+    expect(body.series[0]).toMatchObject({ count: 6, errors: 1, timeouts: 1, interrupted: 1, failures: 3 });
+    expectNear(body.series[0].p50, 20);
+    expect(body.topTools).toEqual([{ method: "tools/call", name: "flaky", count: 6, errors: 1, timeouts: 1, interrupted: 1, failures: 3, meanMs: 20 }]);
+    const history = async (status: string) => (await api("GET", `/api/v1/calls?limit=200&serverId=${flakyId}&origin=any&status=${status}`)).body.items.length as number;
+    expect([await history("error"), await history("timeout"), await history("interrupted")]).toEqual([1, 1, 1]);
   });
 
   it("estimates percentile_cont's answers within the histogram's bound on many calls with ties and fractions", async () => {

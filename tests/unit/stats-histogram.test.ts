@@ -6,7 +6,7 @@ import { random } from "../support/random";
 function summarise(values: number[]): Summary {
   const s = emptySummary();
   for (const v of values) {
-    mergeSummary(s, { count: 1, errors: 0, timed: 1, sum: v, min: v, max: v, bins: new Map([[binOf(v), 1]]) });
+    mergeSummary(s, { ...emptySummary(), count: 1, timed: 1, sum: v, min: v, max: v, bins: new Map([[binOf(v), 1]]) });
   }
   return s;
 }
