@@ -33,10 +33,30 @@ export function RawPreview({ value }: { value: unknown }) {
   );
 }
 
-/** An image content block: inline, a zoom dialog, and a download; SVG and non-images refused. */
+/** Images smaller than this (their longer side, px) are scaled up by a whole factor to at least it. */
+const MIN_SIDE = 96;
+/** The zoom view scales a small image up by a whole factor to about this size. */
+const ZOOM_SIDE = 512;
+
+type Natural = { width: number; height: number };
+
+/** The whole factor that brings an image's longer side to at least `side` px (1 when it is that large). */
+function upscale(size: Natural | null, side: number): number {
+  const longer = size ? Math.max(size.width, size.height) : 0;
+  return longer > 0 && longer < side ? Math.ceil(side / longer) : 1;
+}
+
+/** Width and height styles of an image shown `factor` times its size (crisp pixels when enlarged). */
+function scaled(size: Natural | null, factor: number) {
+  if (!size || factor === 1) return undefined;
+  return { width: size.width * factor, height: size.height * factor, imageRendering: "pixelated" as const };
+}
+
+/** An image content block: shown at a readable size with its own stated, a zoom dialog, and a download; SVG and non-images refused. */
 export function ImageBlock({ data, mimeType }: { data: unknown; mimeType: unknown }) {
   const { src, notice } = useMemo(() => imageSource(data, mimeType), [data, mimeType]);
   const [zoom, setZoom] = useState(false);
+  const [natural, setNatural] = useState<Natural | null>(null);
   if (!src) {
     return (
       <div className="flex flex-col gap-1">
@@ -47,25 +67,48 @@ export function ImageBlock({ data, mimeType }: { data: unknown; mimeType: unknow
   }
   const type = src.slice(5, src.indexOf(";"));
   const size = typeof data === "string" ? base64Bytes(data) : 0;
+  const inline = upscale(natural, MIN_SIDE);
+  const zoomed = upscale(natural, ZOOM_SIDE);
+  const dimensions = natural ? `${natural.width} × ${natural.height} px` : null;
   return (
     <div className="flex flex-col items-start gap-1.5">
       {notice && <Notice>{notice}</Notice>}
-      <button type="button" onClick={() => setZoom(true)} aria-label="Zoom image" className="cursor-zoom-in rounded border">
+      <button
+        type="button"
+        onClick={() => setZoom(true)}
+        aria-label={`Zoom image${dimensions ? ` (${dimensions})` : ""}`}
+        className="cursor-zoom-in rounded border"
+        data-testid="image-zoom"
+      >
         {/* a data: URL built from the server's base64 */}
-        <img src={src} alt="Image returned by the server" className="max-h-96 max-w-full object-contain" />
+        <img
+          src={src}
+          alt="Image returned by the server"
+          className="max-h-96 max-w-full object-contain"
+          style={scaled(natural, inline)}
+          onLoad={(e) => setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+        />
       </button>
-      <div className="flex items-center gap-2 text-[11px] text-muted">
-        <span>
-          {type}, {formatBytes(size)}
+      <div className="flex flex-wrap items-center gap-2 text-[11px] text-muted">
+        <span data-testid="image-info">
+          {type}
+          {dimensions && `, ${dimensions}`}, {formatBytes(size)}
+          {inline > 1 && `, shown at ${inline}×`}
         </span>
         <Button size="sm" onClick={() => downloadBase64(data as string, `image.${EXTENSIONS[type] ?? "bin"}`)}>
           Download image
         </Button>
       </div>
-      <Dialog open={zoom} onClose={() => setZoom(false)} title="Image" className="w-[min(90vw,80rem)]" footer={<Button onClick={() => setZoom(false)}>Close</Button>}>
-        <div className="max-h-[75vh] overflow-auto">
-          {/* the same data: URL, full size */}
-          <img src={src} alt="Image returned by the server, full size" className="max-w-none" />
+      <Dialog
+        open={zoom}
+        onClose={() => setZoom(false)}
+        title={`Image${dimensions ? `, ${dimensions}` : ""}${zoomed > 1 ? `, shown at ${zoomed}×` : ""}`}
+        className="w-[min(90vw,80rem)]"
+        footer={<Button onClick={() => setZoom(false)}>Close</Button>}
+      >
+        <div className="flex max-h-[75vh] justify-center overflow-auto">
+          {/* the same data: URL, large */}
+          <img src={src} alt="Image returned by the server, enlarged" className="max-w-none" style={scaled(natural, zoomed)} data-testid="image-zoomed" />
         </div>
       </Dialog>
     </div>

@@ -11,7 +11,7 @@ import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 import { historyHref } from "@/lib/stats";
 import { useStats } from "@/lib/stats/hooks";
 import type { Stats } from "@/lib/stats";
-import { Figure, formatMs, formatRate } from "./chart-card";
+import { answeredOnly, failureParts, Figure, formatMs, formatRate } from "./chart-card";
 
 // recharts (with its d3 and redux parts) is most of this page's JavaScript: fetched apart from the
 // page, starting when it opens, so it arrives while the figures are being computed.
@@ -109,11 +109,17 @@ function Figures({ stats }: { stats: Stats }) {
   const { totals } = stats;
   const range = { serverId: stats.serverId, from: stats.from, to: stats.to };
   return (
-    <div className="grid grid-cols-1 gap-2 @xs:grid-cols-2 @2xl:grid-cols-4">
+    <div className="grid grid-cols-1 gap-2 @xs:grid-cols-2 @2xl:grid-cols-3 @5xl:grid-cols-5">
       <Figure label="Calls" value={totals.count.toLocaleString()} href={historyHref(range)} />
-      <Figure label="Error rate" value={formatRate(totals.errors, totals.count)} href={historyHref({ ...range, status: "error" })} />
-      <Figure label="p50" value={formatMs(totals.p50)} href={historyHref(range)} />
-      <Figure label="p95" value={formatMs(totals.p95)} href={historyHref(range)} />
+      <Figure
+        label="Failure rate"
+        value={formatRate(totals.failures, totals.count)}
+        href={historyHref(totals.failures === totals.errors ? { ...range, status: "error" } : range)}
+        detail={totals.failures ? `${failureParts(totals).join(", ")}` : "errors, timeouts and interrupted calls"}
+      />
+      <Figure label="Timeouts" value={totals.timeouts.toLocaleString()} href={historyHref({ ...range, status: "timeout" })} detail="no answer in time" />
+      <Figure label="p50" value={formatMs(totals.p50)} href={historyHref(range)} detail={answeredOnly(totals)} />
+      <Figure label="p95" value={formatMs(totals.p95)} href={historyHref(range)} detail={answeredOnly(totals)} />
     </div>
   );
 }

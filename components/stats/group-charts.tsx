@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { historyHref, type Stats, type StatsGroup } from "@/lib/stats";
-import { ChartCard, COLORS, formatMs, formatRate } from "./chart-card";
+import { ChartCard, COLORS, failureParts, formatMs, formatRate } from "./chart-card";
+import { OneLineTick } from "./one-line-tick";
 
 interface Row extends StatsGroup {
   key: string;
@@ -13,10 +14,10 @@ interface Row extends StatsGroup {
   href: string | null;
 }
 
-/** Horizontal bars (calls, errors stacked) with a linked table: each row opens its calls in history. */
+/** Horizontal bars (calls, each kind of failure stacked) with a linked table: each row opens its calls in history. */
 function GroupChart({ title, href, rows, empty }: { title: string; href: string; rows: Row[]; empty: string }) {
   const router = useRouter();
-  const data = rows.map((r) => ({ ...r, ok: r.count - r.errors }));
+  const data = rows.map((r) => ({ ...r, ok: r.count - r.failures }));
   const open = (row: Row, status?: string) => row.href && router.push(status ? `${row.href}&status=${status}` : row.href);
   return (
     <ChartCard title={title} href={href} className="@container">
@@ -28,10 +29,12 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
             <ResponsiveContainer width="100%" height={Math.max(80, rows.length * 26 + 16)}>
               <BarChart data={data} layout="vertical" margin={{ top: 0, right: 8, bottom: 0, left: 0 }}>
                 <XAxis type="number" hide allowDecimals={false} />
-                <YAxis type="category" dataKey="label" width={96} stroke={COLORS.muted} fontSize={11} tickLine={false} tickFormatter={(v: string) => (v.length > 14 ? `${v.slice(0, 13)}…` : v)} />
+                <YAxis type="category" dataKey="label" width={96} stroke={COLORS.muted} fontSize={11} tickLine={false} tick={OneLineTick} tickFormatter={(v: string) => (v.length > 14 ? `${v.slice(0, 13)}…` : v)} />
                 <Tooltip cursor={{ fill: "var(--hover)" }} contentStyle={{ background: "var(--raised)", border: "1px solid var(--line)", fontSize: 12 }} />
                 <Bar dataKey="ok" name="ok and other" stackId="g" fill={COLORS.calls} cursor="pointer" onClick={(bar) => open(bar.payload as Row)} />
                 <Bar dataKey="errors" name="errors" stackId="g" fill={COLORS.errors} cursor="pointer" onClick={(bar) => open(bar.payload as Row, "error")} />
+                <Bar dataKey="timeouts" name="timeouts" stackId="g" fill={COLORS.timeouts} cursor="pointer" onClick={(bar) => open(bar.payload as Row, "timeout")} />
+                <Bar dataKey="interrupted" name="interrupted" stackId="g" fill={COLORS.interrupted} cursor="pointer" onClick={(bar) => open(bar.payload as Row, "interrupted")} />
               </BarChart>
             </ResponsiveContainer>
           </div>
@@ -40,7 +43,7 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
               <tr>
                 <th className="py-1 font-normal">{title.replace(/^(Top |By )/, "").replace(/^./, (c) => c.toUpperCase())}</th>
                 <th className="py-1 pl-2 text-right font-normal">calls</th>
-                <th className="py-1 pl-2 text-right font-normal">errors</th>
+                <th className="py-1 pl-2 text-right font-normal" title="Errors, timeouts and interrupted calls">failed</th>
                 <th className="hidden py-1 pl-2 text-right font-normal @xs:table-cell">mean</th>
               </tr>
             </thead>
@@ -57,7 +60,9 @@ function GroupChart({ title, href, rows, empty }: { title: string; href: string;
                     )}
                   </td>
                   <td className="py-1 pl-2 text-right tabular-nums">{r.count.toLocaleString()}</td>
-                  <td className="py-1 pl-2 text-right tabular-nums">{formatRate(r.errors, r.count)}</td>
+                  <td className="py-1 pl-2 text-right tabular-nums" title={failureParts(r).join(", ") || undefined}>
+                    {formatRate(r.failures, r.count)}
+                  </td>
                   <td className="hidden py-1 pl-2 text-right tabular-nums @xs:table-cell">{formatMs(r.meanMs)}</td>
                 </tr>
               ))}

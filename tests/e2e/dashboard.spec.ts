@@ -62,8 +62,8 @@ test("the workspace dashboard draws every chart and each links to the matching h
 
   const errors = count((c) => c.status === "error");
   await expect(figure(page, "Calls")).toHaveAccessibleName("Calls: 43");
-  await expect(figure(page, "Error rate")).toHaveAccessibleName(`Error rate: ${((errors / 43) * 100).toFixed(1)}%`);
-  for (const title of ["Calls over time", "Error rate", "Duration", "Top tools", "By user", "By origin"]) {
+  await expect(figure(page, "Failure rate")).toHaveAccessibleName(`Failure rate: ${((errors / 43) * 100).toFixed(1)}%`);
+  for (const title of ["Calls over time", "Failure rate", "Duration", "Top tools", "By user", "By origin"]) {
     const card = page.getByRole("region", { name: title, exact: true });
     await expect(card.locator("svg.recharts-surface").first()).toBeVisible();
   }
@@ -88,7 +88,7 @@ test("the workspace dashboard draws every chart and each links to the matching h
   await expect(page.getByTestId("history-row")).toHaveCount(count((c) => c.origin === "card"));
   await page.goBack();
 
-  await page.getByRole("link", { name: "Error rate in history" }).click();
+  await page.getByRole("region", { name: "Failure rate" }).getByRole("link", { name: `${errors} errors` }).click();
   await expect(page).toHaveURL(/status=error/);
   await expect(page.getByTestId("history-row")).toHaveCount(errors);
   await page.goBack();
