@@ -113,8 +113,11 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs">
           {connected && <SessionHealth serverId={server.id} session={server.session} />}
           {server.session && connected && (
-            <details className="open:basis-full open:rounded-md open:border open:p-2 [&[open]>summary]:mb-2">
-              <summary className="cursor-pointer text-sm font-semibold">Session details</summary>
+            <details className="flex flex-col open:basis-full open:rounded-md open:border open:p-2 [&[open]>summary]:mb-2">
+              <summary className="cursor-pointer font-medium">
+                Session details
+                {server.session.protocolVersion && <span className="ml-1.5 font-normal text-muted">{server.session.protocolVersion}</span>}
+              </summary>
               <SessionDetails session={server.session} />
             </details>
           )}
