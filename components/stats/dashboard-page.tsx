@@ -109,7 +109,7 @@ function Figures({ stats }: { stats: Stats }) {
   const { totals } = stats;
   const range = { serverId: stats.serverId, from: stats.from, to: stats.to };
   return (
-    <div className="grid grid-cols-1 gap-2 @xs:grid-cols-2 @2xl:grid-cols-3 @5xl:grid-cols-5">
+    <div className="grid grid-cols-1 gap-2 @xs:grid-cols-2 @2xl:grid-cols-3 @4xl:grid-cols-5">
       <Figure label="Calls" value={totals.count.toLocaleString()} href={historyHref(range)} />
       <Figure
         label="Failure rate"
