@@ -2,14 +2,14 @@
 
 import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/field";
 import type { ServerDto } from "@/lib/servers";
-import type { TrafficDirection, TrafficMessageDto } from "@/lib/traffic";
-import { downloadTraffic, useSessionTraffic } from "@/lib/traffic/hooks";
+import type { TrafficDirection } from "@/lib/traffic";
+import { downloadTraffic, usePinnedTraffic, useSessionTraffic } from "@/lib/traffic/hooks";
 import { SessionPicker } from "./session-picker";
+import { TrafficRow } from "./traffic-row";
 
 /** Every JSON-RPC message of a session, both directions, responses paired with their request. */
 export function TrafficPanel({ server }: { server: ServerDto }) {
@@ -23,6 +23,9 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
   const traffic = useSessionTraffic(sessionId, filter, !picked && !!live);
   const [exportError, setExportError] = useState<Error | null>(null);
   const messages = traffic.data?.pages.flatMap((p) => p.items) ?? [];
+  const pins = usePinnedTraffic(sessionId, !picked && !!live);
+  const pinned = pins.data ?? [];
+  const pinnedIds = new Set(pinned.map((m) => m.id));
 
   return (
     <section aria-label="Traffic" className="flex min-h-0 flex-col gap-3 p-4">
@@ -46,7 +49,14 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
           Export NDJSON
         </Button>
       </div>
-      <ErrorAlert error={traffic.error ?? exportError} title="Traffic" />
+      <ErrorAlert error={traffic.error ?? pins.error ?? exportError} title="Traffic" />
+      {sessionId && pinned.length > 0 && (
+        <ol aria-label="Pinned messages" className="flex flex-col divide-y rounded-md border border-accent/50 text-xs">
+          {pinned.map((m) => (
+            <TrafficRow key={m.id} message={m} serverId={server.id} pinned testId="traffic-pinned-row" />
+          ))}
+        </ol>
+      )}
       {!sessionId ? (
         <EmptyState title="No session">Connect the server to record its traffic.</EmptyState>
       ) : messages.length === 0 && !traffic.isPending ? (
@@ -54,7 +64,7 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
       ) : (
         <ol aria-label="Messages" className="flex flex-col divide-y rounded-md border text-xs">
           {messages.map((m) => (
-            <TrafficRow key={m.id} message={m} />
+            <TrafficRow key={m.id} message={m} serverId={server.id} pinned={pinnedIds.has(m.id)} />
           ))}
         </ol>
       )}
@@ -65,44 +75,4 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
       )}
     </section>
   );
-}
-
-const KIND_TONE = { request: "blue", response: "green", error: "red", notification: "neutral" } as const;
-
-function TrafficRow({ message: m }: { message: TrafficMessageDto }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <li data-testid="traffic-row" data-kind={m.kind} data-direction={m.direction}>
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="flex w-full items-center gap-2 px-2 py-1 text-left hover:bg-raised">
-        <span aria-label={m.direction === "out" ? "to server" : "from server"} className="w-4 font-mono">
-          {m.direction === "out" ? "→" : "←"}
-        </span>
-        <time className="shrink-0 font-mono text-muted" dateTime={m.at}>
-          {new Date(m.at).toLocaleTimeString()}
-        </time>
-        <Badge tone={KIND_TONE[m.kind]}>{m.kind}</Badge>
-        <span className="min-w-0 truncate font-mono">{m.method ?? "—"}</span>
-        {m.rpcId && <span className="font-mono text-muted">#{m.rpcId}</span>}
-        <span className="ml-auto shrink-0 text-muted">
-          {m.durationMs !== null && <span data-testid="traffic-duration">{m.durationMs.toFixed(1)} ms · </span>}
-          {formatSize(m.size)}
-          {m.truncated && " (cut)"}
-        </span>
-      </button>
-      {open && <pre className="max-h-96 overflow-auto bg-raised px-3 py-2 font-mono break-all whitespace-pre-wrap">{pretty(m.body, m.truncated)}</pre>}
-    </li>
-  );
-}
-
-function pretty(body: string, truncated: boolean): string {
-  if (truncated) return body;
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

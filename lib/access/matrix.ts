@@ -88,6 +88,9 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/sessions/:id/events": "viewer",
   "GET /api/v1/sessions/:id/logs": "viewer",
   "GET /api/v1/sessions/:id/traffic": "viewer",
+  "GET /api/v1/sessions/:id/traffic/pins": "viewer",
+  "PUT /api/v1/sessions/:id/traffic/:messageId/pin": "viewer",
+  "DELETE /api/v1/sessions/:id/traffic/:messageId/pin": "viewer",
 
   "GET /api/v1/calls": "viewer",
   "GET /api/v1/calls/export": "viewer",

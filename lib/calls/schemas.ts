@@ -38,6 +38,8 @@ export const ReadResourceSchema = z.object({
   requestId: RequestIdSchema,
   /** "subscription": the console reads it again because the server said it changed (automatic work). */
   origin: z.enum(["user", "subscription"]).optional(),
+  /** The call this one sends again (a replay from the traffic panel). */
+  rerunOf: z.string().min(1).max(100).optional(),
 });
 export type ReadResource = z.infer<typeof ReadResourceSchema>;
 

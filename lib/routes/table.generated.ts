@@ -30,6 +30,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers/:id/resources/subscriptions", page: "/api/v1/servers/[id]/resources/subscriptions/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id/resources/unsubscribe", page: "/api/v1/servers/[id]/resources/unsubscribe/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/tools/call", page: "/api/v1/servers/[id]/tools/call/route", methods: ["POST"] },
+  { pattern: "/api/v1/sessions/:id/traffic/pins", page: "/api/v1/sessions/[id]/traffic/pins/route", methods: ["GET"] },
+  { pattern: "/api/v1/sessions/:id/traffic/:messageId/pin", page: "/api/v1/sessions/[id]/traffic/[messageId]/pin/route", methods: ["PUT","DELETE"] },
   { pattern: "/api/v1/calls/:id/app", page: "/api/v1/calls/[id]/app/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/:id/notes", page: "/api/v1/calls/[id]/notes/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/calls/:id/rerun", page: "/api/v1/calls/[id]/rerun/route", methods: ["POST"] },
@@ -119,6 +121,9 @@ export type ApiRouteKey =
   | "GET /api/v1/servers/:id/resources/subscriptions"
   | "POST /api/v1/servers/:id/resources/unsubscribe"
   | "POST /api/v1/servers/:id/tools/call"
+  | "GET /api/v1/sessions/:id/traffic/pins"
+  | "PUT /api/v1/sessions/:id/traffic/:messageId/pin"
+  | "DELETE /api/v1/sessions/:id/traffic/:messageId/pin"
   | "GET /api/v1/calls/:id/app"
   | "GET /api/v1/calls/:id/notes"
   | "POST /api/v1/calls/:id/notes"

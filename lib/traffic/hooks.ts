@@ -1,8 +1,8 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, getWorkspaceId } from "@/lib/api-client";
-import { trafficKeys, type TrafficDirection, type TrafficPage } from "./index";
+import { trafficKeys, type TrafficDirection, type TrafficMessageDto, type TrafficPage } from "./index";
 
 const PAGE_SIZE = 200;
 
@@ -18,6 +18,25 @@ export function useSessionTraffic(sessionId: string | null, filter: { direction?
     enabled: !!sessionId,
     refetchInterval: live ? 3000 : false,
     staleTime: 0,
+  });
+}
+
+/** The person's pinned messages of a session, shown above the list whatever its filter. */
+export function usePinnedTraffic(sessionId: string | null, live: boolean) {
+  return useQuery({
+    queryKey: trafficKeys.pins(sessionId ?? ""),
+    queryFn: ({ signal }) => api<{ items: TrafficMessageDto[] }>(`/sessions/${encodeURIComponent(sessionId!)}/traffic/pins`, { signal }).then((r) => r.items),
+    enabled: !!sessionId,
+    refetchInterval: live ? 3000 : false,
+  });
+}
+
+export function useSetPin(sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ messageId, pinned }: { messageId: number; pinned: boolean }) =>
+      api<{ pinned: boolean }>(`/sessions/${encodeURIComponent(sessionId)}/traffic/${messageId}/pin`, { method: pinned ? "PUT" : "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: trafficKeys.pins(sessionId) }),
   });
 }
 

@@ -1,5 +1,12 @@
 export type { ListTrafficQuery } from "./schemas";
 
+/**
+ * The requests the console records as calls (lib/calls' CALL_METHODS, which imports nothing from
+ * here: lib/calls reaches this domain through lib/sessions, so it is repeated, and a unit test
+ * keeps the two equal).
+ */
+export const CALL_REQUEST_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
+
 export const TRAFFIC_DIRECTIONS = ["in", "out"] as const;
 export type TrafficDirection = (typeof TRAFFIC_DIRECTIONS)[number];
 export type TrafficKind = "request" | "response" | "error" | "notification";
@@ -18,6 +25,8 @@ export interface TrafficMessageDto {
   body: string;
   truncated: boolean;
   at: string;
+  /** Outgoing tools/call, resources/read and prompts/get: the recorded call that sent it, when found. */
+  callId: string | null;
 }
 
 export interface TrafficPage {
@@ -28,4 +37,5 @@ export interface TrafficPage {
 export const trafficKeys = {
   all: () => ["traffic"] as const,
   session: (sessionId: string, filter: { direction?: TrafficDirection; method?: string; q?: string }) => ["traffic", sessionId, filter] as const,
+  pins: (sessionId: string) => ["traffic", sessionId, "pins"] as const,
 };

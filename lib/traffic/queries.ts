@@ -40,3 +40,33 @@ export function listTraffic(input: { sessionId: string; direction?: string; meth
     take: limit + 1,
   });
 }
+
+/** The calls recorded on a session that started in [from, to]: what its outgoing requests are matched to. */
+export function callsOfSession(input: { sessionId: string; from: Date; to: Date }) {
+  return prisma.call.findMany({
+    where: { sessionId: input.sessionId, startedAt: { gte: input.from, lte: input.to } },
+    select: { id: true, method: true, name: true, startedAt: true },
+    orderBy: { startedAt: "asc" },
+  });
+}
+
+/** A person's pinned messages of a session, in the order they were pinned. */
+export function listPinned(input: { sessionId: string; userId: string }) {
+  return prisma.trafficPin.findMany({
+    where: { sessionId: input.sessionId, userId: input.userId },
+    orderBy: { createdAt: "asc" },
+    include: { message: true },
+  });
+}
+
+export function findMessage(input: { sessionId: string; id: number }) {
+  return prisma.trafficMessage.findFirst({ where: { id: input.id, sessionId: input.sessionId }, select: { id: true } });
+}
+
+export async function pin(input: { userId: string; sessionId: string; messageId: number }): Promise<void> {
+  await prisma.trafficPin.upsert({ where: { userId_messageId: { userId: input.userId, messageId: input.messageId } }, create: input, update: {} });
+}
+
+export async function unpin(input: { userId: string; messageId: number }): Promise<void> {
+  await prisma.trafficPin.deleteMany({ where: input });
+}

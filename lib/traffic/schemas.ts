@@ -14,3 +14,6 @@ export const ListTrafficQuerySchema = z.object({
   format: z.enum(["json", "ndjson"]).default("json"),
 });
 export type ListTrafficQuery = z.infer<typeof ListTrafficQuerySchema>;
+
+/** A traffic message id in a path. */
+export const MessageIdSchema = z.coerce.number().int().positive();

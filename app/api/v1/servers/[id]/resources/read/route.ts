@@ -15,6 +15,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     timeoutMs: body.timeoutMs,
     requestId: body.requestId,
     origin: body.origin ?? "user",
+    rerunOfId: body.rerunOf,
   });
   return { call };
 });
