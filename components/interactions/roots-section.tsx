@@ -28,7 +28,7 @@ export function RootsSection({ server }: { server: ServerDto }) {
   };
   const set = (i: number, patch: Partial<Root>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
-    <details aria-label="Roots" className="flex flex-col gap-2 open:basis-full open:rounded-md open:border open:p-2 [&[open]>summary]:mb-2">
+    <details aria-label="Roots" className="flex flex-col open:basis-full open:gap-2 open:rounded-md open:border open:p-2 [&[open]>summary]:mb-2">
       <summary className="cursor-pointer text-xs font-medium">Roots ({server.roots.length})</summary>
       <p className="text-xs text-muted">
         Directories this server may work in, as <code>file://</code> URIs

@@ -17,6 +17,7 @@ import { compareUrl } from "@/components/calls/urls";
 import type { CallDto } from "@/lib/calls";
 import { isApiError } from "@/lib/api-client";
 import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
+import { useCan } from "@/lib/auth/hooks";
 import type { ToolDefinition } from "@/lib/mcp";
 import { ResultPane } from "./result-pane";
 import { rjsfTemplates } from "./rjsf-theme";
@@ -45,6 +46,8 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
   const [liveValidate, setLiveValidate] = useState(false);
   const [timeoutMs, setTimeoutMs] = useState("");
   const runner = useCallRunner();
+  // The shortcut (form or JSON editor) obeys the same gate as the Run button.
+  const canRun = useCan("run").allowed;
   const progress = useCallProgress(runner.requestId, runner.running);
   const taskSupport = tool.execution?.taskSupport;
   const [asTask, setAsTask] = useState(false);
@@ -74,7 +77,7 @@ export function ToolRunner({ serverId, tool, defaultTimeoutMs, source }: { serve
 
   /** `anyway`: send arguments that fail the input schema (the call is recorded as sent invalid). */
   function run(anyway = false) {
-    if (runner.running) return;
+    if (runner.running || !canRun) return;
     let value = args;
     if (mode === "json") {
       const parsed = parseArgs(rawText);

@@ -136,6 +136,8 @@ test("a viewer sees why each control is off, and is not offered New server nor t
   });
   // (force: Playwright itself would refuse to click a control marked disabled.)
   await page.getByRole("button", { name: /^Run/ }).click({ force: true });
+  await page.getByLabel("message").first().fill("viewer");
+  await page.keyboard.press("ControlOrMeta+Enter");
   await expect(page.getByText(/^Running…/)).toHaveCount(0);
   expect(sent).toBe(0);
 
