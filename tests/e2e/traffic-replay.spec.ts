@@ -104,7 +104,10 @@ test("a pinned message stays on top across a reload", async ({ page }) => {
   const pinned = page.getByRole("list", { name: "Pinned messages" }).getByTestId("traffic-pinned-row");
   await expect(pinned).toHaveCount(1);
 
+  // Reloaded in the dark theme, so the axe check below covers the theme the first test did not.
+  await page.addInitScript(() => localStorage.setItem("theme", "dark"));
   await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await new LivePage(page).openView("Traffic");
   // Whatever the filter: the pin shows above the list even when the list shows only responses.
   await page.getByRole("combobox", { name: "Direction" }).selectOption("in");
