@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
 import type { CallDto } from "@/lib/calls";
+import { REDACTED } from "@/lib/redaction";
 import { useRunCall } from "@/lib/calls/hooks";
 import type { TrafficMessageDto } from "@/lib/traffic";
 import { useSetPin } from "@/lib/traffic/hooks";
@@ -21,11 +22,13 @@ export function TrafficRow({ message: m, serverId, pinned, testId = "traffic-row
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const [sendError, setSendError] = useState<string | null>(null);
+  const [via, setVia] = useState<"replay" | "edit">("replay");
   const replay = replayOf(m);
   const run = useRunCall();
   const pin = useSetPin(m.sessionId);
 
-  function send(request: ReplayableRequest) {
+  function send(request: ReplayableRequest, how: "replay" | "edit") {
+    setVia(how);
     const body = callBodyOf(request, "request" in replay && request.method === replay.request.method ? m.callId : null);
     setSendError("error" in body ? body.error : null);
     if (!("error" in body)) run.mutate({ serverId, ...body });
@@ -59,12 +62,12 @@ export function TrafficRow({ message: m, serverId, pinned, testId = "traffic-row
             {"request" in replay ? (
               <>
                 <RoleGate min="member">
-                  <Button size="sm" busy={run.isPending && !editing} onClick={() => send(replay.request)}>
+                  <Button size="sm" busy={run.isPending && via === "replay"} onClick={() => send(replay.request, "replay")}>
                     Replay
                   </Button>
                 </RoleGate>
                 <RoleGate min="member">
-                  <Button size="sm" onClick={() => setEditing(true)}>
+                  <Button size="sm" busy={run.isPending && via === "edit"} onClick={() => setEditing(true)}>
                     Edit and send…
                   </Button>
                 </RoleGate>
@@ -80,6 +83,11 @@ export function TrafficRow({ message: m, serverId, pinned, testId = "traffic-row
               </span>
             )}
           </div>
+          {"request" in replay && m.body.includes(`"${REDACTED}"`) && (
+            <p className="text-muted" data-testid="replay-redacted">
+              Values that look like secrets were recorded as {REDACTED} and are sent that way: use Edit and send to fill them in.
+            </p>
+          )}
           <ErrorAlert error={pin.error ?? run.error ?? (sendError ? new Error(sendError) : null)} title="Message" />
           {run.data && <ReplayResult call={run.data} />}
           <pre className="max-h-96 overflow-auto font-mono break-all whitespace-pre-wrap">{pretty(m.body, m.truncated)}</pre>
@@ -91,7 +99,7 @@ export function TrafficRow({ message: m, serverId, pinned, testId = "traffic-row
           busy={run.isPending}
           onClose={() => setEditing(false)}
           onSend={(request) => {
-            send(request);
+            send(request, "edit");
             setEditing(false);
           }}
         />
