@@ -123,9 +123,9 @@ export class Session {
       capabilities: (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null,
       instructions: client.getInstructions() ?? null,
       remoteSessionId: this.kind === "streamable-http" ? (this.transport.sessionId ?? null) : null,
-    };
       negotiation,
       negotiationNote: note,
+    };
   }
 
   /**
