@@ -20,7 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 /** Every model, parents before children (Agent before Server, calls by start so reruns follow originals). */
 export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
-  "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "invitation", "auditEvent", "share",
+  "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "trafficPin", "invitation", "auditEvent", "share",
   "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace", "gatewayExposure", "gatewayConnection",
   "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
   "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken",
@@ -32,7 +32,7 @@ export const COPY_ORDER = [
  */
 export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
 /** Models without an `id` column page by their own key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], gatewayExposure: ["serverId"] };
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 
