@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { RequestOptions as SdkRequestOptions, Tool } from "@modelcontextprotocol/client";
 import { openSession } from "./connect";
-import { callEnded, McpError, type CallEnding } from "./errors";
+import { CallsInFlight } from "./calls-in-flight";
+import { McpError } from "./errors";
 import { ResourceSubscriptions } from "./resource-subscriptions";
 import { explainError } from "./explain";
 import { PROGRESS_ROUTE_KEY } from "./progress-router";
@@ -47,8 +48,7 @@ class Connection implements McpConnection {
   private readonly hooks: SessionHooks;
   private readonly subscriptions = new ResourceSubscriptions();
   private logLevel: LogLevel | null = null;
-  /** tools/call requests in flight, each settling with how it ended: what a server request can belong to. */
-  private readonly calls = new Set<Promise<CallEnding>>();
+  private readonly calls = new CallsInFlight();
 
   constructor(private readonly config: ConnectionConfig) {
     this.hooks = {
@@ -59,7 +59,7 @@ class Connection implements McpConnection {
       onElicitationComplete: config.onElicitationComplete,
       onLog: (message) => this.notify(() => this.config.onLog?.(message)),
       logLevel: () => this.logLevel,
-      callScope: () => this.callScope(),
+      callScope: () => this.calls.scope(),
     };
   }
 
@@ -121,13 +121,7 @@ class Connection implements McpConnection {
         ({ client }, o) => client.callTool(params as Parameters<typeof client.callTool>[0], { ...o, toolDefinition }),
         opts,
       ).catch((err) => this.urlElicitationRequired(err));
-      const ending = pending.then(() => "finished" as const, endingOf);
-      this.calls.add(ending);
-      try {
-        return (await pending) as Record<string, unknown>;
-      } finally {
-        this.calls.delete(ending);
-      }
+      return (await this.calls.track(pending)) as Record<string, unknown>;
     }
     const result = await this.run(({ client }, o) => client.request({ method, params }, o), opts);
     return result as Record<string, unknown>;
@@ -320,20 +314,6 @@ class Connection implements McpConnection {
     this.toolsCache = null;
   }
 
-  /**
-   * Aborts once every call in flight now has ended, with callEnded() saying how the last one
-   * ended; never, with none in flight (the request's own deadline bounds it then).
-   */
-  private callScope(): AbortSignal {
-    const scope = new AbortController();
-    if (this.calls.size > 0) {
-      let last: CallEnding = "finished";
-      const endings = [...this.calls].map((ending) => ending.then((how) => (last = how)));
-      void Promise.all(endings).then(() => scope.abort(callEnded(last)));
-    }
-    return scope.signal;
-  }
-
   private listChanged(kind: ListChangedKind): void {
     if (kind === "tools") this.toolsCache = null;
     this.notify(() => this.config.onListChanged?.(kind));
@@ -381,12 +361,6 @@ function cancelled(reason: unknown, cause: unknown): McpError {
   const said = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
   const detail = said && !/operation was aborted/i.test(said) ? ` (${said})` : "";
   return new McpError("cancelled", `Request cancelled${detail}`, { cause });
-}
-
-/** How a call ended, for the server requests bound to it. */
-function endingOf(err: unknown): CallEnding {
-  const kind = err instanceof McpError ? err.kind : null;
-  return kind === "timeout" ? "timed out" : kind === "cancelled" ? "cancelled" : kind === "closed" || kind === "offline" ? "interrupted" : "failed";
 }
 
 function closedError(): McpError {
