@@ -111,3 +111,22 @@ test("history: the origin filter says what it shows, the search hint fits, re-ru
   await expect(page).toHaveURL(new RegExp(`/calls/${original.id}$`));
   await context.close();
 });
+
+test("compare at phone width keeps the A and B labels on every block", async ({ browser }) => {
+  const [newer, older] = (await owner.api("GET", `/api/v1/calls?serverId=${demoId}&name=add`)).body.items;
+  const { context, page } = await signedIn(browser, 390);
+  await page.goto(`${sb.url}/history/compare?a=${newer.id}&b=${older.id}`);
+  for (const side of ["A", "B"]) {
+    await expect(page.getByRole("region", { name: `Call ${side}` })).toBeVisible();
+    await expect(page.getByRole("group", { name: `Params ${side}` })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Results" }).getByRole("region", { name: side, exact: true })).toBeVisible();
+  }
+  // The earlier call is A even though the URL names the newer one first.
+  await expect(page.getByRole("region", { name: "Call A" }).getByRole("link")).toHaveAttribute("href", `/calls/${older.id}`);
+  await context.close();
+});
+
+test("the console's log has no warning about better-auth's base URL", () => {
+  expect(sb.logs()).toContain("Switchboard listening on");
+  expect(sb.logs()).not.toContain("Base URL is not set");
+});
