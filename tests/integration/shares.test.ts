@@ -59,7 +59,7 @@ describe("share links: public read-only calls, redacted, revocable", () => {
     expect(preview.body.masked).toEqual(["params.arguments.password"]);
     expect(preview.body.publicSharesEnabled).toBe(true);
     expect(preview.body.call.params.arguments).toEqual({ message: "hello share", password: "[redacted]" });
-    expect(preview.body.call.server).toEqual({ name: "everything", url: everything.url });
+    expect(preview.body.call.server).toEqual({ name: "everything", url: everything.url, kind: "http" });
     expectNothingPrivate(JSON.stringify(preview.body.call));
   });
 
