@@ -115,7 +115,8 @@ test("a hostile app reaches neither the console's cookies nor tools it may not c
   expect(result.otherServerTool).toMatch(/^blocked: .*only its own server's tools/);
 
   // Nothing ran on the hostile app's behalf, not even the message it posted around the proxy.
-  const history = await api("GET", `/api/v1/calls?limit=200`);
+  // (origin=app: the default history leaves out an app's own resource reads.)
+  const history = await api("GET", `/api/v1/calls?limit=200&origin=app`);
   const appCalls = history.body.items.filter((c: { parentCallId: string | null }) => c.parentCallId === id);
   expect(appCalls.map((c: { name: string; method: string }) => c.method)).toEqual(["resources/read"]);
 });
