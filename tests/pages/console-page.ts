@@ -35,7 +35,11 @@ export class ConsolePage {
     await this.page.getByLabel("URL").fill(url);
     await this.page.getByRole("button", { name: "Add server" }).click();
     await expect(this.page).toHaveURL(/\/servers\/(?!new)[\w-]+$/);
-    await this.page.getByRole("button", { name: "Connect", exact: true }).click();
+    // The page's first tool list may open the session itself (the button then says Reconnect).
+    const connect = this.page.getByRole("button", { name: "Connect", exact: true });
+    const reconnect = this.page.getByRole("button", { name: "Reconnect", exact: true });
+    await expect(connect.or(reconnect)).toBeVisible();
+    if (await connect.isVisible()) await connect.click({ timeout: 5_000 }).catch(() => expect(reconnect).toBeVisible());
     await expect(this.page.getByText("connected", { exact: true }).first()).toBeVisible();
   }
 
