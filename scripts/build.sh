@@ -16,7 +16,7 @@ if [ -f "$dist/BUILD_ID" ]; then
   [ -z "$newer" ] && stale=no
 fi
 if [ "$stale" = yes ]; then
-  echo "› Building the console (a first build takes 3–6 minutes on 2 cores; later starts skip it)"
+  echo "› Building the console (a first build takes 1–6 minutes on 2 cores, by load; later starts skip it)"
   export NEXT_TELEMETRY_DISABLED=1
   with_progress "building" npx next build
 fi
