@@ -41,10 +41,14 @@ export function listTraffic(input: { sessionId: string; direction?: string; meth
   });
 }
 
-/** The calls recorded on a session that started in [from, to]: what its outgoing requests are matched to. */
-export function callsOfSession(input: { sessionId: string; from: Date; to: Date }) {
+/**
+ * The calls recorded on a session that started in [from, to]: what its outgoing requests are matched
+ * to. The workspace condition lets the (workspaceId, startedAt, id) index serve the time range; no
+ * index starts with sessionId, so without it every traffic page scanned the calls table.
+ */
+export function callsOfSession(input: { workspaceId: string; sessionId: string; from: Date; to: Date }) {
   return prisma.call.findMany({
-    where: { sessionId: input.sessionId, startedAt: { gte: input.from, lte: input.to } },
+    where: { workspaceId: input.workspaceId, sessionId: input.sessionId, startedAt: { gte: input.from, lte: input.to } },
     select: { id: true, method: true, name: true, startedAt: true },
     orderBy: { startedAt: "asc" },
   });

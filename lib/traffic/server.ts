@@ -49,7 +49,7 @@ async function withCalls(sessionId: string, rows: (TrafficRow & { id: number })[
   const requests = rows.filter((r) => r.direction === "out" && r.kind === "request" && (CALL_REQUEST_METHODS as readonly (string | null)[]).includes(r.method));
   if (requests.length === 0) return rows.map((r) => toDto(r, null));
   const times = requests.map((r) => r.at.getTime());
-  const calls = await callsOfSession({ sessionId, from: new Date(Math.min(...times) - CALL_LEAD_MS), to: new Date(Math.max(...times) + 1000) });
+  const calls = await callsOfSession({ workspaceId: requests[0]!.workspaceId, sessionId, from: new Date(Math.min(...times) - CALL_LEAD_MS), to: new Date(Math.max(...times) + 1000) });
   const taken = new Set<string>();
   const linked = new Map<number, string>();
   for (const r of requests) {
