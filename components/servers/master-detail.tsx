@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useRef, type ReactNode } from "react";
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -33,10 +33,15 @@ interface MasterDetailProps {
 export function MasterDetail({ noun, entries, total, isLoading, error, filter, onFilterChange, selectedKey, onSelect, detail, emptyText }: MasterDetailProps) {
   const descId = useId();
   const detailRef = useRef<HTMLDivElement>(null);
+  // Stacked on a narrow screen, the detail is below the list: a pick brings it into view, once the
+  // picked entry's detail is rendered (scrolled before, a shorter detail would leave the view clamped).
+  const [picks, setPicks] = useState(0);
+  useLayoutEffect(() => {
+    if (picks > 0 && window.matchMedia("(width < 48rem)").matches) detailRef.current?.scrollIntoView({ block: "start" });
+  }, [picks]);
   const select = (key: string) => {
     onSelect(key);
-    // Stacked on a narrow screen, the detail is below the list: bring it into view.
-    if (window.matchMedia("(width < 48rem)").matches) detailRef.current?.scrollIntoView({ block: "start" });
+    setPicks((n) => n + 1);
   };
   return (
     <div className="grid min-h-0 grid-cols-1 gap-0 md:grid-cols-[18rem_minmax(0,1fr)]">
@@ -94,7 +99,8 @@ export function MasterDetail({ noun, entries, total, isLoading, error, filter, o
           )}
         </div>
       </div>
-      <div ref={detailRef} className="min-w-0 scroll-mt-2 p-3 md:p-4">
+      {/* At least a screen tall when stacked, so a short detail can still be scrolled to the top. */}
+      <div ref={detailRef} className="min-w-0 scroll-mt-2 p-3 max-md:min-h-[calc(100dvh-3rem)] md:p-4">
         {detail ?? (total > 0 ? <EmptyState title={`Select one of the ${noun}`} className="py-16" /> : null)}
       </div>
     </div>
