@@ -1,12 +1,29 @@
 import { createServer } from "node:http";
-import { register } from "node:module";
+import Module, { register } from "node:module";
+
+const dev = process.argv.includes("--dev");
+// tsx turns Node's source maps on for the whole process, and Node then reads and keeps, as each
+// module loads, the map its last line names: Next's runtime, the built chunks and packages' dist
+// files brought 100+ MiB of strings no production stack trace needed. In production only our own
+// TypeScript, run from source by tsx, keeps its map; SWITCHBOARD_SOURCE_MAPS=all keeps them all.
+const ownMapsOnly = !dev && process.env.NODE_ENV === "production" && process.env.SWITCHBOARD_SOURCE_MAPS !== "all";
+if (ownMapsOnly) {
+  const compile = (Module.prototype as unknown as { _compile(content: string, filename: string, ...rest: unknown[]): unknown })._compile;
+  Object.assign(Module.prototype, {
+    _compile(this: unknown, content: string, filename: string, ...rest: unknown[]) {
+      const at = /\.[cm]?tsx?$/.test(filename) ? -1 : content.lastIndexOf("\n//# sourceMappingURL=");
+      const mapless = at >= 0 && !content.slice(at + 1).trimEnd().includes("\n");
+      return compile.call(this, mapless ? content.slice(0, at + 1) : content, filename, ...rest);
+    },
+  });
+}
 
 // The console's process: one HTTP server whose requests and upgrades (the agent relay's
 // WebSocket, dev HMR) go to the console lib/start builds. Every module loads in this one graph,
-// where "server-only" is an empty module (lib/start/node-hooks.mjs).
-register("./lib/start/node-hooks.mjs", import.meta.url);
+// where "server-only" is an empty module and, as above, only our own modules name a source map
+// (lib/start/node-hooks.mjs).
+register("./lib/start/node-hooks.mjs", import.meta.url, { data: { ownMapsOnly } });
 
-const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "127.0.0.1";
 

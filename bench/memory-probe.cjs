@@ -1,8 +1,10 @@
 // Preloaded into the console by bench/memory.ts (`node --require`): appends the process's
-// memoryUsage() (main thread) as one JSON line to $SWITCHBOARD_BENCH_MEMORY_PROBE every 5 s, so the bench can
-// report the V8 heap beside the RSS it reads from /proc. Nothing else in the console changes.
+// memoryUsage() and V8's heap space sizes (main thread) as one JSON line to
+// $SWITCHBOARD_BENCH_MEMORY_PROBE every second, so the bench can report the V8 heap beside the RSS
+// it reads from /proc. Nothing else in the console changes.
 "use strict";
 const fs = require("node:fs");
+const v8 = require("node:v8");
 const { isMainThread } = require("node:worker_threads");
 
 const file = process.env.SWITCHBOARD_BENCH_MEMORY_PROBE;
@@ -10,6 +12,7 @@ const file = process.env.SWITCHBOARD_BENCH_MEMORY_PROBE;
 // heap is the main thread's.
 if (file && isMainThread) {
   setInterval(() => {
-    fs.appendFileSync(file, JSON.stringify({ pid: process.pid, t: Date.now(), ...process.memoryUsage() }) + "\n");
-  }, 5000).unref();
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+    fs.appendFileSync(file, JSON.stringify({ pid: process.pid, t: Date.now(), ...process.memoryUsage(), spaces }) + "\n");
+  }, 1000).unref();
 }

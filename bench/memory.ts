@@ -5,26 +5,55 @@ import { apiClient, sessionCookie, setupOwner, startConsole } from "../tests/sup
 import { startEverything } from "../tests/support/servers";
 import { machine, writeSection } from "./report";
 
-// SWITCHBOARD_BENCH_MEMORY_MINUTES shortens the run (a smoke run) or, at 0, skips it.
-const MINUTES = Number(process.env.SWITCHBOARD_BENCH_MEMORY_MINUTES ?? 10);
-// SWITCHBOARD_BENCH_MEMORY_SNAPSHOTS=1 writes a V8 heap snapshot at the reference point and at the end.
+// SWITCHBOARD_BENCH_MEMORY_SECONDS: how long the load lasts (0 skips the bench); _AFTER_SECONDS: how
+// long RSS is followed once it stops; _CLIENTS: concurrent API clients.
+const LOAD_S = Number(process.env.SWITCHBOARD_BENCH_MEMORY_SECONDS ?? 60);
+const AFTER_S = Number(process.env.SWITCHBOARD_BENCH_MEMORY_AFTER_SECONDS ?? 60);
+const CLIENTS = Number(process.env.SWITCHBOARD_BENCH_MEMORY_CLIENTS ?? 64);
+// SWITCHBOARD_BENCH_MEMORY_SNAPSHOTS=1 writes a V8 heap snapshot before the load, at its end and at the end of the run.
 const SNAPSHOTS = process.env.SWITCHBOARD_BENCH_MEMORY_SNAPSHOTS === "1";
-const CLIENTS = 64;
+// Consoles to compare, run alternately in one run (SWITCHBOARD_BENCH_MEMORY_VARIANTS=shipped,before; _ROUNDS).
+const VARIANTS: Record<string, { label: string; env?: Record<string, string>; nodeArgs?: string[] }> = {
+  shipped: { label: "as shipped" },
+  before: { label: "source maps for every module (SWITCHBOARD_SOURCE_MAPS=all, as before)", env: { SWITCHBOARD_SOURCE_MAPS: "all" } },
+};
+const CHOSEN = (process.env.SWITCHBOARD_BENCH_MEMORY_VARIANTS ?? "shipped").split(",").map((v) => v.trim());
+const ROUNDS = Number(process.env.SWITCHBOARD_BENCH_MEMORY_ROUNDS ?? 1);
+const TARGET = 1.25;
 const SAMPLE_MS = 5000;
 const PROBE = path.resolve(import.meta.dirname, "memory-probe.cjs");
 const MiB = 2 ** 20;
 
-interface Point {
-  t: number; // ms since the load started
-  rss: number; // bytes
-  calls: number; // completed so far
-}
-interface Heap {
-  pid: number;
-  t: number;
+interface Usage {
+  t: number; // ms since the probe started
+  rss: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
+  arrayBuffers: number;
+  spaces: Record<string, number>;
+}
+interface Point {
+  phase: string;
+  rss: number; // from /proc, bytes
+  usage?: Usage; // the probe's nearest line
+  load: string;
+}
+interface Run {
+  variant: string;
+  round: number;
+  before: Point;
+  loadEnd: Point;
+  peakRss: number;
+  after: { s: number; point: Point }[];
+  calls: number;
+  failed: number;
+  unanswered: number;
+  firstError: string;
+  rows: { n: number; ok: number };
+  recorded: boolean;
+  rate: number;
+  snapshots: string[];
 }
 
 /** Resident set size of a process, in bytes, from /proc. */
@@ -35,28 +64,63 @@ function rssBytes(pid: number): number {
 
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
-const nearest = <T extends { t: number }>(points: T[], t: number) => points.reduce((a, b) => (Math.abs(b.t - t) < Math.abs(a.t - t) ? b : a));
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Target: console RSS after 10 minutes of 64 concurrent API clients within 10 % of its value after
- * the first minute. Each client has its own API token and calls echo on server-everything (Streamable
- * HTTP on loopback) through `POST /api/v1/servers/:id/tools/call`, back to back.
+ * Target (issue 28): the console's RSS back within 1.25× of its value before the load within 60 s
+ * after the load stops. Before: after sign-in, every client's token, a few calls and the pages a
+ * user opens, so the code is loaded. Load: CLIENTS API clients, each with its own token, calling
+ * echo on server-everything (Streamable HTTP on loopback) through
+ * `POST /api/v1/servers/:id/tools/call`, back to back, for LOAD_S. After: RSS every 5 s.
  */
 export async function benchMemory(): Promise<void> {
-  if (!(MINUTES > 0)) {
-    console.log("Memory bench skipped (SWITCHBOARD_BENCH_MEMORY_MINUTES=0).");
+  if (!(LOAD_S > 0)) {
+    console.log("Memory bench skipped (SWITCHBOARD_BENCH_MEMORY_SECONDS=0).");
     return;
   }
+  const runs: Run[] = [];
+  const everything = await startEverything("streamableHttp");
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const variant of CHOSEN) {
+        if (!VARIANTS[variant]) throw new Error(`unknown memory bench variant ${variant}`);
+        runs.push(await runOnce(variant, round, everything.url));
+        console.log(summary(runs.at(-1)!));
+      }
+    }
+  } finally {
+    await everything.stop();
+  }
+  writeSection("Memory (64 concurrent API clients)", report(runs).join("\n"));
+}
+
+async function runOnce(variant: string, round: number, everythingUrl: string): Promise<Run> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-memory-"));
   const probe = path.join(dir, "heap.jsonl");
-  const everything = await startEverything("streamableHttp");
+  const { env, nodeArgs } = VARIANTS[variant]!;
   const sb = await startConsole({
-    env: { SWITCHBOARD_BENCH_MEMORY_PROBE: probe },
-    nodeArgs: ["--require", PROBE, ...(SNAPSHOTS ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${dir}`] : [])],
+    env: { ...env, SWITCHBOARD_BENCH_MEMORY_PROBE: probe },
+    nodeArgs: [...(nodeArgs ?? []), "--require", PROBE, ...(SNAPSHOTS ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${dir}`] : [])],
   });
+  const usages = (): Usage[] =>
+    (fs.existsSync(probe) ? fs.readFileSync(probe, "utf8").trim().split("\n").filter(Boolean) : [])
+      .map((l) => JSON.parse(l) as Usage & { pid: number })
+      .filter((u) => u.pid === sb.pid());
+  // The probe's next line after now: heap figures taken after the moment the RSS is read.
+  const point = async (phase: string): Promise<Point> => {
+    const rss = rssBytes(sb.pid());
+    const now = Date.now();
+    let usage: Usage | undefined;
+    for (let i = 0; i < 30 && !usage; i++) {
+      usage = usages().find((u) => u.t >= now);
+      if (!usage) await pause(100);
+    }
+    return { phase, rss, usage, load: load() };
+  };
+  const snapshot = () => SNAPSHOTS && process.kill(sb.pid(), "SIGUSR2");
   try {
     const { api, email, password } = await setupOwner(sb.url);
-    const server = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url })).body.server;
+    const server = (await api("POST", "/api/v1/servers", { name: "everything", url: everythingUrl })).body.server;
     await api("POST", `/api/v1/servers/${server.id}/connect`);
     const cookie = await sessionCookie(sb.url, email, password);
     const browser = apiClient(sb.url);
@@ -80,48 +144,45 @@ export async function benchMemory(): Promise<void> {
       const body = (await res.json()) as { call?: { status: string; error?: unknown }; error?: unknown };
       if (body.call?.status !== "ok") throw new Error(`${res.status} ${body.call?.status ?? ""} ${JSON.stringify(body.call?.error ?? body.error ?? body).slice(0, 300)}`);
     };
+    const counted = async (token: string) => {
+      try {
+        await callOnce(token);
+        calls++;
+      } catch (err) {
+        if (err instanceof TypeError) unanswered++;
+        else failed++;
+        firstError ||= `${err}${(err as Error).cause ? ` (${(err as Error).cause})` : ""}`;
+      }
+    };
 
-    const durationMs = MINUTES * 60_000;
-    // The first minute, or the first half of a run shorter than two minutes (a smoke run).
-    const refMs = Math.min(60_000, durationMs / 2);
-    const loadAtStart = load();
+    // Warm-up: the pages a signed-in user opens and a few calls per client, so the code is loaded.
+    for (const page of ["/dashboard", "/servers", "/calls", "/history", `/servers/${server.id}`, "/settings"]) {
+      const res = await fetch(`${sb.url}${page}`, { headers: { cookie } });
+      await res.arrayBuffer();
+    }
+    await Promise.all(tokens.map(async (token) => { for (let i = 0; i < 3; i++) await counted(token); }));
+    // What the warm-up allocated is not the footprint before the load: let one probe line pass.
+    await pause(2000);
+    snapshot();
+    const before = await point("before");
+
+    let peakRss = before.rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(sb.pid()))), 1000);
     const t0 = Date.now();
-    const points: Point[] = [{ t: 0, rss: rssBytes(sb.pid()), calls: 0 }];
-    const sampler = setInterval(() => points.push({ t: Date.now() - t0, rss: rssBytes(sb.pid()), calls }), SAMPLE_MS);
-    const snapshotAtRef = SNAPSHOTS ? setTimeout(() => process.kill(sb.pid(), "SIGUSR2"), refMs) : undefined;
-    await Promise.all(
-      tokens.map(async (token) => {
-        while (Date.now() - t0 < durationMs) {
-          try {
-            await callOnce(token);
-            calls++;
-          } catch (err) {
-            if (err instanceof TypeError) unanswered++;
-            else failed++;
-            firstError ||= `${err}${(err as Error).cause ? ` (${(err as Error).cause})` : ""}`;
-          }
-        }
-      }),
-    );
-    clearInterval(sampler);
-    clearTimeout(snapshotAtRef);
+    await Promise.all(tokens.map(async (token) => { while (Date.now() - t0 < LOAD_S * 1000) await counted(token); }));
     const elapsed = Date.now() - t0;
-    points.push({ t: elapsed, rss: rssBytes(sb.pid()), calls });
-    const loadAtEnd = load();
-    if (SNAPSHOTS) process.kill(sb.pid(), "SIGUSR2");
-    // The probe writes every 5 s: wait for one line after the load ended.
-    const probeLines = () => (fs.existsSync(probe) ? fs.readFileSync(probe, "utf8").trim().split("\n").filter(Boolean) : []);
-    const linesAtEnd = probeLines().length;
-    for (let i = 0; i < 80 && probeLines().length === linesAtEnd; i++) await new Promise((r) => setTimeout(r, 100));
-    const heap: Heap[] = probeLines()
-      .map((l) => JSON.parse(l) as Heap)
-      .filter((m) => m.pid === sb.pid())
-      .map((m) => ({ ...m, t: m.t - t0 }));
+    clearInterval(sampler);
+    const loadEnd = await point("load end");
+    peakRss = Math.max(peakRss, loadEnd.rss);
+    snapshot();
 
-    const ref = nearest(points, refMs);
-    const end = points.at(-1)!;
-    const peak = Math.max(...points.map((p) => p.rss));
-    const ratio = end.rss / ref.rss;
+    const after: Run["after"] = [];
+    for (let s = SAMPLE_MS / 1000; s <= AFTER_S; s += SAMPLE_MS / 1000) {
+      await pause(t0 + elapsed + s * 1000 - Date.now());
+      after.push({ s, point: await point(`${s} s after`) });
+    }
+    snapshot();
+
     const rows = (await sb.db.get<{ n: number | bigint; ok: number | bigint }>(
       `SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok FROM "call" WHERE server_id = ?`,
       server.id,
@@ -129,35 +190,55 @@ export async function benchMemory(): Promise<void> {
     const answered = calls + failed;
     // A request that got no answer may or may not have reached the console (and made a row).
     const recorded = Number(rows.ok) === calls && Number(rows.n) >= answered && Number(rows.n) <= answered + unanswered;
-
-    const lines = [
-      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average (1/5/15 min) ${loadAtStart} at the start, ${loadAtEnd} at the end (the machine is shared).`,
-      `${CLIENTS} API clients (one token each) calling echo on server-everything (Streamable HTTP, loopback) back to back through \`POST /api/v1/servers/:id/tools/call\` for ${(elapsed / 60_000).toFixed(1)} min; console RSS from /proc every ${SAMPLE_MS / 1000} s, V8 heap from \`process.memoryUsage()\` (bench/memory-probe.cjs).`,
-      "",
-      "| minute | RSS MiB | heap used MiB | heap total MiB | external MiB | calls/s in the minute |",
-      "| ---: | ---: | ---: | ---: | ---: | ---: |",
-    ];
-    for (let minute = 1; minute * 60_000 <= elapsed + SAMPLE_MS; minute++) {
-      const p = nearest(points, minute * 60_000);
-      const before = nearest(points, (minute - 1) * 60_000);
-      const h = heap.length ? nearest(heap, minute * 60_000) : undefined;
-      const rate = ((p.calls - before.calls) * 1000) / Math.max(1, p.t - before.t);
-      lines.push(`| ${minute} | ${mib(p.rss)} | ${h ? mib(h.heapUsed) : "–"} | ${h ? mib(h.heapTotal) : "–"} | ${h ? mib(h.external) : "–"} | ${rate.toFixed(0)} |`);
-    }
-    const refHeap = heap.length ? nearest(heap, refMs) : undefined;
-    const endHeap = heap.at(-1);
-    lines.push(
-      "",
-      `- RSS after ${(ref.t / 60_000).toFixed(1)} min: ${mib(ref.rss)} MiB; after ${(end.t / 60_000).toFixed(1)} min: ${mib(end.rss)} MiB (peak ${mib(peak)} MiB): ${ratio.toFixed(3)}× (target ≤ 1.10×: ${ratio <= 1.1 ? "met" : "NOT met"}).`,
-      refHeap && endHeap ? `- V8 heap used: ${mib(refHeap.heapUsed)} MiB at the reference point, ${mib(endHeap.heapUsed)} MiB at the end.` : "- V8 heap: no probe samples.",
-      `- Calls: ${calls} ok, ${failed} answered with an error, ${unanswered} requests without an answer${firstError ? ` (first failure: ${firstError.slice(0, 200)})` : ""}; ${((calls * 1000) / elapsed).toFixed(0)} calls/s overall. Recorded: ${Number(rows.n)} rows, ${Number(rows.ok)} ok, for ${answered} answered calls (${recorded ? "every answered call recorded" : "MISMATCH"}).`,
-    );
-    if (SNAPSHOTS) lines.push(`- Heap snapshots: ${fs.readdirSync(dir).filter((f) => f.endsWith(".heapsnapshot")).join(", ")} in ${dir}.`);
-    writeSection("Memory (64 concurrent API clients)", lines.join("\n"));
-    console.log(lines.join("\n"));
+    const snapshots = SNAPSHOTS ? fs.readdirSync(dir).filter((f) => f.endsWith(".heapsnapshot")).map((f) => path.join(dir, f)) : [];
+    return {
+      variant, round, before, loadEnd, peakRss, after, calls, failed, unanswered, firstError, recorded, snapshots,
+      rows: { n: Number(rows.n), ok: Number(rows.ok) },
+      rate: (calls * 1000) / elapsed,
+    };
   } finally {
     await sb.stop();
-    await everything.stop();
     if (!SNAPSHOTS) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const ratioAt60 = (r: Run) => (r.after.find((a) => a.s === 60) ?? r.after.at(-1)!).point.rss / r.before.rss;
+const backWithin = (r: Run) => r.after.find((a) => a.point.rss <= TARGET * r.before.rss)?.s;
+
+function summary(r: Run): string {
+  const within = backWithin(r);
+  return `memory ${r.variant} round ${r.round}: RSS ${mib(r.before.rss)} → ${mib(r.loadEnd.rss)} (peak ${mib(r.peakRss)}) → ${mib(r.after.at(-1)!.point.rss)} MiB; ${ratioAt60(r).toFixed(2)}× at ${r.after.at(-1)!.s} s${within === undefined ? "" : `, within ${TARGET}× at ${within} s`}; ${r.calls} calls`;
+}
+
+function report(runs: Run[]): string[] {
+  const first = runs[0]!;
+  const lines = [
+    `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average (1/5/15 min) ${first.before.load} at the start, ${runs.at(-1)!.after.at(-1)!.point.load} at the end (the machine is shared).`,
+    `Per run: a fresh console (\`NODE_ENV=production node --import tsx server.ts\`, SQLite); warm-up (sign-in, ${CLIENTS} tokens, the pages a user opens, 3 calls per client); then ${CLIENTS} API clients (one token each) calling echo on server-everything (Streamable HTTP, loopback) back to back through \`POST /api/v1/servers/:id/tools/call\` for ${LOAD_S} s; then nothing for ${AFTER_S} s. RSS from /proc; heap from \`process.memoryUsage()\` and \`v8.getHeapSpaceStatistics()\` in the console (bench/memory-probe.cjs), the line after each RSS reading.${runs.length > 1 ? " Variants alternate in this one run." : ""}`,
+    "",
+    "| console | round | point | RSS MiB | × before | heap used MiB | heap total MiB | old space MiB | new space MiB | external MiB | array buffers MiB | load avg |",
+    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const r of runs) {
+    const label = VARIANTS[r.variant]!.label;
+    for (const p of [r.before, r.loadEnd, ...r.after.map((a) => a.point)]) {
+      const u = p.usage;
+      const f = (v: number | undefined) => (u && v !== undefined ? mib(v) : "–");
+      lines.push(
+        `| ${label} | ${r.round} | ${p.phase} | ${mib(p.rss)} | ${(p.rss / r.before.rss).toFixed(2)} | ${f(u?.heapUsed)} | ${f(u?.heapTotal)} | ${f(u?.spaces.old_space)} | ${f(u?.spaces.new_space)} | ${f(u?.external)} | ${f(u?.arrayBuffers)} | ${p.load.split(" / ")[0]} |`,
+      );
+    }
+  }
+  lines.push("");
+  for (const r of runs) {
+    const label = VARIANTS[r.variant]!.label;
+    const ratio = ratioAt60(r);
+    const within = backWithin(r);
+    lines.push(
+      `- ${label}, round ${r.round}: RSS ${mib(r.before.rss)} MiB before, ${mib(r.loadEnd.rss)} MiB at the end of the load (peak ${mib(r.peakRss)} MiB), ${mib(r.after.at(-1)!.point.rss)} MiB ${r.after.at(-1)!.s} s after: **${ratio.toFixed(2)}×** (target ≤ ${TARGET}× within 60 s: ${ratio <= TARGET ? `met${within === undefined ? "" : `, from ${within} s after`}` : "NOT met"}). ` +
+        `Calls: ${r.calls} ok at ${r.rate.toFixed(0)}/s, ${r.failed} answered with an error, ${r.unanswered} without an answer${r.firstError ? ` (first failure: ${r.firstError.slice(0, 200)})` : ""}; recorded: ${r.rows.n} rows, ${r.rows.ok} ok (${r.recorded ? "every answered call recorded" : "MISMATCH"}).`,
+    );
+    if (r.snapshots.length) lines.push(`  Heap snapshots: ${r.snapshots.join(", ")}.`);
+  }
+  return lines;
 }

@@ -1,7 +1,25 @@
 // Node module hooks for the console's process (registered by server.ts before anything loads).
 // "server-only" exists to keep server modules out of browser bundles; in this Node process every
 // module is a server module, and the route handlers and start-up code load in this one graph.
+let ownMapsOnly = false;
+
+export function initialize(data) {
+  ownMapsOnly = data?.ownMapsOnly === true;
+}
+
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === "server-only") return { url: "data:text/javascript,export{}", shortCircuit: true };
   return nextResolve(specifier, context);
+}
+
+// In production a package's ES module loses its `//# sourceMappingURL=` line, so Node does not read
+// and keep its map (server.ts does the same for CommonJS); our own TypeScript keeps tsx's.
+const MAGIC = "\n//# sourceMappingURL=";
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  if (!ownMapsOnly || result.source == null || !url.startsWith("file:") || /\.[cm]?tsx?$/.test(new URL(url).pathname)) return result;
+  const source = typeof result.source === "string" ? result.source : Buffer.from(result.source).toString("utf8");
+  const at = source.lastIndexOf(MAGIC);
+  if (at < 0 || source.slice(at + 1).trimEnd().includes("\n")) return result;
+  return { ...result, source: source.slice(0, at + 1) };
 }
