@@ -13,8 +13,8 @@ type RouteEntry = (typeof ROUTE_TABLE)[number];
 export function matchRoute(pathname: string): { route: RouteEntry; params: Record<string, string> } | null {
   // No trailing slash is stripped: Next redirects such a path, and so it names no route here.
   const parts = pathname.split("/").slice(1);
-  for (const route of ROUTE_TABLE) {
-    const params = matchPattern(route.pattern, parts);
+  for (const { route, segments } of COMPILED) {
+    const params = matchSegments(segments, parts);
     if (params) return { route, params };
   }
   return null;
@@ -22,17 +22,27 @@ export function matchRoute(pathname: string): { route: RouteEntry; params: Recor
 
 /** The route's params when `parts` (a path's segments) fit `pattern` ("/api/v1/calls/:id"); a catch-all never fits here. */
 export function matchPattern(pattern: string, parts: string[]): Record<string, string> | null {
-  const segments = pattern.split("/").slice(1);
+  return matchSegments(pattern.split("/").slice(1), parts);
+}
+
+// Every request is routed (twice: the pipeline, then the role gate): the patterns are split once.
+const COMPILED = ROUTE_TABLE.map((route) => ({ route, segments: route.pattern.split("/").slice(1) }));
+
+function matchSegments(segments: string[], parts: string[]): Record<string, string> | null {
   if (segments.length !== parts.length) return null;
+  // The literal segments first: most routes are ruled out without decoding or allocating.
+  for (let i = 0; i < parts.length; i++) {
+    const segment = segments[i]!;
+    if (segment[0] === "*") return null;
+    if (segment[0] !== ":" && segment !== parts[i]) return null;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const segment = segments[i]!;
-    if (segment.startsWith("*")) return null;
-    if (segment.startsWith(":")) {
-      const value = decoded(parts[i]!);
-      if (value === "") return null;
-      params[segment.slice(1)] = value;
-    } else if (segment !== parts[i]) return null;
+    if (segment[0] !== ":") continue;
+    const value = decoded(parts[i]!);
+    if (value === "") return null;
+    params[segment.slice(1)] = value;
   }
   return params;
 }
