@@ -6,11 +6,20 @@ import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle 
 import { insertCalls, type SeedCall } from "../tests/support/seed-calls";
 import { startEverything } from "../tests/support/servers";
 import { machine, percentile, writeSection } from "./report";
+import { CookieJar, interleavedLoad, invitedPeople, loadLines, type LoadTarget } from "./ui-load";
 
 const REQUESTS = Number(process.env.BENCH_UI_REQUESTS ?? 40);
 const WARMUP = 3;
 const JS_TARGET_KB = 350;
 const RESPONSE_TARGET_MS = 150;
+const PEOPLE = 16;
+const ROUNDS = Number(process.env.BENCH_UI_ROUNDS ?? 6);
+// BENCH_UI_BASELINE=<dist dir>: a second console from an earlier build, loaded in turn with this one.
+const BASELINE = process.env.BENCH_UI_BASELINE;
+// BENCH_UI_PROFILE=<dir>: the consoles run with --cpu-prof there; the timed window goes to <dir>/window.json.
+const PROFILE = process.env.BENCH_UI_PROFILE;
+// BENCH_UI_SEQUENTIAL=0 measures only the concurrent load.
+const SEQUENTIAL = process.env.BENCH_UI_SEQUENTIAL !== "0";
 const APP = path.resolve(import.meta.dirname, "../app");
 
 interface Page {
@@ -39,7 +48,7 @@ function appRoutes(): string[] {
 }
 
 /** An owner with two servers (one connected, one unreachable), 43 calls, a share, an invitation and an agent. */
-export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ cookie: string; pages: Page[] }> {
+export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ cookie: string; pages: Page[]; api: ReturnType<typeof apiClient> }> {
   const owner = await setupOwner(sb.url);
   const { api } = owner;
   const userId = (await api("GET", "/api/v1/me")).body.user.id as string;
@@ -97,7 +106,7 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
     signedIn("/settings/shares", "/settings/shares"),
     signedIn("/settings/audit", "/settings/audit"),
   ];
-  return { cookie, pages };
+  return { cookie, pages, api };
 }
 
 interface Measured {
@@ -166,70 +175,95 @@ async function responseTimes(base: string, page: Page, cookie: string, pid: numb
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/** Per page of the built console: the JavaScript it loads (compressed) and its server response time. */
+/** A seeded console's pages and its 16 signed-in people: the owner and invited members, each with a session of their own. */
+async function loadTarget(label: string, sb: ConsoleHandle, everythingUrl: string, seeded?: Awaited<ReturnType<typeof seed>>): Promise<LoadTarget> {
+  const { cookie, pages, api } = seeded ?? (await seed(sb, everythingUrl));
+  const people = [new CookieJar(cookie), ...(await invitedPeople(sb.url, api, PEOPLE - 1))];
+  return { label, base: sb.url, pages, people, cpuMs: () => cpuMs(sb.pid()) };
+}
+
+/** Per page of the built console: the JavaScript it loads (compressed) and its server response time, one request at a time and under 16 signed-in people at once. */
 export async function benchUi(): Promise<void> {
   const everything = await startEverything("streamableHttp");
-  const sb = await startConsole();
+  const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : [];
+  const sb = await startConsole({ nodeArgs });
+  const baseline = BASELINE ? await startConsole({ nodeArgs, env: { NEXT_DIST_DIR: BASELINE } }) : null;
   try {
-    const { cookie, pages } = await seed(sb, everything.url);
-    const missing = appRoutes().filter((route) => !pages.some((p) => p.route === route));
+    const seeded = await seed(sb, everything.url);
+    const missing = appRoutes().filter((route) => !seeded.pages.some((p) => p.route === route));
     if (missing.length) throw new Error(`bench/ui.ts has no URL for: ${missing.join(", ")}`);
-    // Each page's first request after start-up, before any other request to it.
-    const first = new Map<Page, number>();
-    for (const page of pages) first.set(page, await timed(sb.url, page, cookie));
-    const cache = new Map<string, Buffer>();
-    const results: Measured[] = [];
-    for (const page of pages) {
-      const js = await pageScripts(sb.url, page, cookie, cache);
-      const { times, cpuMs } = await responseTimes(sb.url, page, cookie, sb.pid());
-      const r: Measured = { page, ...js, firstMs: first.get(page)!, cpuMs, p50: percentile(times, 50), p95: percentile(times, 95) };
-      results.push(r);
-      console.log(`${page.route.padEnd(24)} ${kb(r.gzip).padStart(7)} KB gzip  first ${r.firstMs.toFixed(0)} ms  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  CPU ${r.cpuMs.toFixed(1)} ms`);
-    }
-    const largest = results.reduce((a, b) => (b.gzip > a.gzip ? b : a));
-    const slowest = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-    const over = results.filter((r) => r.p95 > RESPONSE_TARGET_MS).map((r) => r.page.route);
-    const met = (ok: boolean) => (ok ? "met" : "**not met**");
+    if (SEQUENTIAL) await sequential(sb, seeded.cookie, seeded.pages);
+    const targets = [...(baseline ? [await loadTarget("before", baseline, everything.url)] : []), await loadTarget(baseline ? "after" : "console", sb, everything.url, seeded)];
+    const loadBefore = os.loadavg()[0]!;
+    const runs = await interleavedLoad(targets, ROUNDS, PROFILE && path.join(PROFILE, "window.json"));
     const lines = [
-      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. The built console (\`next build\` served by server.ts as \`npm start\` does) on SQLite, signed in as an owner with two servers (one connected to server-everything), 43 calls, a share link, an invitation and a paired agent. Every page route under app/ (the bench fails if one has no URL here), plus the not-found pages.`,
+      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. The built console as in the section above (SQLite, the same seed)${baseline ? `; "before" is a second console from the build ${process.env.BENCH_UI_BASELINE_LABEL ?? BASELINE}, "after" this tree's` : ""}. Load average (1 min) ${loadBefore.toFixed(1)} before the timed rounds, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.cpus().length} cores.`,
       "",
-      `- JavaScript: the scripts the page's HTML loads (\`<script src>\`, each chunk once; Next's \`noModule\` polyfills left out, modern browsers skip them), compressed here with gzip level 6 and brotli quality 5 (the console serves them uncompressed, \`compress: false\`; a reverse proxy in front compresses). Widgets loaded lazily (the tool run form, CodeMirror, Markdown, Prism, structured content, the interaction dialogs, the command palette, the dashboard's charts, the zod schemas the add/edit server forms parse with) are fetched only when first shown or used and are not counted.`,
-      `- Response: the first request after start-up (the route's server code loads then), then ${REQUESTS} requests one after another after ${WARMUP} warm-up, each timed until the whole HTML has arrived; CPU is the console process's user + system time per request (from /proc; a page load includes proxy.ts looking up the signed-in person's theme), which the machine's load does not inflate the way it does wall time.`,
-      "",
-      "| page | URL | scripts | JS raw KB | JS gzip KB | JS brotli KB | first ms | p50 ms | p95 ms | CPU ms/request |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-      ...results.map(
-        (r) =>
-          `| ${r.page.route} | ${r.page.url.replace(/[0-9a-z]{20,}|[A-Za-z0-9_-]{24,}/g, "…")} | ${r.scripts} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} | ${r.firstMs.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} |`,
-      ),
-      "",
-      `- Largest page's JavaScript: ${largest.page.route}, ${kb(largest.gzip)} KB gzip, ${kb(largest.brotli)} KB brotli (target ≤ ${JS_TARGET_KB} KB compressed): gzip ${met(largest.gzip / 1024 <= JS_TARGET_KB)}, brotli ${met(largest.brotli / 1024 <= JS_TARGET_KB)}.`,
-      `- Slowest page's server response: ${slowest.page.route}, p95 ${slowest.p95.toFixed(1)} ms (target every page ≤ ${RESPONSE_TARGET_MS} ms): ${met(!over.length)}${over.length ? ` (over: ${over.join(", ")})` : ""}.`,
-      `- Load average (1 min) at the end of the run: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
+      ...loadLines(targets.map((t) => t.label), runs, PEOPLE, ROUNDS),
     ];
-    if (largest.gzip / 1024 > JS_TARGET_KB) {
-      lines.push(
-        `- Why the JavaScript target is not met: every page shares React, Next, the providers and the console shell (${kb(results.find((r) => r.page.route === "/servers")!.gzip)} KB gzip on /servers); ${largest.page.route} adds its own libraries on top. What would close it: load what the page does not show at once lazily (docs/architecture.md, "Page weight"), as the dashboard's charts and the tool run form are.`,
-      );
-    }
-    if (over.length) {
-      // Next renders these per request (the share page); the others are prerendered HTML.
-      const rendered = (r: Measured) => r.page.route.startsWith("/s/");
-      const cpu = (pred: (r: Measured) => boolean) => results.filter(pred).map((r) => r.cpuMs);
-      const dynamic = cpu(rendered);
-      const rest = cpu((r) => !rendered(r));
-      const staticOver = results.filter((r) => !rendered(r) && over.includes(r.page.route)).map((r) => r.page.route);
-      lines.push(
-        `- Why the response target is not met: the share page is the one page Next renders per request (it builds the shared call from the database), at ${Math.min(...dynamic).toFixed(0)}–${Math.max(...dynamic).toFixed(0)} ms of CPU per request against ${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)} ms for prerendered pages (Next's render pipeline: React's server render, the RSC and HTML streams)${staticOver.length ? `; ${staticOver.join(", ")} (prerendered) are over it only from the machine's load, where wall time is several times the CPU time` : ""}. What would close it for the share page: a prerendered shell that fetches the public share API from the browser, as the \`[id]\` pages do.`,
-      );
-    }
-    writeSection("UI: page JavaScript and server response", lines.join("\n"));
+    writeSection(`UI: pages under ${PEOPLE} concurrent signed-in users`, lines.join("\n"));
     console.log(lines.join("\n"));
   } catch (err) {
     console.error(sb.logs().slice(-4000));
     throw err;
   } finally {
     await sb.stop();
+    await baseline?.stop();
     await everything.stop();
   }
+}
+
+/** The section "UI: page JavaScript and server response": each page alone, one request at a time. */
+async function sequential(sb: ConsoleHandle, cookie: string, pages: Page[]): Promise<void> {
+  // Each page's first request after start-up, before any other request to it.
+  const first = new Map<Page, number>();
+  for (const page of pages) first.set(page, await timed(sb.url, page, cookie));
+  const cache = new Map<string, Buffer>();
+  const results: Measured[] = [];
+  for (const page of pages) {
+    const js = await pageScripts(sb.url, page, cookie, cache);
+    const { times, cpuMs } = await responseTimes(sb.url, page, cookie, sb.pid());
+    const r: Measured = { page, ...js, firstMs: first.get(page)!, cpuMs, p50: percentile(times, 50), p95: percentile(times, 95) };
+    results.push(r);
+    console.log(`${page.route.padEnd(24)} ${kb(r.gzip).padStart(7)} KB gzip  first ${r.firstMs.toFixed(0)} ms  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  CPU ${r.cpuMs.toFixed(1)} ms`);
+  }
+  const largest = results.reduce((a, b) => (b.gzip > a.gzip ? b : a));
+  const slowest = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+  const over = results.filter((r) => r.p95 > RESPONSE_TARGET_MS).map((r) => r.page.route);
+  const met = (ok: boolean) => (ok ? "met" : "**not met**");
+  const lines = [
+    `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. The built console (\`next build\` served by server.ts as \`npm start\` does) on SQLite, signed in as an owner with two servers (one connected to server-everything), 43 calls, a share link, an invitation and a paired agent. Every page route under app/ (the bench fails if one has no URL here), plus the not-found pages.`,
+    "",
+    `- JavaScript: the scripts the page's HTML loads (\`<script src>\`, each chunk once; Next's \`noModule\` polyfills left out, modern browsers skip them), compressed here with gzip level 6 and brotli quality 5 (the console serves them uncompressed, \`compress: false\`; a reverse proxy in front compresses). Widgets loaded lazily (the tool run form, CodeMirror, Markdown, Prism, structured content, the interaction dialogs, the command palette, the dashboard's charts, the zod schemas the add/edit server forms parse with) are fetched only when first shown or used and are not counted.`,
+    `- Response: the first request after start-up (the route's server code loads then), then ${REQUESTS} requests one after another after ${WARMUP} warm-up, each timed until the whole HTML has arrived; CPU is the console process's user + system time per request (from /proc; a page load includes proxy.ts looking up the signed-in person's theme), which the machine's load does not inflate the way it does wall time.`,
+    "",
+    "| page | URL | scripts | JS raw KB | JS gzip KB | JS brotli KB | first ms | p50 ms | p95 ms | CPU ms/request |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...results.map(
+      (r) =>
+        `| ${r.page.route} | ${r.page.url.replace(/[0-9a-z]{20,}|[A-Za-z0-9_-]{24,}/g, "…")} | ${r.scripts} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} | ${r.firstMs.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} |`,
+    ),
+    "",
+    `- Largest page's JavaScript: ${largest.page.route}, ${kb(largest.gzip)} KB gzip, ${kb(largest.brotli)} KB brotli (target ≤ ${JS_TARGET_KB} KB compressed): gzip ${met(largest.gzip / 1024 <= JS_TARGET_KB)}, brotli ${met(largest.brotli / 1024 <= JS_TARGET_KB)}.`,
+    `- Slowest page's server response: ${slowest.page.route}, p95 ${slowest.p95.toFixed(1)} ms (target every page ≤ ${RESPONSE_TARGET_MS} ms): ${met(!over.length)}${over.length ? ` (over: ${over.join(", ")})` : ""}.`,
+    `- Load average (1 min) at the end of the run: ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores.`,
+  ];
+  if (largest.gzip / 1024 > JS_TARGET_KB) {
+    lines.push(
+      `- Why the JavaScript target is not met: every page shares React, Next, the providers and the console shell (${kb(results.find((r) => r.page.route === "/servers")!.gzip)} KB gzip on /servers); ${largest.page.route} adds its own libraries on top. What would close it: load what the page does not show at once lazily (docs/architecture.md, "Page weight"), as the dashboard's charts and the tool run form are.`,
+    );
+  }
+  if (over.length) {
+    // Next renders these per request (the share page); the others are prerendered HTML.
+    const rendered = (r: Measured) => r.page.route.startsWith("/s/");
+    const cpu = (pred: (r: Measured) => boolean) => results.filter(pred).map((r) => r.cpuMs);
+    const dynamic = cpu(rendered);
+    const rest = cpu((r) => !rendered(r));
+    const staticOver = results.filter((r) => !rendered(r) && over.includes(r.page.route)).map((r) => r.page.route);
+    lines.push(
+      `- Why the response target is not met: the share page is the one page Next renders per request (it builds the shared call from the database), at ${Math.min(...dynamic).toFixed(0)}–${Math.max(...dynamic).toFixed(0)} ms of CPU per request against ${Math.min(...rest).toFixed(0)}–${Math.max(...rest).toFixed(0)} ms for prerendered pages (Next's render pipeline: React's server render, the RSC and HTML streams)${staticOver.length ? `; ${staticOver.join(", ")} (prerendered) are over it only from the machine's load, where wall time is several times the CPU time` : ""}. What would close it for the share page: a prerendered shell that fetches the public share API from the browser, as the \`[id]\` pages do.`,
+    );
+  }
+  writeSection("UI: page JavaScript and server response", lines.join("\n"));
+  console.log(lines.join("\n"));
 }

@@ -91,6 +91,8 @@ interface Pieces {
   allowedNetworksWarned: unknown;
   /** lib/calls: each workspace's stored-call count, briefly cached (the history quota). */
   callQuotaCounts: unknown;
+  /** lib/workspaces: the signed-in person's theme for page loads, by session cookie, briefly cached (cleared on a theme write). */
+  pageThemes: unknown;
   /** lib/auth: when each token's and member's last-used time was last written (throttled). */
   tokenUseWrites: unknown;
   memberActivityWrites: unknown;

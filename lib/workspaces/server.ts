@@ -1,20 +1,21 @@
 import "server-only";
 import { assertSetupAllowed, type SetupRequester } from "./setup-claim";
 import { audit } from "@/lib/audit/server";
-import { auth, clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
+import { clearTokenCache, createUserWithPassword } from "@/lib/auth/server";
 import { formatTokenScopes, parseTokenScopes, type TokenScopeName } from "@/lib/access";
 import type { ApiTokenInfo, CreateToken, Setup } from "@/lib/auth";
 import type { Principal } from "@/lib/access";
 import { hashToken, newToken } from "@/lib/crypto";
 import { SwitchboardError, notFound } from "@/lib/errors";
 import type { MeDto, Theme, UpdateMe, WorkspaceDto } from "./index";
-import { ThemeSchema } from "./schemas";
+import { asTheme, forgetPageTheme } from "./page-theme";
 import * as q from "./queries";
 import { assertMayCreateWorkspace } from "./creation";
 import { piece } from "@/lib/runtime";
 
 export { setupCodeRequired, setupRequester, type SetupRequester } from "./setup-claim";
 export { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "./settings";
+export { signedInTheme } from "./page-theme";
 
 export async function setupNeeded(): Promise<boolean> {
   return (await q.countUsers()) === 0;
@@ -54,20 +55,8 @@ export async function getMe(principal: Principal): Promise<MeDto> {
 /** Saves the caller's own preferences (the theme), whichever workspace the request is in. */
 export async function updateMe(principal: Principal, input: UpdateMe): Promise<{ theme: Theme | null }> {
   const { theme } = await q.setUserTheme({ userId: principal.userId, theme: input.theme });
+  forgetPageTheme(principal.userId);
   return { theme: asTheme(theme) };
-}
-
-/** The theme of the person signed in with this request's session cookie, or null (nobody, or no choice yet). */
-export async function signedInTheme(headers: Headers): Promise<Theme | null> {
-  if (!headers.get("cookie")) return null;
-  const session = await auth.api.getSession({ headers }).catch(() => null);
-  // proxy.ts asks on every page load: a database hiccup costs the saved theme, never the page.
-  return session ? asTheme(await q.findUserTheme({ userId: session.user.id }).catch(() => null)) : null;
-}
-
-function asTheme(value: string | null): Theme | null {
-  const parsed = ThemeSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
 }
 
 /** POST /workspaces: the caller owns the new workspace, if SWITCHBOARD_WORKSPACE_CREATION lets them create one. */
