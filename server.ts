@@ -11,11 +11,20 @@ if (ownMapsOnly) {
   const compile = (Module.prototype as unknown as { _compile(content: string, filename: string, ...rest: unknown[]): unknown })._compile;
   Object.assign(Module.prototype, {
     _compile(this: unknown, content: string, filename: string, ...rest: unknown[]) {
-      const at = /\.[cm]?tsx?$/.test(filename) ? -1 : content.lastIndexOf("\n//# sourceMappingURL=");
-      const mapless = at >= 0 && !content.slice(at + 1).trimEnd().includes("\n");
-      return compile.call(this, mapless ? content.slice(0, at + 1) : content, filename, ...rest);
+      return compile.call(this, /\.[cm]?tsx?$/.test(filename) ? content : withoutMapComments(content), filename, ...rest);
     },
   });
+}
+
+/** The source without the `//# sourceMappingURL=` lines it ends with (tsx adds its own after a package's). */
+function withoutMapComments(source: string): string {
+  let end = source.length;
+  for (;;) {
+    const at = source.lastIndexOf("\n//# sourceMappingURL=", end - 2);
+    if (at < 0 || source.slice(at + 1, end).trimEnd().includes("\n")) break;
+    end = at + 1;
+  }
+  return end === source.length ? source : source.slice(0, end);
 }
 
 // The console's process: one HTTP server whose requests and upgrades (the agent relay's

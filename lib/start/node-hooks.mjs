@@ -12,14 +12,18 @@ export async function resolve(specifier, context, nextResolve) {
   return nextResolve(specifier, context);
 }
 
-// In production a package's ES module loses its `//# sourceMappingURL=` line, so Node does not read
-// and keep its map (server.ts does the same for CommonJS); our own TypeScript keeps tsx's.
-const MAGIC = "\n//# sourceMappingURL=";
+// In production a package's ES module loses the `//# sourceMappingURL=` lines it ends with (its own
+// and the one tsx adds when it transforms it), so Node does not read and keep its map (server.ts
+// does the same for CommonJS); our own TypeScript keeps tsx's.
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context);
   if (!ownMapsOnly || result.source == null || !url.startsWith("file:") || /\.[cm]?tsx?$/.test(new URL(url).pathname)) return result;
   const source = typeof result.source === "string" ? result.source : Buffer.from(result.source).toString("utf8");
-  const at = source.lastIndexOf(MAGIC);
-  if (at < 0 || source.slice(at + 1).trimEnd().includes("\n")) return result;
-  return { ...result, source: source.slice(0, at + 1) };
+  let end = source.length;
+  for (;;) {
+    const at = source.lastIndexOf("\n//# sourceMappingURL=", end - 2);
+    if (at < 0 || source.slice(at + 1, end).trimEnd().includes("\n")) break;
+    end = at + 1;
+  }
+  return end === source.length ? result : { ...result, source: source.slice(0, end) };
 }
