@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import os from "node:os";
 import WebSocket from "ws";
 import {
@@ -11,6 +12,7 @@ import {
   type ConsoleFrame,
 } from "../../lib/relay/protocol";
 import type { ServerConfig } from "./config";
+import { corkForTick } from "./cork";
 import type { Credentials } from "./credentials";
 import { log } from "./log";
 import { Sessions } from "./sessions";
@@ -209,6 +211,7 @@ export class AgentLink {
       if (frame.type === "message" && ++this.dropped % 100 === 1) log.debug(`link down: dropped ${this.dropped} message(s)`);
       return false;
     }
+    corkForTick((ws as unknown as { _socket?: Socket })._socket);
     ws.send(frame.type === "message" ? this.encodeMessage(frame) : JSON.stringify(frame));
     if (ws.bufferedAmount > HIGH_WATER && !this.drainPoll) {
       this.sessions.setPaused(true);
@@ -230,6 +233,7 @@ export class AgentLink {
   private encodeMessage(frame: Extract<AgentFrame, { type: "message" }>): string {
     const text = JSON.stringify(frame);
     const cap = this.sessions.maxBytes;
+    if (text.length * 3 <= cap + ENVELOPE_ALLOWANCE_BYTES) return text;
     const bytes = Buffer.byteLength(text);
     if (bytes <= cap + ENVELOPE_ALLOWANCE_BYTES) return text;
     const m = frame.message as { id?: string | number; method?: string };

@@ -13,8 +13,8 @@ export interface LinkHandle {
   servers: ReadonlyMap<string, string>;
   /** The smaller of the console's and the agent's caps on one message. */
   maxMessageBytes: number;
-  /** Sends a frame; false when the socket is no longer open. */
-  send(frame: ConsoleFrame): boolean;
+  /** Sends a frame (`encoded`: its JSON, when the caller has it already); false when the socket is no longer open. */
+  send(frame: ConsoleFrame, encoded?: string): boolean;
   /** Bytes queued on the socket and not yet written. */
   bufferedAmount(): number;
   close(code: number, reason: string): void;

@@ -81,7 +81,9 @@ export class RelayTransport implements Transport {
     const link = relayHub().links.get(this.opts.agentId);
     if (!link) throw new AgentOfflineError("the agent is not connected");
     const frame: ConsoleFrame = { type: "message", session: this.session, message };
-    const bytes = byteLength(JSON.stringify(frame));
+    const text = JSON.stringify(frame);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most frames need no count.
+    const bytes = text.length * 3 <= link.maxMessageBytes ? text.length : byteLength(text);
     const m = message as { id?: string | number; method?: string };
     const isRequest = m.id !== undefined && typeof m.method === "string";
     if (bytes > link.maxMessageBytes) {
@@ -94,7 +96,7 @@ export class RelayTransport implements Transport {
       return;
     }
     if (isRequest) this.pending.set(m.id!, m.method!);
-    if (!link.send(frame)) throw new AgentOfflineError("the link closed while sending");
+    if (!link.send(frame, text)) throw new AgentOfflineError("the link closed while sending");
     while (link.bufferedAmount() > HIGH_WATER && !this.closed && !this.offline) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

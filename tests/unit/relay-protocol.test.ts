@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteLength, decodeAgentFrame, decodeConsoleFrame, ENVELOPE_ALLOWANCE_BYTES, RELAY_PROTOCOL_VERSION } from "@/lib/relay/protocol";
+import { AgentFrameSchema, byteLength, ConsoleFrameSchema, decodeAgentFrame, decodeConsoleFrame, ENVELOPE_ALLOWANCE_BYTES, RELAY_PROTOCOL_VERSION } from "@/lib/relay/protocol";
 
 /** A deterministic PRNG so that a failure can be replayed. */
 function rng(seed: number) {
@@ -80,6 +80,31 @@ describe("relay protocol", () => {
       }
     }
     expect(accepted).toBeLessThan(10000);
+  });
+
+  it("decodes message frames exactly as the schemas do (the hand-checked path included)", () => {
+    const r = rng(7);
+    const sessions = ["", "s", "x".repeat(128), "x".repeat(129), 5, null, undefined];
+    const messages = [{ jsonrpc: "2.0", id: 1, result: {} }, { jsonrpc: "2.0", method: "m", extra: [1] }, { jsonrpc: "1.0", id: 1 }, { id: 1 }, [], null, "2.0", { jsonrpc: 2 }];
+    let accepted = 0;
+    for (let i = 0; i < 3000; i++) {
+      const frame: Record<string, unknown> = { type: r() < 0.9 ? "message" : "stderr" };
+      const session = sessions[Math.floor(r() * sessions.length)];
+      if (session !== undefined) frame.session = session;
+      frame.message = r() < 0.8 ? messages[Math.floor(r() * messages.length)] : randomValue(r);
+      if (r() < 0.3) frame.unknown = randomValue(r);
+      const text = JSON.stringify(frame);
+      for (const [decode, schema] of [[decodeAgentFrame, AgentFrameSchema], [decodeConsoleFrame, ConsoleFrameSchema]] as const) {
+        const res = decode(text);
+        const expected = schema.safeParse(JSON.parse(text));
+        expect(res.ok).toBe(expected.success);
+        if (res.ok) {
+          accepted++;
+          expect(res.frame).toEqual(expected.data);
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(200);
   });
 
   it("measures UTF-8 sizes like Buffer does", () => {
