@@ -8,8 +8,8 @@ const nextConfig = {
   // API answers are small and per-request gzip was the largest CPU cost in profiles; a reverse
   // proxy in front of a deployment can compress.
   compress: false,
-  // Page loads answer no-store (proxy.ts), so a browser never revalidates with an ETag; hashing
-  // each page's HTML for one was the largest single cost of a prerendered page load.
+  // Page loads answer no-store (proxy.ts), so a browser never revalidates with an ETag: hashing
+  // each page's HTML for one (in JavaScript, per request) is work for nothing.
   generateEtags: false,
   // `npm test` type-checks the whole repo (tests, agent, bench included) with tsc.
   typescript: { ignoreBuildErrors: true },
