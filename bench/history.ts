@@ -4,6 +4,7 @@ import os from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { setupOwner, type ConsoleHandle } from "../tests/support/console";
+import { historyCases, OTHER_USER, RARE, TAGS } from "./history-cases";
 import { machine, onBothDatabases, percentile, writeSection } from "./report";
 
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 1_000_000);
@@ -17,41 +18,65 @@ const COLUMNS = [
 ];
 
 export type Ids = { workspaceId: string; userId: string; serverIds: string[] };
-const RARE = { userId: "rare-user", name: "rare_tool", q: "zanzibar" };
+const TAG_COLUMNS = ["call_id", "tag", "workspace_id", "created_at"];
+
+type Seeded = { call: unknown[]; tags: unknown[][] };
+
+/** A small seeded generator of numbers in [0, 1): the same calls on every run and database. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** The seeded calls, oldest first, spread over 30 days, with a few rare values to look for. */
-function* seededRows({ workspaceId, userId, serverIds }: Ids, sqlite: boolean): Generator<unknown[]> {
+function* seededRows({ workspaceId, userId, serverIds }: Ids, sqlite: boolean): Generator<Seeded> {
   // Stored as Prisma stores them on each database.
   const stamp = (t: number) => (sqlite ? new Date(t).toISOString().replace("Z", "+00:00") : new Date(t));
   const now = Date.now();
   const span = 30 * 24 * 3600 * 1000;
   const [rareServer, ...common] = serverIds;
+  // Each attribute drawn independently (a seeded generator), so a combination of filters is as
+  // selective as the product of its parts: index arithmetic on i made some pairs empty.
+  const random = mulberry32(28);
+  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
   for (let i = 0; i < ROWS; i++) {
     const rare = i % 20_000 === 7;
     const t = now - span + Math.floor((i / ROWS) * span);
-    const words = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]}${rare ? ` ${RARE.q}` : ""}`;
-    yield [
-      crypto.randomUUID(),
-      workspaceId,
-      rare ? rareServer : common[i % common.length],
-      rare ? RARE.userId : userId,
-      "Ada",
-      "tools/call",
-      rare ? RARE.name : TOOLS[i % TOOLS.length],
-      JSON.stringify({ message: words, n: i }),
-      JSON.stringify({ content: [{ type: "text", text: `Echo: ${words}` }] }),
-      i % 13 === 0 ? "error" : i % 97 === 0 ? "timeout" : "ok",
-      sqlite ? 0 : false,
-      `seed-${i}`,
-      crypto.randomBytes(16).toString("hex"),
-      i % 11 === 0 ? "app" : "user",
-      stamp(t),
-      stamp(t + 4),
-      // Durations spread over 0–2 s, so the dashboard's percentiles sort real values.
-      ((i * 7919) % 20_000) / 10,
-      40,
-      60,
-    ];
+    const words = `${pick(WORDS)} ${pick(WORDS)}${rare ? ` ${RARE.q}` : ""}`;
+    const id = crypto.randomUUID();
+    const [s, o, u, tg] = [random(), random(), random(), random()];
+    const tags = [rare ? RARE.tag : null, tg < 0.1 ? TAGS.common : null, tg >= 0.1 && tg < 0.12 ? TAGS.some : null].filter((tag) => tag !== null);
+    yield {
+      call: [
+        id,
+        workspaceId,
+        rare ? rareServer : pick(common),
+        rare ? RARE.userId : u < 1 / 3 ? OTHER_USER : userId,
+        "Ada",
+        "tools/call",
+        rare ? RARE.name : pick(TOOLS),
+        JSON.stringify({ message: words, n: i }),
+        JSON.stringify({ content: [{ type: "text", text: `Echo: ${words}` }] }),
+        s < 1 / 13 ? "error" : s < 1 / 13 + 1 / 97 ? "timeout" : "ok",
+        sqlite ? 0 : false,
+        `seed-${i}`,
+        crypto.randomBytes(16).toString("hex"),
+        // 9 % from MCP Apps, 0.2 % through the gateway (a rare origin).
+        o < 1 / 11 ? "app" : o < 1 / 11 + 0.002 ? RARE.origin : "user",
+        stamp(t),
+        stamp(t + 4),
+        // Durations spread over 0–2 s, so the dashboard's percentiles sort real values.
+        ((i * 7919) % 20_000) / 10,
+        40,
+        60,
+      ],
+      tags: tags.map((tag) => [id, tag, workspaceId, stamp(t + 60_000)]),
+    };
   }
 }
 
@@ -63,8 +88,12 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
   if (sb.db.provider === "sqlite") {
     const db = new Database(sb.dbFile);
     const insert = db.prepare(`INSERT INTO call (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})`);
+    const tag = db.prepare(`INSERT INTO call_tag (${TAG_COLUMNS.join(", ")}) VALUES (${TAG_COLUMNS.map(() => "?").join(", ")})`);
     db.transaction(() => {
-      for (const row of seededRows(ids, true)) insert.run(...row);
+      for (const row of seededRows(ids, true)) {
+        insert.run(...row.call);
+        for (const t of row.tags) tag.run(...t);
+      }
     })();
     // Imported here: loading lib/db at the top would bind this process's client to no database before the relay bench sets its own.
     const { indexCalls } = await import("@/lib/calls/search-index");
@@ -78,17 +107,25 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
   try {
     const batch = 2000;
     let rows: unknown[][] = [];
+    let tags: unknown[][] = [];
+    const insert = async (table: string, columns: string[], values: unknown[][]) => {
+      const tuples = values.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`).join(", ");
+      await client.query(`INSERT INTO "${table}" (${columns.join(", ")}) VALUES ${tuples}`, values.flat());
+    };
     const flush = async () => {
-      const values = rows.map((_, r) => `(${COLUMNS.map((__, c) => `$${r * COLUMNS.length + c + 1}`).join(", ")})`).join(", ");
-      await client.query(`INSERT INTO "call" (${COLUMNS.join(", ")}) VALUES ${values}`, rows.flat());
+      await insert("call", COLUMNS, rows);
+      if (tags.length) await insert("call_tag", TAG_COLUMNS, tags);
       rows = [];
+      tags = [];
     };
     for (const row of seededRows(ids, false)) {
-      rows.push(row);
+      rows.push(row.call);
+      tags.push(...row.tags);
       if (rows.length === batch) await flush();
     }
     if (rows.length) await flush();
     await client.query('VACUUM ANALYZE "call"');
+    await client.query('VACUUM ANALYZE "call_tag"');
   } finally {
     await client.end();
   }
@@ -114,29 +151,15 @@ async function benchHistoryOn(sb: ConsoleHandle, label: string): Promise<void> {
     const deep = (await sb.db.get<{ id: string }>('SELECT id FROM "call" WHERE workspace_id = ? ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?', workspace.id, Math.min(10_000, Math.floor(ROWS / 2))))!;
     // Seeding blocked this process for seconds: the keep-alive socket the console closed meanwhile fails once.
     await fetch(`${sb.url}/api/v1/calls?limit=1`, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
-    const week = new Date(Date.now() - 9 * 24 * 3600 * 1000).toISOString();
-    const weekEnd = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
-    const cases: [string, string][] = [
-      ["newest page", ""],
-      ["server (common)", `serverId=${serverIds[1]}`],
-      ["server (rare)", `serverId=${serverIds[0]}`],
-      ["tool (common)", `name=${TOOLS[3]}`],
-      ["tool (rare)", `name=${RARE.name}`],
-      ["status error", "status=error"],
-      ["status timeout", "status=timeout"],
-      ["user (rare)", `userId=${RARE.userId}`],
-      ["time range (a week)", `from=${encodeURIComponent(week)}&to=${encodeURIComponent(weekEnd)}`],
-      ["free text (common word)", "q=weather"],
-      ["free text (rare word)", `q=${RARE.q}`],
-      ["page 10,000 rows deep", `cursor=${deep.id}`],
-    ];
+    const only = process.env.BENCH_HISTORY_CASES ? new RegExp(process.env.BENCH_HISTORY_CASES) : null;
+    const cases = historyCases({ serverIds, userId, deep: deep.id, now: Date.now() }).filter((c) => !only || only.test(c.name));
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average after seeding: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}. ${ROWS.toLocaleString("en")} calls in one workspace (seeded${label === "SQLite" ? " and indexed for search" : ""} in ${(seedMs / 1000).toFixed(1)} s), ${label}; ${SAMPLES} requests per row through \`GET /api/v1/calls\` (50 per page).`,
       "",
       "| query | p50 ms | p95 ms | rows | target p95 ≤ 50 ms |",
       "| --- | ---: | ---: | ---: | --- |",
     ];
-    for (const [name, query] of cases) {
+    for (const { name, query } of cases) {
       const times: number[] = [];
       let rows = 0;
       for (let i = 0; i < SAMPLES; i++) {

@@ -54,9 +54,25 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
   return rows.map((r) => r.id);
 }
 
+// Past this many calls with a tag, the tag is common: walking newest first and checking each call's tags finds a page sooner.
+const TAG_CAP = 2000;
+
+/** The ids of the workspace's calls with this tag, or null when there are too many to list (see TAG_CAP). */
+async function taggedCandidates(workspaceId: string, tag: string): Promise<string[] | null> {
+  const rows = await prisma.callTag.findMany({ where: { workspaceId, tag }, select: { callId: true }, take: TAG_CAP + 1 });
+  return rows.length > TAG_CAP ? null : rows.map((r) => r.callId);
+}
+
+/** The calls both lists allow; a null list allows every call. */
+function intersect(a: string[] | null, b: string[] | null): string[] | null {
+  if (!a || !b) return a ?? b;
+  const set = new Set(b);
+  return a.filter((id) => set.has(id));
+}
+
 /**
  * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
- * so the (workspaceId, startedAt, id) index still drives the newest-first order. `q` is a
+ * so a history index still drives the newest-first order; a rare tag also narrows to its ids first. `q` is a
  * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
  * indexes serve the ILIKE itself, SQLite's FTS5 index and the not-yet-indexed tail narrow it first (searchCandidates).
  */
@@ -71,7 +87,12 @@ function originWhere(origin: string | undefined): Prisma.CallWhereInput {
 }
 
 export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {
-  const candidates = query.q ? await searchCandidates(workspaceId, query.q) : null;
+  // A rare tag or word narrows to a list of ids; the filters below still apply to them.
+  const [searched, tagged] = await Promise.all([
+    query.q ? searchCandidates(workspaceId, query.q) : null,
+    query.tag ? taggedCandidates(workspaceId, query.tag) : null,
+  ]);
+  const candidates = intersect(searched, tagged);
   return {
     // Candidates are this workspace's calls already; without the workspace condition SQLite looks
     // them up by id instead of walking the workspace's newest-first index past every other call.
