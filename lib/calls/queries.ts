@@ -59,8 +59,10 @@ const TAG_CAP = 2000;
 
 /** The ids of the workspace's calls with this tag, or null when there are too many to list (see TAG_CAP). */
 async function taggedCandidates(workspaceId: string, tag: string): Promise<string[] | null> {
-  const rows = await prisma.callTag.findMany({ where: { workspaceId, tag }, select: { callId: true }, take: TAG_CAP + 1 });
-  return rows.length > TAG_CAP ? null : rows.map((r) => r.callId);
+  // Raw: findMany with `take` orders by the primary key, which sorts every call with a common tag.
+  const rows = await prisma.$queryRaw<{ call_id: string }[]>`
+    SELECT call_id FROM call_tag WHERE workspace_id = ${workspaceId} AND tag = ${tag} LIMIT ${TAG_CAP + 1}`;
+  return rows.length > TAG_CAP ? null : rows.map((r) => r.call_id);
 }
 
 /** The calls both lists allow; a null list allows every call. */
