@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -19,6 +20,12 @@ const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
 // Enough calls at 16 in flight for V8 to have optimised the hot code before the first (1 in flight) row.
 const WARMUP = 1000;
 const ECHO = { name: "echo", arguments: { message: "bench" } };
+
+/** user + system CPU of a process in ms (Linux /proc). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 function ok(result: unknown): void {
   if (!JSON.stringify(result).includes("bench")) throw new Error(`unexpected result ${JSON.stringify(result)}`);
@@ -78,6 +85,8 @@ export async function benchRelay(): Promise<void> {
     };
     let inConsole: number[] = [];
     const inConsoleP50 = new Map<number, number>();
+    const cpuPerCall = new Map<number, { console: number; agent: number }>();
+    const agentPid = agents[0]!.child.pid!;
 
     for (const f of [direct, viaRelay, viaConsole]) await measure("warm-up", 16, WARMUP, f);
     const samples: Sample[] = [];
@@ -85,7 +94,9 @@ export async function benchRelay(): Promise<void> {
       samples.push(await measure("direct SDK stdio", inFlight, TOTAL, direct));
       samples.push(await measure("relay (SDK → console relay → agent → stdio)", inFlight, TOTAL, viaRelay));
       inConsole = [];
+      const [c0, a0] = [cpuMs(sb.pid()), cpuMs(agentPid)];
       samples.push(await measure("console API → relay → agent → stdio", inFlight, TOTAL, viaConsole));
+      cpuPerCall.set(inFlight, { console: (cpuMs(sb.pid()) - c0) / TOTAL, agent: (cpuMs(agentPid) - a0) / TOTAL });
       inConsoleP50.set(inFlight, percentile(inConsole, 50));
     }
     let recorded = 0;
@@ -113,6 +124,10 @@ export async function benchRelay(): Promise<void> {
     lines.push(
       `- Inside the console, the duration recorded on each API call (request handed to the SDK → answer back, i.e. lib/mcp + relay + agent + server) has a median of ${inConsoleP50.get(1)!.toFixed(2)} ms at 1 in flight and ${inConsoleP50.get(16)!.toFixed(2)} ms at 16; the rest of the API latency is HTTP, authentication and the two history writes.`,
     );
+    lines.push(
+      `- CPU per API call (user + system, /proc): console ${cpuPerCall.get(1)!.console.toFixed(2)} ms at 1 in flight and ${cpuPerCall.get(16)!.console.toFixed(2)} ms at 16; the agent ${cpuPerCall.get(1)!.agent.toFixed(2)} and ${cpuPerCall.get(16)!.agent.toFixed(2)} ms.`,
+    );
+    lines.push(`- Load average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ")} on ${os.cpus().length} cores.`);
     lines.push(`- Calls recorded in history for the API rows (warm-up included): ${recorded} of ${2 * TOTAL + WARMUP}.`);
     const body = lines.join("\n");
     console.log(`\n## Relay\n\n${body}\n`);
