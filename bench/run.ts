@@ -5,6 +5,7 @@ import { benchHistory } from "./history";
 import { benchJournal } from "./journal";
 import { benchMemory } from "./memory";
 import { benchRelay } from "./relay";
+import { benchSearchImport } from "./search-import";
 import { benchStats } from "./stats";
 import { benchUi } from "./ui";
 
@@ -20,3 +21,4 @@ if (only.has("stats")) await benchStats();
 if (only.has("cluster")) await benchCluster();
 if (only.has("ui")) await benchUi();
 if (only.has("memory")) await benchMemory();
+if (only.has("search-import")) await benchSearchImport();

@@ -1,107 +1,96 @@
-import type BetterSqlite3 from "better-sqlite3";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { driver } from "@/lib/db/client";
 import { outsideTransaction } from "@/lib/db/bulk";
 import { piece } from "@/lib/runtime";
+import { indexCalls, type IndexRun } from "./search-index-pass";
+
+export { indexCalls } from "./search-index-pass";
 
 // Started by server.ts, outside Next's bundles: nothing here may import "server-only".
 
 /** How often the indexer looks for finished calls (SWITCHBOARD_SEARCH_INDEX_MS overrides; 0 turns the timer off). */
 const INTERVAL_MS = Number(process.env.SWITCHBOARD_SEARCH_INDEX_MS ?? 1000);
 /**
- * At most this many calls, and about this much text, per transaction. better-sqlite3 is synchronous
- * and shares Prisma's connection: a batch holds the event loop (and the write lock) while the
- * trigram tokenizer works, ~0.1–0.3 µs per character, so ~5–10 ms per batch.
+ * SWITCHBOARD_SEARCH_INDEX_THREAD=1 runs the indexer in a thread of its own connection, off the event
+ * loop. Not the default: back to back, its batches keep the write lock so busy that the console's
+ * own writes (busy timeout 50 ms) time out under load (docs/benchmarks.md, "Search after an import").
  */
-const BATCH = 256;
-const BATCH_CHARS = 48_000;
+const THREAD = process.env.SWITCHBOARD_SEARCH_INDEX_THREAD === "1";
+/**
+ * One batch's length. In its thread the indexer holds only the write lock: a call's write waits
+ * for the batch, within the console's busy timeout (50 ms, lib/db/client.ts). On the console's own
+ * connection it holds the event loop too.
+ */
+const THREAD_BUDGET_MS = 20;
+const SHARED_BUDGET_MS = 10;
+/** A run that indexed this many calls (an import, an upgrade) is logged with its longest batch. */
+const LOG_CALLS = 10_000;
 
 export interface SearchIndexer {
   timer: NodeJS.Timeout | null;
   running: Promise<number> | null;
+  thread: Worker | null;
+  threadFailed: boolean;
 }
 
-const indexer = () => piece("searchIndexer", (): SearchIndexer => ({ timer: null, running: null }));
+const indexer = () => piece("searchIndexer", (): SearchIndexer => ({ timer: null, running: null, thread: null, threadFailed: false }));
 
-/** Statements of one pass, prepared once per connection. */
-interface Statements {
-  pass: (batch: number) => number;
-  waiting: BetterSqlite3.Statement;
+// Node 20 does not run the parent's --import hooks (tsx) in a worker: the worker registers tsx itself.
+function startThread(file: string): Worker {
+  const entry = new URL("./search-index-worker.ts", import.meta.url).href;
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(boot, { eval: true, workerData: { file, budgetMs: THREAD_BUDGET_MS } });
+  worker.unref();
+  return worker;
 }
 
-const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
-
-function statements(db: BetterSqlite3.Database): Statements {
-  let s = prepared.get(db);
-  if (s) return s;
-  // Prisma's adapter turns safe integers on for the connection: rowids and lengths as numbers here.
-  const prepare = (sql: string) => db.prepare(sql).safeIntegers(false);
-  const through = prepare(`SELECT "indexed_through" AS n FROM "call_search_state" WHERE "id" = 1`).pluck();
-  const finishedSkipped = prepare(
-    `SELECT u."call_rowid" FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending' ORDER BY u."call_rowid" LIMIT ?`,
-  ).pluck();
-  const indexOne = prepare(`INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid = ?`);
-  const forgetSkipped = prepare(`DELETE FROM "call_search_unindexed" WHERE "call_rowid" = ?`);
-  const next = prepare(
-    `SELECT rowid AS r, length(params) + ifnull(length(result), 0) + ifnull(length(error), 0) AS n FROM "call" WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-  ).raw();
-  const indexRange = prepare(
-    `INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" <> 'pending'`,
-  );
-  const skipRange = prepare(`INSERT INTO "call_search_unindexed"("call_rowid") SELECT rowid FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" = 'pending'`);
-  const advance = prepare(`UPDATE "call_search_state" SET "indexed_through" = ? WHERE "id" = 1`);
-  // IMMEDIATE: the state is read under the write lock, so two instances on one file never both index a call.
-  const pass = db.transaction((batch: number): number => {
-    let handled = 0;
-    for (const rowid of finishedSkipped.all(batch) as number[]) {
-      indexOne.run(rowid);
-      forgetSkipped.run(rowid);
-      handled++;
-    }
-    const from = through.get() as number;
-    let to: number | null = null;
-    let chars = 0;
-    for (const [rowid, n] of next.all(from, batch) as [number, number][]) {
-      if (to !== null && chars + n > BATCH_CHARS) break;
-      to = rowid;
-      chars += n;
-    }
-    if (to === null) return handled;
-    handled += indexRange.run(from, to).changes + skipRange.run(from, to).changes;
-    advance.run(to);
-    return handled;
-  }).immediate;
-  const waiting = prepare(
-    `SELECT (SELECT ifnull(max(rowid), 0) FROM "call") > (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1)
-      OR EXISTS (SELECT 1 FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending')`,
-  ).pluck();
-  s = { pass, waiting };
-  prepared.set(db, s);
-  return s;
-}
-
-/**
- * Indexes for history search the finished calls not indexed yet, a batch per transaction,
- * yielding to the event loop between batches; calls still pending are noted and indexed once they
- * finish. Safe beside other instances on the same file. Returns how many batches it ran.
- */
-export async function indexCalls(db: BetterSqlite3.Database, { batch = BATCH }: { batch?: number } = {}): Promise<number> {
-  const { pass, waiting } = statements(db);
-  let batches = 0;
-  while (waiting.get()) {
-    await outsideTransaction(db);
-    if (!pass(batch)) break;
-    batches++;
-    await new Promise((resolve) => setImmediate(resolve));
+/** One run in the thread (rejects if the thread fails); it keeps the process alive only while it works. */
+async function runInThread(worker: Worker, run: IndexRun): Promise<void> {
+  worker.ref();
+  try {
+    const [answer] = (await once(worker, "message")) as [{ run: IndexRun; error?: { message: string; code?: string } }];
+    Object.assign(run, answer.run);
+    if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+  } finally {
+    worker.unref();
   }
-  return batches;
+}
+
+async function indexNow(state: SearchIndexer): Promise<number> {
+  const d = await driver();
+  if (d.kind !== "sqlite") return 0;
+  const run: IndexRun = { batches: 0, calls: 0, longestMs: 0 };
+  const start = performance.now();
+  if (THREAD && !state.thread && !state.threadFailed) {
+    state.thread = startThread(d.db.name);
+    // A thread that cannot start or dies: the indexer carries on on the console's connection.
+    state.thread.on("error", (err) => {
+      console.error(`[search] indexer thread failed: ${err.message}`);
+      state.thread = null;
+      state.threadFailed = true;
+    });
+  }
+  const worker = state.thread;
+  if (worker) {
+    const answered = runInThread(worker, run);
+    worker.postMessage("index");
+    await answered;
+  } else {
+    await indexCalls(d.db, { budgetMs: SHARED_BUDGET_MS, waitTurn: () => outsideTransaction(d.db), run });
+  }
+  if (run.calls >= LOG_CALLS) {
+    const seconds = ((performance.now() - start) / 1000).toFixed(1);
+    console.log(`[search] indexed ${run.calls} calls in ${run.batches} batches, ${seconds} s (longest batch ${run.longestMs.toFixed(1)} ms)`);
+  }
+  return run.batches;
 }
 
 /** Runs the indexer now (joining a run in progress) and resolves when nothing finished is left unindexed. */
 export function indexPendingNow(): Promise<number> {
   const state = indexer();
-  state.running ??= driver()
-    .then((d) => (d.kind === "sqlite" ? indexCalls(d.db) : 0))
-    .finally(() => (state.running = null));
+  state.running ??= indexNow(state).finally(() => (state.running = null));
   return state.running;
 }
 
@@ -127,6 +116,12 @@ export async function stopSearchIndexer(): Promise<void> {
   clearInterval(state.timer);
   state.timer = null;
   await indexPendingNow().catch(reportFailure);
+  const worker = state.thread;
+  state.thread = null;
+  if (worker) {
+    worker.postMessage("close");
+    await once(worker, "exit").catch(() => undefined);
+  }
 }
 
 // Another instance holding the write lock past the busy timeout: the next pass catches up.

@@ -147,7 +147,7 @@ describe("architecture", () => {
   const MEMOS = new Set([
     "lib/crypto/index.ts: let cachedKey", // the key derived from the secret
     "lib/cards/index.ts: let validator", // a compiled JSON Schema
-    "lib/calls/search-index.ts: const prepared", // statements per database handle (WeakMap)
+    "lib/calls/search-index-pass.ts: const prepared", // statements per database handle (WeakMap)
     "lib/api/route.ts: const bodies", // a request's body, per request (WeakMap)
     "lib/db/client.ts: export const prisma", // the client; it connects on its first query
     "lib/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)

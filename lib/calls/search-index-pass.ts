@@ -1,0 +1,130 @@
+import type BetterSqlite3 from "better-sqlite3";
+
+// Loaded by the indexer's worker thread too: no imports beyond better-sqlite3 (no Prisma, no runtime).
+
+/**
+ * A pass takes finished calls until their text reaches a budget, which adapts so that one
+ * transaction lasts about `budgetMs`: the trigram tokenizer costs ~0.1–0.3 µs per character, and
+ * FTS5's merges make some transactions several times longer than others. The write lock is held for
+ * the transaction (another connection's write waits for it), and on the console's own connection
+ * the event loop too.
+ */
+const MIN_CHARS = 32_000;
+const MAX_CHARS = 4_000_000;
+const FIRST_CHARS = 48_000;
+const MAX_ROWS = 20_000;
+
+/** Statements of one pass, prepared once per connection. */
+interface Statements {
+  pass: (rows: number, chars: number) => number;
+  waiting: BetterSqlite3.Statement;
+}
+
+const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
+
+function statements(db: BetterSqlite3.Database): Statements {
+  let s = prepared.get(db);
+  if (s) return s;
+  tuneMerging(db);
+  // Prisma's adapter turns safe integers on for the connection: rowids and lengths as numbers here.
+  const prepare = (sql: string) => db.prepare(sql).safeIntegers(false);
+  const through = prepare(`SELECT "indexed_through" AS n FROM "call_search_state" WHERE "id" = 1`).pluck();
+  const finishedSkipped = prepare(
+    `SELECT u."call_rowid" FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending' ORDER BY u."call_rowid" LIMIT ?`,
+  ).pluck();
+  const indexOne = prepare(`INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid = ?`);
+  const forgetSkipped = prepare(`DELETE FROM "call_search_unindexed" WHERE "call_rowid" = ?`);
+  const next = prepare(
+    `SELECT rowid AS r, length(params) + ifnull(length(result), 0) + ifnull(length(error), 0) AS n FROM "call" WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  ).raw();
+  const indexRange = prepare(
+    `INSERT INTO "call_search"(rowid, params, result, error) SELECT rowid, params, result, error FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" <> 'pending'`,
+  );
+  const skipRange = prepare(`INSERT INTO "call_search_unindexed"("call_rowid") SELECT rowid FROM "call" WHERE rowid > ? AND rowid <= ? AND "status" = 'pending'`);
+  const advance = prepare(`UPDATE "call_search_state" SET "indexed_through" = ? WHERE "id" = 1`);
+  // IMMEDIATE: the state is read under the write lock, so two instances on one file never both index a call.
+  const pass = db.transaction((rows: number, budget: number): number => {
+    let handled = 0;
+    for (const rowid of finishedSkipped.all(Math.min(rows, 256)) as number[]) {
+      indexOne.run(rowid);
+      forgetSkipped.run(rowid);
+      handled++;
+    }
+    const from = through.get() as number;
+    let to: number | null = null;
+    let chars = 0;
+    for (const [rowid, n] of next.all(from, rows) as [number, number][]) {
+      if (to !== null && chars + n > budget) break;
+      to = rowid;
+      chars += n;
+    }
+    if (to === null) return handled;
+    handled += indexRange.run(from, to).changes + skipRange.run(from, to).changes;
+    advance.run(to);
+    return handled;
+  }).immediate;
+  const waiting = prepare(
+    `SELECT (SELECT ifnull(max(rowid), 0) FROM "call") > (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1)
+      OR EXISTS (SELECT 1 FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending')`,
+  ).pluck();
+  s = { pass, waiting };
+  prepared.set(db, s);
+  return s;
+}
+
+/**
+ * FTS5 merges its segments as it goes: by default once 4 share a level ('automerge'), and all at
+ * once in one transaction at 16 ('crisismerge'). Indexing a million calls in small transactions
+ * spends most of its time re-merging; 16 and 64 halve that, at little cost to reads (measured in
+ * docs/benchmarks.md, "Search after an import"). Stored in the index's own config table.
+ */
+function tuneMerging(db: BetterSqlite3.Database): void {
+  const config = db.prepare(`SELECT "k", "v" FROM "call_search_config" WHERE "k" IN ('automerge', 'crisismerge')`).safeIntegers(false).all() as { k: string; v: number }[];
+  const now = Object.fromEntries(config.map((r) => [r.k, Number(r.v)]));
+  if (now.automerge === 16 && now.crisismerge === 64) return;
+  try {
+    db.exec(`INSERT INTO "call_search"("call_search", rank) VALUES ('automerge', 16); INSERT INTO "call_search"("call_search", rank) VALUES ('crisismerge', 64);`);
+  } catch (err) {
+    // Another writer holds the lock: the defaults stay until the next start, answers are the same.
+    if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
+  }
+}
+
+/** What one run of the indexer did (for the log and the benchmark). */
+export interface IndexRun {
+  batches: number;
+  calls: number;
+  longestMs: number;
+}
+
+/**
+ * Indexes for history search the finished calls not indexed yet, a batch per transaction of
+ * about `budgetMs`, yielding to the event loop between batches (after `waitTurn` first, when the
+ * connection is shared); calls still pending are noted and indexed once they finish. Safe beside
+ * other instances on the same file. Resolves with how many batches it ran.
+ */
+export async function indexCalls(
+  db: BetterSqlite3.Database,
+  { budgetMs = 10, waitTurn, run }: { budgetMs?: number; waitTurn?: () => Promise<void>; run?: IndexRun } = {},
+): Promise<number> {
+  await waitTurn?.();
+  const { pass, waiting } = statements(db);
+  let batches = 0;
+  let chars = FIRST_CHARS;
+  while (waiting.get()) {
+    await waitTurn?.();
+    const start = performance.now();
+    const handled = pass(MAX_ROWS, chars);
+    const ms = performance.now() - start;
+    if (!handled) break;
+    batches++;
+    if (run) {
+      run.batches++;
+      run.calls += handled;
+      run.longestMs = Math.max(run.longestMs, ms);
+    }
+    chars = Math.round(Math.min(MAX_CHARS, Math.max(MIN_CHARS, chars * Math.min(2, Math.max(0.5, budgetMs / Math.max(ms, 0.1))))));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return batches;
+}
