@@ -1,4 +1,3 @@
-import type { Socket } from "node:net";
 import os from "node:os";
 import WebSocket from "ws";
 import {
@@ -12,7 +11,6 @@ import {
   type ConsoleFrame,
 } from "../../lib/relay/protocol";
 import type { ServerConfig } from "./config";
-import { corkForTick } from "./cork";
 import type { Credentials } from "./credentials";
 import { log } from "./log";
 import { Sessions } from "./sessions";
@@ -211,7 +209,6 @@ export class AgentLink {
       if (frame.type === "message" && ++this.dropped % 100 === 1) log.debug(`link down: dropped ${this.dropped} message(s)`);
       return false;
     }
-    corkForTick((ws as unknown as { _socket?: Socket })._socket);
     ws.send(frame.type === "message" ? this.encodeMessage(frame) : JSON.stringify(frame));
     if (ws.bufferedAmount > HIGH_WATER && !this.drainPoll) {
       this.sessions.setPaused(true);

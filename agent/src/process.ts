@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import type { ServerConfig } from "./config";
-import { corkForTick } from "./cork";
 import { createDecoder, encodeMessage, type Oversized } from "./framing";
 
 const POSIX_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
@@ -102,7 +101,6 @@ export class ServerProcess {
   send(message: unknown): boolean {
     const stdin = this.child?.stdin;
     if (!stdin || this.exited || stdin.destroyed || stdin.writableEnded) return true;
-    corkForTick(stdin);
     return stdin.write(encodeMessage(message, this.config.framing));
   }
 

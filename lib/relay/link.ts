@@ -34,7 +34,6 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
   let badFrames = 0;
 
   const maxUnread = maxUnreadBytes(hub.maxMessageBytes);
-  const corkTick = tickCorker(ws);
   const send = (frame: ConsoleFrame, encoded?: string): boolean => {
     if (ws.readyState !== ws.OPEN) return false;
     // An agent that sends but does not read would make the console buffer without bound.
@@ -43,7 +42,6 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
       ws.terminate();
       return false;
     }
-    corkTick();
     ws.send(encoded ?? JSON.stringify(frame));
     return true;
   };
@@ -147,26 +145,6 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
     for (const serverId of greeted.servers.values()) notify(agent.workspaceId, { type: "server", serverId, status: "offline" });
     console.log(`[relay] agent ${agent.name} (${agent.id}) offline: ${why}`);
   });
-}
-
-/**
- * Frames sent in one tick leave in one write: the socket is corked at the first and uncorked once
- * the tick's callbacks have run (calls released together by one journal commit send together).
- * On loopback-class links the write's system call costs more than the frames.
- */
-function tickCorker(ws: WebSocket): () => void {
-  const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    socket!.uncork();
-  };
-  return () => {
-    if (corked || !socket) return;
-    corked = true;
-    socket.cork();
-    process.nextTick(uncork);
-  };
 }
 
 /** Servers one agent may announce in its hello (SWITCHBOARD_MAX_AGENT_SERVERS; default 100). */
