@@ -13,8 +13,9 @@ export { indexCalls } from "./search-index-pass";
 const INTERVAL_MS = Number(process.env.SWITCHBOARD_SEARCH_INDEX_MS ?? 1000);
 /**
  * SWITCHBOARD_SEARCH_INDEX_THREAD=1 runs the indexer in a thread of its own connection, off the event
- * loop. Not the default: back to back, its batches keep the write lock so busy that the console's
- * own writes (busy timeout 50 ms) time out under load (docs/benchmarks.md, "Search after an import").
+ * loop. Not the default: a second writer, its back-to-back batches compete for the write lock with
+ * the console's own writes (busy timeout 50 ms), and it was no faster in the runs of
+ * docs/benchmarks.md ("Search after an import").
  */
 const THREAD = process.env.SWITCHBOARD_SEARCH_INDEX_THREAD === "1";
 /**
