@@ -2,6 +2,13 @@ import { createServer } from "node:http";
 import Module, { register } from "node:module";
 
 const dev = process.argv.includes("--dev");
+// Whoever read the log may go away (a closed terminal, a parent that died): each write would then
+// fail, and logging that failure fails again, a loop that spun forever and kept a stop from finishing.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
 // tsx turns Node's source maps on for the whole process, and Node then reads and keeps, as each
 // module loads, the map its last line names: Next's runtime, the built chunks and packages' dist
 // files brought 100+ MiB of strings no production stack trace needed. In production only our own

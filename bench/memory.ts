@@ -16,6 +16,7 @@ const SNAPSHOTS = process.env.SWITCHBOARD_BENCH_MEMORY_SNAPSHOTS === "1";
 const VARIANTS: Record<string, { label: string; env?: Record<string, string>; nodeArgs?: string[] }> = {
   shipped: { label: "as shipped" },
   before: { label: "source maps for every module (SWITCHBOARD_SOURCE_MAPS=all, as before)", env: { SWITCHBOARD_SOURCE_MAPS: "all" } },
+  "no-idle-gc": { label: "no collection when the load stops (SWITCHBOARD_IDLE_GC_MS=0)", env: { SWITCHBOARD_IDLE_GC_MS: "0" } },
 };
 const CHOSEN = (process.env.SWITCHBOARD_BENCH_MEMORY_VARIANTS ?? "shipped").split(",").map((v) => v.trim());
 const ROUNDS = Number(process.env.SWITCHBOARD_BENCH_MEMORY_ROUNDS ?? 1);

@@ -22,6 +22,7 @@ import { forgetRollupsBefore } from "@/lib/stats/rollup";
 import { countUsers } from "@/lib/workspaces/queries";
 import { setupCode } from "@/lib/workspaces/setup-code";
 import { requestFront } from "./front";
+import { startIdleCollector } from "./idle-collect";
 
 // After the grace period for requests in flight, the rest of a stop gets this long.
 const STOP_BOUND_MS = 15_000;
@@ -102,12 +103,17 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   startRetention({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore });
   // SQLite's history search index is kept in batches behind the call path (lib/calls/search-index.ts).
   startSearchIndexer({ sqlite: !postgres });
+  // After a busy spell the heap V8 grew is given back once the console is quiet (idle-collect.ts).
+  const idle = startIdleCollector({ quietMs: dev ? 0 : Number(process.env.SWITCHBOARD_IDLE_GC_MS ?? 10_000) });
   const needsSetup = (await countUsers()) === 0;
   const graceMs = Number(process.env.SWITCHBOARD_SHUTDOWN_GRACE_MS ?? 10_000);
   let stopping = false;
 
   return {
-    request: front.request,
+    request(req, res) {
+      idle.touch();
+      front.request(req, res);
+    },
     upgrade(req, socket, head) {
       if (relay.handles(req)) relay.upgrade(req, socket, head);
       else void nextUpgrade(req, socket, head);
@@ -121,6 +127,7 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
       if (stopping) return;
       stopping = true;
       stopRetention();
+      idle.stop();
       const draining = front.drain(graceMs);
       server.close();
       server.closeIdleConnections();

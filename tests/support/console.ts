@@ -23,6 +23,8 @@ export interface ConsoleHandle {
   logs(): string;
   /** The console process's pid (to read its memory from /proc). */
   pid(): number;
+  /** Closes the pipes the console logs into, as a parent that went away would. */
+  closeOutput(): void;
 }
 
 /** True when this test run is the PostgreSQL pass of the integration suite (vitest project integration-postgres). */
@@ -112,7 +114,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
       env.PORT = String(port);
     }
   }
-  return { url, dbFile, databaseUrl, db: testDatabase(databaseUrl), stop, restart: start, logs: () => output, pid: () => child!.pid! };
+  return { url, dbFile, databaseUrl, db: testDatabase(databaseUrl), stop, restart: start, logs: () => output, pid: () => child!.pid!, closeOutput: () => (child!.stdout!.destroy(), child!.stderr!.destroy()) };
 }
 
 /** Polls `check` until it returns true or the deadline passes. */
