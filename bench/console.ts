@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
 import { startEverything } from "../tests/support/servers";
 import fs from "node:fs";
+import { startBareProxy, type BareProxy } from "./peers/bare-proxy";
 import { startInspectorPeer, type InspectorPeer } from "./peers/inspector";
 import { baselineLines, pooled, ROUNDS, startBaseline, type Baseline } from "./baseline";
 import { machine, measure, row, table, writeSection, type Sample } from "./report";
@@ -24,6 +25,7 @@ export async function benchConsole(): Promise<void> {
   const everything = await startEverything("streamableHttp");
   const sb = await startConsole();
   let peer: InspectorPeer | undefined;
+  let bare: BareProxy | undefined;
   let peerMissing = "";
   let base: Baseline | undefined;
   try {
@@ -43,12 +45,15 @@ export async function benchConsole(): Promise<void> {
       return undefined;
     });
 
+    bare = await startBareProxy({ mcpUrl: everything.url });
+
     // The paths measured in each round, one after the other; `pid`: the process whose CPU counts.
     const paths: { label: string; call: () => Promise<void>; pid?: number }[] = [
       { label: "direct SDK", call: direct },
       { label: "console API", call: viaConsole, pid: sb.pid() },
       ...(base && baseServer ? [{ label: base.label, call: echoVia(base.sb.url, baseServer.token, baseServer.server.id), pid: base.sb.pid() }] : []),
       ...(peer ? [{ label: peer.label, call: peer.call, pid: peer.pid }] : []),
+      { label: bare.label, call: bare.call, pid: bare.pid },
     ];
     for (const p of paths) await measure("warm-up", 16, WARMUP, p.call);
     // With a baseline, rounds of the same rows; every other round takes the paths in reverse order.
@@ -88,6 +93,7 @@ export async function benchConsole(): Promise<void> {
     }
     for (const inFlight of [1, 16]) lines.push(`- Console CPU per recorded call at ${inFlight} in flight: ${cpuPerCall.get(`console API@${inFlight}`)!.toFixed(2)} ms (target ≤ 1.0 ms).`);
     lines.push(...peerLines(samples, cpuPerCall, peer?.label, peerMissing));
+    lines.push(...floorLines(samples, cpuPerCall, bare.label));
     lines.push(`- Calls recorded: ${Number(rows.n)} rows, ${Number(rows.ok)} ok, for ${made} calls made (${recorded ? "every call recorded and completed" : "MISMATCH"}).`);
     if (base && baseRows) {
       lines.push(`- Baseline calls recorded: ${Number(baseRows.n)} rows, ${Number(baseRows.ok)} ok, for ${made} calls made.`, "");
@@ -95,6 +101,7 @@ export async function benchConsole(): Promise<void> {
     } else writeSection("Console API vs direct SDK (Streamable HTTP)", lines.join("\n"));
     console.log(lines.join("\n"));
   } finally {
+    await bare?.close();
     await peer?.close();
     await base?.sb.stop();
     await sb.stop();
@@ -109,6 +116,15 @@ function peerLines(samples: Sample[], cpuPerCall: Map<string, number>, label: st
   return [1, 16].map((inFlight) => {
     const [d, c, p] = [at("direct SDK", inFlight), at("console API", inFlight), at(label, inFlight)];
     return `- Peer at ${inFlight} in flight: the ${label} (\`POST /api/mcp/send\`, result on its event stream) adds ${(p.p50 - d.p50).toFixed(2)} ms at p50 and keeps ${(p.rate / d.rate).toFixed(2)}× of direct throughput (console: ${(c.rate / d.rate).toFixed(2)}×), at ${cpuPerCall.get(`${label}@${inFlight}`)!.toFixed(2)} ms of its CPU per call.`;
+  });
+}
+
+/** The bare proxy's lines: this machine's floor for two extra hops, and the console above it. */
+function floorLines(samples: Sample[], cpuPerCall: Map<string, number>, label: string): string[] {
+  const at = (l: string, inFlight: number) => row(samples.find((s) => s.label === l && s.inFlight === inFlight)!);
+  return [1, 16].map((inFlight) => {
+    const [d, c, b] = [at("direct SDK", inFlight), at("console API", inFlight), at(label, inFlight)];
+    return `- Floor at ${inFlight} in flight: a ${label} adds ${(b.p50 - d.p50).toFixed(2)} ms at p50 and keeps ${(b.rate / d.rate).toFixed(2)}× of direct throughput, at ${cpuPerCall.get(`${label}@${inFlight}`)!.toFixed(2)} ms of its CPU per call; the console adds ${(c.p50 - b.p50).toFixed(2)} ms at p50 above it.`;
   });
 }
 

@@ -73,19 +73,19 @@ function statements(db: BetterSqlite3.Database): Statements {
 }
 
 /**
- * FTS5 merges its segments as it goes: by default once 4 share a level ('automerge'), and all at
- * once in one transaction at 16 ('crisismerge'). Indexing a million calls in small transactions
- * spends most of its time re-merging; 16 and 64 halve that, at little cost to reads (measured in
- * docs/benchmarks.md, "Search after an import"). Stored in the index's own config table.
+ * FTS5 merges its segments as it goes: once 4 share a level ('automerge'), all at once at 16
+ * ('crisismerge'). Raising them to 16 and 64 halved the merge work of indexing a million imported
+ * calls, but in steady use (a few calls per pass) it made each call's indexing 2.4× the CPU, a
+ * tenth of the console's under call load (docs/benchmarks.md, issue 28): the defaults stay, and a
+ * database a build of this afternoon tuned is set back. Stored in the index's own config table.
  */
 function tuneMerging(db: BetterSqlite3.Database): void {
   const config = db.prepare(`SELECT "k", "v" FROM "call_search_config" WHERE "k" IN ('automerge', 'crisismerge')`).safeIntegers(false).all() as { k: string; v: number }[];
-  const now = Object.fromEntries(config.map((r) => [r.k, Number(r.v)]));
-  if (now.automerge === 16 && now.crisismerge === 64) return;
+  if (config.length === 0) return;
   try {
-    db.exec(`INSERT INTO "call_search"("call_search", rank) VALUES ('automerge', 16); INSERT INTO "call_search"("call_search", rank) VALUES ('crisismerge', 64);`);
+    db.exec(`INSERT INTO "call_search"("call_search", rank) VALUES ('automerge', 4); INSERT INTO "call_search"("call_search", rank) VALUES ('crisismerge', 16);`);
   } catch (err) {
-    // Another writer holds the lock: the defaults stay until the next start, answers are the same.
+    // Another writer holds the lock: set back at the next start, answers are the same.
     if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
   }
 }
