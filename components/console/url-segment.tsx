@@ -1,10 +1,9 @@
 "use client";
 
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { usePathname } from "next/navigation";
-import { useSyncExternalStore, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Loading } from "@/components/ui/spinner";
-
-const noSubscription = () => () => undefined;
 
 /**
  * Renders `children(segment)` with the URL's path segment at `index` (`/servers/<id>/oauth`: 1),
@@ -14,7 +13,7 @@ const noSubscription = () => () => undefined;
  */
 export function UrlSegment({ index, children }: { index: number; children: (segment: string) => ReactNode }) {
   const pathname = usePathname();
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useHydrated();
   const segment = hydrated ? pathname.split("/")[index + 1] : undefined;
   if (!segment) return <Loading />;
   return children(decodeURIComponent(segment));

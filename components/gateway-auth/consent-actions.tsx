@@ -2,12 +2,15 @@
 
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useConsent } from "@/lib/gateway-auth/hooks";
 
 /** Allow / Deny of the consent page; `denyOnly` when the person cannot allow (not a member). */
 export function ConsentActions({ denyOnly = false }: { denyOnly?: boolean }) {
   const consent = useConsent();
-  const busy = consent.isPending || consent.isSuccess;
+  // In the server's HTML a click would do nothing: the buttons wait for the page's script.
+  const hydrated = useHydrated();
+  const busy = !hydrated || consent.isPending || consent.isSuccess;
   return (
     <div className="flex flex-col gap-3">
       <ErrorAlert error={consent.error} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useTheme } from "next-themes";
 import { cn } from "@/components/ui/cn";
 import { useChooseTheme } from "./use-user-theme";
@@ -11,14 +11,13 @@ export const THEMES = [
   { value: "system", label: "System" },
 ] as const;
 
-const noSubscription = () => () => undefined;
 
 /** Light / dark / system as three radio buttons; the choice is kept in this browser and on the person's account. */
 export function ThemeSwitch({ name, className }: { name: string; className?: string }) {
   const { theme } = useTheme();
   const choose = useChooseTheme();
   // The stored choice is only known in the browser; the server renders none checked.
-  const mounted = useSyncExternalStore(noSubscription, () => true, () => false);
+  const mounted = useHydrated();
   const current = mounted ? (theme ?? "system") : undefined;
 
   return (
