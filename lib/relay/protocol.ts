@@ -148,26 +148,12 @@ function decode<F>(schema: z.ZodType<F>, data: RawData, maxBytes: number): Decod
   } catch {
     return { ok: false, error: { type: "error", code: "bad_frame", message: "Frame is not valid JSON" } };
   }
-  const message = messageFrame(raw);
-  if (message) return { ok: true, frame: message as F };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, frame: parsed.data };
   const issue = parsed.error.issues[0];
   const session = typeof raw === "object" && raw !== null && typeof (raw as { session?: unknown }).session === "string" ? ((raw as { session: string }).session.slice(0, 128) || undefined) : undefined;
   const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
   return { ok: false, error: { type: "error", code: "bad_frame", session, message: `Invalid frame: ${where}${issue?.message ?? "unknown"}`.slice(0, 2000) } };
-}
-
-/**
- * A valid `message` frame checked by hand: the one frame sent per JSON-RPC message, where zod's
- * walk costs as much as the parse. Anything else (or anything off) goes through the schema.
- */
-function messageFrame(raw: unknown): z.infer<typeof MessageFrame> | null {
-  if (typeof raw !== "object" || raw === null) return null;
-  const { type, session, message } = raw as { type?: unknown; session?: unknown; message?: unknown };
-  if (type !== "message" || typeof session !== "string" || session.length < 1 || session.length > 128) return null;
-  if (typeof message !== "object" || message === null || Array.isArray(message) || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") return null;
-  return { type, session, message: message as z.infer<typeof JsonRpcMessageSchema> };
 }
 
 /** Decodes and validates a frame received by the console. Never throws. */
