@@ -98,6 +98,9 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
     // Imported here: loading lib/db at the top would bind this process's client to no database before the relay bench sets its own.
     const { indexCalls } = await import("@/lib/calls/search-index");
     await indexCalls(db);
+    // What the console's hourly statistics upkeep does (lib/db/client.ts optimizeSqlite), as PostgreSQL's autovacuum would analyse.
+    db.pragma("analysis_limit = 1000");
+    db.pragma("optimize = 0x10002");
     db.pragma("wal_checkpoint(PASSIVE)");
     db.close();
     return;

@@ -6,7 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { databaseUrl, isPostgresUrl } from "./url";
-import { releasingFailedCommits } from "./sqlite";
+import { OPTIMIZE_INTERVAL_MS, optimizeSqlite, releasingFailedCommits } from "./sqlite";
 import { piece } from "@/lib/runtime";
 
 /** Which database this process talks to, from DATABASE_URL (SQLite unless it is a postgres:// URL). */
@@ -81,6 +81,9 @@ async function tuneSqlite(client: Client) {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 50");
+  await optimizeSqlite(client);
+  const timer = setInterval(() => void optimizeSqlite(client).catch((err) => console.error("[db] PRAGMA optimize failed", err)), OPTIMIZE_INTERVAL_MS);
+  timer.unref();
 }
 
 export type DbClient = Client;

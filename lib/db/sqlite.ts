@@ -34,3 +34,17 @@ export function releasingFailedCommits(factory: PrismaBetterSQLite3): PrismaBett
   };
   return factory;
 }
+
+export const OPTIMIZE_INTERVAL_MS = 3_600_000;
+
+/**
+ * SQLite keeps no statistics unless asked (PostgreSQL's autovacuum analyses by itself): without
+ * them, history filters that combine a rare and a common value can walk the wrong index at a
+ * million calls. `optimize` with 0x10000 looks at every table and analyses those whose size
+ * changed a lot since the last analysis; analysis_limit samples each index, so it stays in
+ * milliseconds. Run at open and hourly, as SQLite recommends for long-lived connections.
+ */
+export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Promise<unknown> }): Promise<void> {
+  await client.$queryRawUnsafe("PRAGMA analysis_limit = 1000");
+  await client.$queryRawUnsafe("PRAGMA optimize = 0x10002");
+}
