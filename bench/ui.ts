@@ -77,6 +77,9 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
   const invite = (await api("POST", "/api/v1/invitations", { email: "grace@example.com", role: "member" })).body.invitation.url as string;
   const pairing = (await api("POST", "/api/v1/agents/pairings", { name: "laptop" })).body.pairing;
   const agent = (await apiClient(sb.url)("POST", "/api/v1/agents/pair", { code: pairing.code, hostname: "ada-laptop", version: "0.1.0", platform: "linux" })).body.agent.id as string;
+  const echo = { serverId: server, method: "tools/call", name: "echo", arguments: { message: "alpha" }, assert: [{ kind: "status", equals: "ok" }] };
+  const collection = (await api("POST", "/api/v1/collections", { name: "Echo checks", steps: [echo, echo] })).body.collection.id as string;
+  const run = (await api("POST", `/api/v1/collections/${collection}/runs`, {})).body.run.id as string;
   const cookie = await sessionCookie(sb.url, owner.email, owner.password);
   const signedIn = (route: string, url: string): Page => ({ route, url, signedIn: true });
   const pages: Page[] = [
@@ -105,6 +108,10 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
     signedIn("/settings/workspace", "/settings/workspace"),
     signedIn("/settings/shares", "/settings/shares"),
     signedIn("/settings/audit", "/settings/audit"),
+    signedIn("/collections", "/collections"),
+    signedIn("/collections/[id]", `/collections/${collection}`),
+    signedIn("/runs/[id]", `/runs/${run}`),
+    signedIn("/settings/environments", "/settings/environments"),
   ];
   return { cookie, pages, api };
 }

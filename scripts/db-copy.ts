@@ -20,10 +20,11 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 /** Every model, parents before children (Agent before Server, calls by start so reruns follow originals). */
 export const COPY_ORDER = [
   "user", "session", "account", "verification", "workspace", "member", "apiToken", "agent", "agentPairing", "server",
-  "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "trafficPin", "invitation", "auditEvent", "share",
+  "mcpSession", "call", "instance", "interaction", "sessionLog", "trafficMessage", "trafficPin", "invitation", "auditEvent",
   "callNote", "callTag", "callStar", "savedView", "oAuthClient", "oAuthCredential", "oAuthFlow", "oAuthTrace", "gatewayExposure", "gatewayConnection",
   "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
-  "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken",
+  "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken", "collection", "environment", "collectionRun", "collectionRunStep", "share",
+  "identityToken", "ssoProvider",
 ] as const;
 /**
  * Short-lived counters (failed sign-ins) and client-assertion replay tombstones that start afresh
@@ -32,7 +33,7 @@ export const COPY_ORDER = [
  */
 export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
 /** Models without an `id` column page by their own key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"] };
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], collectionRunStep: ["runId", "index"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTheme } from "next-themes";
@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { safeNextPath } from "@/lib/auth";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
+import { useSignInOptions, useSsoSignIn } from "@/lib/sso/hooks";
 
 /**
  * Signs in and goes back to `?next=` (a same-origin path, checked with safeNextPath) or the servers.
@@ -21,6 +22,11 @@ export function SignInForm() {
   const setup = useSetupStatus();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const options = useSignInOptions();
+  const sso = useSsoSignIn();
+  // better-auth comes back to /sign-in?error=… when the identity provider's sign-in did not complete.
+  const [ssoError, setSsoError] = useState<string | null>(null);
+  useEffect(() => setSsoError(new URLSearchParams(window.location.search).get("error")), []);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -53,6 +59,19 @@ export function SignInForm() {
           .
         </p>
       )}
+      {options.data?.providers.map((p) => (
+        <Button
+          key={p.providerId}
+          type="button"
+          busy={sso.isPending}
+          onClick={() => sso.mutate({ providerId: p.providerId, next: safeNextPath(new URLSearchParams(window.location.search).get("next")) ?? "/servers" })}
+        >
+          Sign in with {p.name}
+        </Button>
+      ))}
+      {ssoError && <ErrorAlert error={new Error(`The sign-in with your identity provider did not complete (${ssoError.replace(/_/g, " ")})`)} />}
+      <ErrorAlert error={sso.error} />
+      {!!options.data?.providers.length && <p className="text-center text-sm text-muted">or with your password</p>}
       <Field label="Email" required>
         {(p) => <Input {...p} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>

@@ -18,6 +18,7 @@ import { CallDiff } from "./call-diff";
 import { CopyAsMenu } from "./copy-as-menu";
 import { compareUrl, editUrl } from "./urls";
 import { ShareButton } from "@/components/shares/share-dialog";
+import { AddToCollection } from "@/components/collections/add-to-collection";
 import { CallNoAccess } from "./call-no-access";
 import { CallMeta } from "./call-meta";
 import { CallStatusBadge } from "./call-status-badge";
@@ -69,6 +70,7 @@ export function CallPage({ id }: { id: string }) {
         <div className="flex flex-wrap items-center gap-2">
           <ShareButton callId={c.id} />
           <CopyAsMenu call={c} />
+          <AddToCollection call={c} />
           <Link href={`/history?compare=${encodeURIComponent(c.id)}`} className={buttonClasses()}>
             Compare with…
           </Link>

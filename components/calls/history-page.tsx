@@ -15,7 +15,7 @@ export function HistoryPage() {
   const filters = filtersFromParams(new URLSearchParams(searchParams.toString()));
   // "Compare with…" on a call arrives as ?compare=<id>: that call is ticked first.
   const [selected, setSelected] = useState<string[]>(() => (searchParams.get("compare") ? [searchParams.get("compare")!] : []));
-  const toggle = (id: string) => setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id].slice(-2)));
+  const toggle = (id: string) => setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id]));
 
   const setFilters = (next: CallFilters) => {
     const params = new URLSearchParams();

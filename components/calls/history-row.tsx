@@ -10,7 +10,7 @@ import { formatDuration, formatTime } from "./format";
 export const COLUMNS = "flex flex-wrap gap-x-2 gap-y-0.5 md:grid md:grid-cols-[8.5rem_8rem_6.5rem_minmax(6rem,1fr)_5.5rem_4.5rem_6rem] md:gap-x-3";
 
 /**
- * One call in history: a compare checkbox (when picking calls), the caller's star, then a link to
+ * One call in history: a checkbox (when picking calls to compare or collect), the caller's star, then a link to
  * its permalink with previews, tags and notes.
  */
 export function HistoryRow({ call, selected, onToggle }: { call: CallSummary; selected?: boolean; onToggle?: (id: string) => void }) {
@@ -19,7 +19,7 @@ export function HistoryRow({ call, selected, onToggle }: { call: CallSummary; se
       {onToggle && (
         <input
           type="checkbox"
-          aria-label={`Select ${call.name} at ${formatTime(call.startedAt, true)} to compare`}
+          aria-label={`Select ${call.name} at ${formatTime(call.startedAt, true)}`}
           checked={!!selected}
           onChange={() => onToggle(call.id)}
           className="mt-2 ml-2 shrink-0"

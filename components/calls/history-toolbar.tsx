@@ -5,15 +5,22 @@ import { buttonClasses } from "@/components/ui/button";
 import { apiUrl } from "@/lib/api-client";
 import { useWorkspaceId } from "@/lib/workspaces/hooks";
 import type { CallFilters } from "@/lib/calls/hooks";
+import { NewCollectionFromCalls } from "@/components/collections/new-from-calls";
 import { compareUrl } from "./urls";
 
-/** Above the history: compare the two ticked calls, export what the filters show. */
+/** Above the history: compare the two ticked calls, make a collection of the ticked calls, export what the filters show. */
 export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFilters; selected: string[]; onClear: () => void }) {
   const ready = selected.length === 2;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span className="text-xs text-muted" aria-live="polite">
-        {selected.length === 0 ? "Tick two calls to compare them." : ready ? "Two calls ticked." : "One call ticked; tick another."}
+        {selected.length === 0
+          ? "Tick two calls to compare them, or any to make a collection."
+          : ready
+            ? "Two calls ticked."
+            : selected.length === 1
+              ? "One call ticked; tick another to compare."
+              : `${selected.length} calls ticked.`}
       </span>
       {ready ? (
         <Link href={compareUrl(selected[0]!, selected[1]!)} className={buttonClasses("primary", "sm")}>
@@ -24,6 +31,7 @@ export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFi
           Compare
         </button>
       )}
+      <NewCollectionFromCalls callIds={selected} />
       {selected.length > 0 && (
         <button type="button" onClick={onClear} className={buttonClasses("ghost", "sm")}>
           Clear selection

@@ -18,6 +18,7 @@ export const NAV = [
   { href: "/dashboard", label: "Dashboard" },
   { href: "/agents", label: "Agents" },
   { href: "/history", label: "History" },
+  { href: "/collections", label: "Collections" },
   { href: "/settings/tokens", label: "Settings" },
 ];
 

@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "@/lib/api-client";
+import { refreshRun } from "@/lib/collections/hooks";
 import type { WorkspaceEvent } from "@/lib/events";
 import { interactionKeys } from "@/lib/interactions";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
@@ -37,6 +38,8 @@ export function useServerEvents() {
       } else if (event.type === "task" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: ["calls", "tasks", event.serverId] });
         void queryClient.invalidateQueries({ queryKey: ["calls", "detail", event.callId], exact: true });
+      } else if (event.type === "collection_run" && typeof event.runId === "string") {
+        refreshRun(queryClient, event.runId, event.collectionId);
       } else if (event.type === "health" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
       } else if (event.type === "server" && typeof event.serverId === "string") {

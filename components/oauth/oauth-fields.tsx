@@ -2,6 +2,7 @@
 
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import type { AuthMode, ClientAuth } from "@/lib/oauth";
+import { EMPTY_ENTERPRISE, EnterpriseFields, enterprisePayload, type EnterpriseFieldValues } from "./enterprise-fields";
 
 export interface OAuthFieldValues {
   authMode: AuthMode;
@@ -11,15 +12,17 @@ export interface OAuthFieldValues {
   clientAuth: ClientAuth;
   keyAlg: string;
   scope: string;
+  enterprise: EnterpriseFieldValues;
 }
 
-export const EMPTY_OAUTH: OAuthFieldValues = { authMode: "none", clientId: "", clientSecret: "", clientAuth: "client_secret_basic", keyAlg: "RS256", scope: "" };
+export const EMPTY_OAUTH: OAuthFieldValues = { authMode: "none", clientId: "", clientSecret: "", clientAuth: "client_secret_basic", keyAlg: "RS256", scope: "", enterprise: EMPTY_ENTERPRISE };
 
 const MODES: { value: AuthMode; label: string }[] = [
   { value: "none", label: "None (or headers)" },
   { value: "oauth-per-member", label: "OAuth: each member signs in for themselves" },
   { value: "oauth-shared", label: "OAuth: one shared workspace sign-in" },
   { value: "oauth-machine", label: "OAuth: machine credentials (client_credentials, for scripts and CI)" },
+  { value: "enterprise-managed", label: "Enterprise-managed: each member's company sign-in (SEP-990, no consent screen)" },
 ];
 
 const CLIENT_AUTH: { value: ClientAuth; label: string }[] = [
@@ -35,6 +38,7 @@ export function oauthPayload(values: OAuthFieldValues) {
   const machine = values.authMode === "oauth-machine";
   return {
     ...(values.authMode !== "none" && clientId ? { oauthClientId: clientId, ...(values.clientSecret ? { oauthClientSecret: values.clientSecret } : {}) } : {}),
+    ...(values.authMode === "enterprise-managed" ? enterprisePayload(values.enterprise) : {}),
     ...(machine ? { oauthClientAuth: values.clientAuth, ...(values.clientAuth === "private_key_jwt" ? { oauthKeyAlg: values.keyAlg } : {}), ...(values.scope.trim() ? { oauthScope: values.scope.trim() } : {}) } : {}),
   };
 }
@@ -43,6 +47,7 @@ export function oauthPayload(values: OAuthFieldValues) {
 export function OAuthFields({ values, onChange, secretSet }: { values: OAuthFieldValues; onChange: (values: OAuthFieldValues) => void; secretSet?: boolean }) {
   const set = <K extends keyof OAuthFieldValues>(key: K, value: OAuthFieldValues[K]) => onChange({ ...values, [key]: value });
   const machine = values.authMode === "oauth-machine";
+  const enterprise = values.authMode === "enterprise-managed";
   const keyBased = machine && values.clientAuth === "private_key_jwt";
   const keep = secretSet ? "Leave empty to keep the stored one" : undefined;
   return (
@@ -74,15 +79,19 @@ export function OAuthFields({ values, onChange, secretSet }: { values: OAuthFiel
           <Field label="Scope (optional)">{(p) => <Input {...p} className="font-mono text-xs" value={values.scope} onChange={(e) => set("scope", e.target.value)} />}</Field>
         </div>
       )}
+      {enterprise && <EnterpriseFields values={values.enterprise} onChange={(v) => set("enterprise", v)} secretSet={secretSet} />}
       {values.authMode !== "none" && (
         <div className="grid grid-cols-2 gap-3">
-          <Field label={machine ? "Client ID" : "Client ID (optional)"} hint={machine ? undefined : "Pre-registered with the server's authorization server; else the console registers itself"}>
+          <Field
+            label={machine || enterprise ? "Client ID" : "Client ID (optional)"}
+            hint={machine ? undefined : enterprise ? "Registered with the server's authorization server" : "Pre-registered with the server's authorization server; else the console registers itself"}
+          >
             {(p) => <Input {...p} className="font-mono text-xs" value={values.clientId} onChange={(e) => set("clientId", e.target.value)} />}
           </Field>
           {keyBased ? (
             <Field label="Signing algorithm">{(p) => <Input {...p} className="font-mono text-xs" value={values.keyAlg} onChange={(e) => set("keyAlg", e.target.value)} />}</Field>
           ) : (
-            <Field label={machine ? (values.clientAuth === "jwt_bearer" ? "Assertion (JWT)" : "Client secret") : "Client secret (optional)"} hint={keep}>
+            <Field label={machine ? (values.clientAuth === "jwt_bearer" ? "Assertion (JWT)" : "Client secret") : enterprise ? "Client secret" : "Client secret (optional)"} hint={keep}>
               {(p) => <Input {...p} type="password" autoComplete="new-password" className="font-mono text-xs" value={values.clientSecret} onChange={(e) => set("clientSecret", e.target.value)} />}
             </Field>
           )}

@@ -24,6 +24,22 @@ export function OAuthPanel({ server }: { server: ServerDto }) {
       </section>
     );
   }
+  if (server.authMode === "enterprise-managed") {
+    const s = status.data;
+    return (
+      <section aria-label="OAuth" className="flex flex-wrap items-center gap-3 border-b px-6 py-3 text-sm">
+        <span className="font-medium">OAuth</span>
+        <span className="text-xs text-muted">
+          Enterprise-managed: your sign-in with <span className="font-mono">{server.idpIssuer}</span> is exchanged for access, no consent screen.
+        </span>
+        {s && (
+          <span data-testid="oauth-state" className="text-xs">
+            {s.signedIn ? `Signed in with your identity provider${s.expiresAt ? ` · until ${new Date(s.expiresAt).toLocaleTimeString()}` : ""}` : "Sign in to the console with your identity provider first"}
+          </span>
+        )}
+      </section>
+    );
+  }
   if (!enabled) return null;
   const shared = server.authMode === "oauth-shared";
   const s = status.data;

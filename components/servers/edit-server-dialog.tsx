@@ -45,6 +45,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
     clientAuth: server.oauthClientAuth ?? "client_secret_basic",
     keyAlg: server.oauthKeyAlg ?? "RS256",
     scope: server.oauthScope ?? "",
+    enterprise: { idpIssuer: server.idpIssuer ?? "", idpTokenEndpoint: server.idpTokenEndpoint ?? "", idpClientId: server.idpClientId ?? "", idpClientSecret: "", oauthIssuer: server.oauthIssuer ?? "" },
   });
 
   async function onSubmit(event: FormEvent) {
@@ -162,5 +163,11 @@ function oauthUpdate(server: ServerDto, oauth: OAuthFieldValues) {
           ...((oauth.scope.trim() || null) !== server.oauthScope ? { oauthScope: oauth.scope.trim() || null } : {}),
         }
       : {}),
+    ...(oauth.authMode === "enterprise-managed" ? enterpriseUpdate(server, oauth.enterprise) : {}),
   };
+}
+
+function enterpriseUpdate(server: ServerDto, values: OAuthFieldValues["enterprise"]) {
+  const changed = (["idpIssuer", "idpTokenEndpoint", "idpClientId", "oauthIssuer"] as const).filter((k) => (values[k].trim() || null) !== server[k]);
+  return { ...Object.fromEntries(changed.map((k) => [k, values[k].trim() || null])), ...(values.idpClientSecret ? { idpClientSecret: values.idpClientSecret } : {}) };
 }

@@ -14,6 +14,12 @@ import { Cell, Row, Table } from "@/components/ui/table";
 
 const STATUS_TONE = { active: "green", expired: "amber", revoked: "red" } as const;
 
+/** What a link shows: the call's name, or the run's collection and when it ran. */
+function sharedName(share: ShareDto): string {
+  if (share.run) return `${share.run.collectionName} (run ${formatTime(share.run.startedAt, true)})`;
+  return share.call?.name ?? "—";
+}
+
 /** Share links with who made them, expiry, views, Copy and Revoke (its creator, or an admin). */
 export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[]; showCall?: boolean; empty: string }) {
   const revoke = useRevokeShare();
@@ -27,12 +33,12 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
             <Row key={share.id} data-testid="share-row">
               {showCall && (
                 <Cell className="font-mono text-xs">
-                  <Link href={`/calls/${share.callId}`} className="text-accent hover:underline">
-                    {share.call.name}
+                  <Link href={share.runId ? `/runs/${share.runId}` : `/calls/${share.callId}`} className="text-accent hover:underline">
+                    {sharedName(share)}
                   </Link>
                 </Cell>
               )}
-              {showCall && <Cell className="text-xs">{share.call.serverName ?? "—"}</Cell>}
+              {showCall && <Cell className="text-xs">{share.run ? "collection run" : (share.call?.serverName ?? "—")}</Cell>}
               <Cell label="Created by" className="text-xs">{share.createdBy.name ?? "a former member"}</Cell>
               <Cell label="Created" className="text-xs text-muted">{formatTime(share.createdAt, true)}</Cell>
               <Cell label="Expires" className="text-xs text-muted">{share.expiresAt ? formatTime(share.expiresAt, true) : "never"}</Cell>
@@ -47,7 +53,7 @@ export function ShareLinkList({ shares, showCall, empty }: { shares: ShareDto[];
               <Cell actions className="text-right whitespace-nowrap">
                 {share.status === "active" && <CopyButton text={share.url} label="Copy link" />}
                 {share.canRevoke && (
-                  <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke the link to ${share.call.name} created ${formatTime(share.createdAt, true)}`} onClick={() => setTarget(share)}>
+                  <Button size="sm" variant="ghost" className="text-red-600 dark:text-red-400" aria-label={`Revoke the link to ${sharedName(share)} created ${formatTime(share.createdAt, true)}`} onClick={() => setTarget(share)}>
                     Revoke
                   </Button>
                 )}

@@ -2,12 +2,12 @@ import type { ReactNode } from "react";
 import { Logo } from "@/components/console/logo";
 
 /** The frame of a public share page: no console chrome, no navigation, no links into a workspace. */
-export function SharedPage({ children }: { children: ReactNode }) {
+export function SharedPage({ children, what = "call" }: { children: ReactNode; what?: "call" | "run" }) {
   return (
     <div className="flex min-h-full flex-col">
       <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-panel px-6">
         <Logo />
-        <span className="text-xs text-muted">Shared call · read-only</span>
+        <span className="text-xs text-muted">{`Shared ${what === "run" ? "collection run" : "call"} · read-only`}</span>
       </header>
       <main id="main" className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-5 p-6">
         {children}

@@ -12,6 +12,7 @@ import type { Access } from "./index";
 export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   // set-up, pairing and the agent's own endpoint authenticate by other means
   "GET /api/v1/setup": "public",
+  "GET /api/v1/sso": "public",
   "POST /api/v1/setup": "public",
   "POST /api/v1/agents/pair": "public",
   "GET /api/v1/agents/self": "public",
@@ -26,10 +27,15 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
 
   "GET /api/v1/me": "viewer",
   "PATCH /api/v1/me": "viewer",
+  "GET /api/v1/me/identity-tokens": "viewer",
+  "PUT /api/v1/me/identity-tokens": "viewer",
+  "DELETE /api/v1/me/identity-tokens": "viewer",
   "POST /api/v1/workspaces": "viewer",
   "GET /api/v1/workspace": "viewer",
   "PATCH /api/v1/workspace": "admin",
   "DELETE /api/v1/workspace": "owner",
+  "GET /api/v1/workspace/sso": "admin",
+  "PATCH /api/v1/workspace/sso": "owner",
 
   "GET /api/v1/members": "viewer",
   "PATCH /api/v1/members/:userId": "admin",
@@ -118,6 +124,24 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/views": "viewer",
   "POST /api/v1/views": "member",
   "DELETE /api/v1/views/:id": "member",
+  // collections: members edit their own (admins any: checked by the service), run and import
+  "GET /api/v1/collections": "viewer",
+  "POST /api/v1/collections": "member",
+  "POST /api/v1/collections/import": "member",
+  "GET /api/v1/collections/:id": "viewer",
+  "PATCH /api/v1/collections/:id": "member",
+  "DELETE /api/v1/collections/:id": "member",
+  "GET /api/v1/collections/:id/export": "viewer",
+  "GET /api/v1/collections/:id/runs": "viewer",
+  "POST /api/v1/collections/:id/runs": "member",
+  "GET /api/v1/runs/:id": "viewer",
+  "POST /api/v1/runs/:id/steps/:index/accept": "member",
+  "POST /api/v1/runs/:id/share": "member",
+  "GET /api/v1/environments": "viewer",
+  "POST /api/v1/environments": "admin",
+  "GET /api/v1/environments/:id": "viewer",
+  "PATCH /api/v1/environments/:id": "admin",
+  "DELETE /api/v1/environments/:id": "admin",
 
   "GET /api/v1/interactions": "viewer",
   "GET /api/v1/interactions/:id": "viewer",

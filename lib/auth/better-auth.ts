@@ -6,6 +6,7 @@ import { derivedSecret } from "@/lib/crypto";
 import { requestOrigin } from "./index";
 import { authAuditHooks } from "./audit-hooks";
 import { gatewayOAuthPlugins } from "./gateway-oauth";
+import { operatorProvider, ssoDatabaseHooks, ssoPlugins } from "@/lib/sso/server";
 
 /**
  * better-auth owns users, password hashing (scrypt) and browser sessions (signed cookies).
@@ -27,6 +28,9 @@ export const auth = betterAuth({
   trustedOrigins: (request) => [...(request ? [requestOrigin(request)] : []), ...extraOrigins()],
   telemetry: { enabled: false },
   hooks: authAuditHooks,
+  // Single sign-on (lib/sso): a workspace that requires it refuses its members' passwords; IdP tokens are kept encrypted.
+  databaseHooks: ssoDatabaseHooks,
+  account: { encryptOAuthTokens: true },
   // Its limiter keys on X-Forwarded-For and one bucket per path: sign-in-limit.ts replaces it.
   rateLimit: { enabled: false },
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
@@ -34,7 +38,7 @@ export const auth = betterAuth({
     useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true,
   },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
-  plugins: [...gatewayOAuthPlugins],
+  plugins: [...gatewayOAuthPlugins, ...ssoPlugins()],
 });
 
 
@@ -45,7 +49,9 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
 }
 
 function extraOrigins(): string[] {
-  return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean);
+  // The operator's identity provider: better-auth fetches its endpoints only from trusted origins.
+  const idp = operatorProvider()?.issuer;
+  return [...(process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean), ...(idp ? [new URL(idp).origin] : [])];
 }
 
 /** Creates a credential account through better-auth's own adapter and password hasher. */

@@ -8,6 +8,7 @@ import { consoleOrigin, requestOrigin, type ClientInfo, type Principal } from ".
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
+import { ssoSessionStands } from "@/lib/sso/server";
 
 export { auth, createUserWithPassword } from "./better-auth";
 export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "./gateway-oauth";
@@ -57,6 +58,7 @@ export async function authenticate(request: RequestHead): Promise<Principal> {
   }
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new SwitchboardError("unauthorized", "Sign in or send an API token (Authorization: Bearer …)");
+  if (!(await ssoSessionStands(session.user.id))) throw new SwitchboardError("unauthorized", "Your sign-in with your organisation's identity provider has ended: sign in again");
   // EventSource cannot send headers, so event streams name the workspace in the query.
   const wanted = request.headers.get(WORKSPACE_HEADER) ?? new URL(request.url).searchParams.get("workspace");
   const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });

@@ -5,7 +5,7 @@ export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuer
 export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway"] as const;
+export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection"] as const;
 export type CallOrigin = (typeof CALL_ORIGINS)[number];
 /** Work the console does on its own (re-reading a subscribed resource that changed): hidden from history unless asked for. */
 export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription"];
@@ -72,7 +72,7 @@ export interface CallDto {
   requestId: string;
   traceId: string;
   rerunOfId: string | null;
-  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update) or "gateway" (another MCP host through /mcp). */
+  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update), "gateway" (another MCP host through /mcp) or "collection" (a step of a collection run). */
   origin: CallOrigin;
   /** Gateway calls: the MCP host that made it ("name version" from its initialize). */
   client: string | null;

@@ -64,7 +64,7 @@ export const ListCallsQuerySchema = z.object({
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
   /**
-   * Who asked: "user", "app", "card", "subscription", "gateway" (see CallOrigin), or "any". Without it,
+   * Who asked: "user", "app", "card", "subscription", "gateway", "collection" (see CallOrigin), or "any". Without it,
    * automatic work (subscription re-reads) is left out.
    */
   origin: z.enum([...CALL_ORIGINS, "any"]).optional(),

@@ -11,6 +11,7 @@ import { isSignInRequired } from "@/lib/oauth";
 import { credentialUsed } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import { decryptJson } from "@/lib/crypto";
+import type { SecretValues } from "@/lib/redaction";
 import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
@@ -44,6 +45,14 @@ interface CallRequest {
   rerunOfId?: string;
   origin?: CallOrigin;
   parentCallId?: string;
+  /** Secret values the caller put in the arguments (a collection environment's secrets): masked in history like the server's own. */
+  secrets?: SecretValues;
+}
+
+/** Both sets of secret values, longest first (a longer value must be masked before a value inside it). */
+function withSecrets(a: SecretValues, b: SecretValues | undefined): SecretValues {
+  if (!b?.values.length) return a;
+  return { values: [...new Set([...a.values, ...b.values])].sort((x, y) => y.length - x.length) };
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
@@ -73,7 +82,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
   await takeCallRoom(principal.workspaceId);
   // History shows the arguments with secrets masked; the original is kept, sealed, for Run again.
-  const secrets = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server });
+  const secrets = withSecrets(await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }), req.secrets);
   const base = {
     id: crypto.randomUUID(),
     workspaceId: principal.workspaceId,
@@ -170,7 +179,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   // Asked again: a token refreshed during the call is a secret value too (a failed read keeps the first answer).
-  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }).catch(() => secrets);
+  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }).then((now) => withSecrets(now, req.secrets), () => secrets);
   const completion: CallCompletion = {
     status: outcome.status,
     isError: outcome.result?.isError === true,

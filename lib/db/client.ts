@@ -14,7 +14,8 @@ export const databaseProvider: "sqlite" | "postgresql" = isPostgresUrl(databaseU
 
 // Secret columns leave the database only through an explicit `select`.
 const omit = {
-  server: { headersSecret: true, oauthClientSecret: true },
+  server: { headersSecret: true, oauthClientSecret: true, idpClientSecret: true },
+  identityToken: { idToken: true, refreshToken: true },
   call: { paramsSecret: true },
   oAuthClient: { infoSecret: true },
   oAuthCredential: { tokensSecret: true },
@@ -24,6 +25,7 @@ const omit = {
   agentPairing: { codeHash: true },
   share: { tokenHash: true, tokenSecret: true },
   invitation: { tokenHash: true, tokenSecret: true },
+  environment: { secrets: true },
 } as const;
 
 /**

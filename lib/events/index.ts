@@ -23,7 +23,9 @@ export type WorkspaceEvent =
   /** A running call's `notifications/progress` (match it by `requestId`, the caller's id). */
   | { type: "progress"; serverId: string; callId: string; requestId: string; progress: number; total?: number; message?: string }
   /** A task-augmented call's task changed state; `callStatus` is the call's own status. */
-  | { type: "task"; serverId: string; callId: string; requestId: string; taskId: string; status: string; statusMessage: string | null; callStatus: string };
+  | { type: "task"; serverId: string; callId: string; requestId: string; taskId: string; status: string; statusMessage: string | null; callStatus: string }
+  /** A collection run started, finished a step (`stepIndex`) or ended; `status` is the run's (lib/collections). */
+  | { type: "collection_run"; runId: string; collectionId: string; status: string; stepIndex: number | null };
 
 /** A log line as the live channel carries it (the shape the logs API lists). */
 interface LogLineEvent {

@@ -72,6 +72,8 @@ export async function startInstance({
     const living = alive.includes(id) ? alive : [...alive, id];
     const count = await calls.interruptOrphans(living);
     await q.endGatewayConnections({ alive: living });
+    const runs = await q.interruptRuns({ alive: living });
+    if (runs) log(`${runs} collection run(s) of a stopped console instance marked error (interrupted)`);
     const tasks = await calls.claimTaskCalls(living, id);
     if (tasks.length) {
       followTasks(tasks);
@@ -100,6 +102,7 @@ export async function startInstance({
       clearInterval(timer);
       const count = await calls.interruptOwn(id);
       await q.endOwnGatewayConnections({ id }).catch(() => undefined);
+      await q.interruptRuns({ own: id }).catch(() => undefined);
       await q.deleteInstances({ ids: [id] });
       return count;
     },

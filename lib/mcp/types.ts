@@ -1,3 +1,4 @@
+import type { EnterpriseCredentials } from "./oauth-enterprise";
 import type { MachineCredentials } from "./oauth-machine";
 import type { OAuthStore } from "./oauth-provider";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
@@ -52,6 +53,8 @@ export interface ConnectionConfig {
   oauth?: OAuthStore;
   /** OAuth client credentials (machine to machine); takes precedence over `oauth`. */
   machine?: MachineCredentials;
+  /** Enterprise-managed authorization (SEP-990): the member's ID token exchanged for an ID-JAG, then for tokens. */
+  enterprise?: EnterpriseCredentials;
   /** For agent-relayed stdio servers: a ready SDK Transport replaces the HTTP transports (no fallback, no 404 logic). */
   createTransport?: () => Transport;
   /** What createTransport is, as recorded on the session: the agent relay (default) or an in-process server. */

@@ -1,12 +1,13 @@
 import { SdkHttpError, type Transport } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
 import { createHttpRecorder, type HttpRecorder } from "./http";
+import { enterpriseProvider } from "./oauth-enterprise";
 import { machineProvider } from "./oauth-machine";
 import { ConsoleOAuthProvider } from "./oauth-provider";
 import { createHttpTransport, parseEndpoint } from "./transports";
 import type { ConnectionConfig, TransportMode } from "./types";
 
-export type UpstreamConfig = Pick<ConnectionConfig, "url" | "headers" | "fetch" | "oauth" | "machine" | "createTransport">;
+export type UpstreamConfig = Pick<ConnectionConfig, "url" | "headers" | "fetch" | "oauth" | "machine" | "enterprise" | "createTransport">;
 
 /**
  * A bare transport to a server: the same HTTP transports, headers-to-own-origin rule, address
@@ -16,7 +17,7 @@ export type UpstreamConfig = Pick<ConnectionConfig, "url" | "headers" | "fetch" 
 export function openUpstream(config: UpstreamConfig, kind: "streamable-http" | "sse"): { transport: Transport; recorder: HttpRecorder | null } {
   if (config.createTransport) return { transport: config.createTransport(), recorder: null };
   const recorder = createHttpRecorder(config.oauth?.fetch ?? config.fetch);
-  const provider = config.machine ? machineProvider(config.machine) : config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
+  const provider = config.machine ? machineProvider(config.machine) : config.enterprise ? enterpriseProvider(config.enterprise) : config.oauth ? new ConsoleOAuthProvider(config.oauth, config.url) : undefined;
   return { transport: createHttpTransport(kind, parseEndpoint(config.url), config.headers, recorder, provider), recorder };
 }
 

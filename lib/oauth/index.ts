@@ -2,10 +2,16 @@ import type { OAuthTrace, SignInRequired } from "@/lib/mcp";
 
 /**
  * Whose credential calls to a server use: none, each member's own, one shared by the workspace,
- * or the console's own client credentials (machine to machine: no person signs in).
+ * the console's own client credentials (machine to machine: no person signs in), or the member's
+ * enterprise identity (SEP-990: their IdP ID token exchanged for an ID-JAG, no consent screen).
  */
-export const AUTH_MODES = ["none", "oauth-per-member", "oauth-shared", "oauth-machine"] as const;
+export const AUTH_MODES = ["none", "oauth-per-member", "oauth-shared", "oauth-machine", "enterprise-managed"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** Modes where each member has their own credential, hence their own live session. */
+export function isPerMemberMode(mode: string): boolean {
+  return mode === "oauth-per-member" || mode === "enterprise-managed";
+}
 
 /**
  * How a machine client gets its tokens: client_credentials authenticated with a secret (RFC 6749

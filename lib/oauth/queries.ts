@@ -90,7 +90,7 @@ export function deleteStaleFlows({ before }: { before: Date }) {
 
 /** The server a callback finishes for, with its pre-registered client secret. */
 export function findServerForFlow({ workspaceId, id }: { workspaceId: string; id: string }) {
-  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false } });
+  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false, idpClientSecret: false } });
 }
 
 export function findUserName({ id }: { id: string }) {
@@ -123,4 +123,9 @@ export function findTrace({ serverId, subject, kind }: { serverId: string; subje
 
 export function findUserNames({ ids }: { ids: string[] }) {
   return prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+}
+
+/** When the member's ID token from an IdP expires (lib/sso owns the token; this reads only its expiry). */
+export function findIdentityExpiry({ userId, issuer }: { userId: string; issuer: string }) {
+  return prisma.identityToken.findUnique({ where: { userId_issuer: { userId, issuer } }, select: { expiresAt: true } });
 }

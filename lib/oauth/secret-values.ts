@@ -12,7 +12,7 @@ const SECRETS_CACHE_MS = 60_000;
 type SecretsEntry = { secrets: Promise<SecretValues>; epoch: number; until: number; latest: SecretValues };
 const cache = () => piece("serverSecrets", () => new Map<string, SecretsEntry>());
 
-type SealedColumns = Pick<ServerSecretRow, "headersSecret" | "oauthClientSecret">;
+type SealedColumns = Pick<ServerSecretRow, "headersSecret" | "oauthClientSecret" | "idpClientSecret">;
 
 /**
  * A server's stored secret values, to mask wherever they appear in what is recorded or shown:
@@ -49,6 +49,7 @@ async function load(workspaceId: string, serverId: string, row: SealedColumns | 
   return secretValues([
     ...Object.values(open<Record<string, string>>(server.headersSecret) ?? {}),
     open<string>(server.oauthClientSecret),
+    open<string>(server.idpClientSecret),
     ...(await tokenSecrets(workspaceId, serverId)),
   ]);
 }

@@ -12,6 +12,7 @@ import { beginAuthorization, classifyFailure, finishAuthorization, revokeTokens,
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
 import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
+import { enterpriseStatus } from "./enterprise";
 import * as q from "./queries";
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -61,6 +62,10 @@ function credentialSubject(server: Pick<ServerSecretRow, "authMode" | "actingUse
 /** For a call's history row: whose credential calls to the server run with now; null for servers without OAuth. */
 export async function credentialUsed(server: ServerSecretRow): Promise<{ credentialMode: "member" | "shared" | "machine"; credentialUserId: string | null; credentialUserName: string | null } | null> {
   if (server.authMode === "oauth-machine" && server.kind === "http") return { credentialMode: "machine", credentialUserId: null, credentialUserName: server.oauthClientId };
+  if (server.authMode === "enterprise-managed" && server.kind === "http" && server.actingUserId) {
+    const user = await q.findUserName({ id: server.actingUserId });
+    return { credentialMode: "member", credentialUserId: server.actingUserId, credentialUserName: user?.name ?? null };
+  }
   const subject = server.kind === "http" ? credentialSubject(server) : null;
   const row = subject ? await q.findCredentialInfo({ serverId: server.id, subject }) : null;
   if (!row) return null;
@@ -85,8 +90,8 @@ function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "authMode"
 
 /** A failure of a server with OAuth, turned into sign-in-required when it is about authorization. */
 export function oauthFailure(server: ServerSecretRow, failure: Failure): Failure {
-  // Machine credentials involve no person: a refusal is the server's answer, not a sign-in prompt.
-  if (server.authMode === "none" || server.authMode === "oauth-machine" || failure.kind !== "unauthorized") return failure;
+  // Machine credentials involve no person, and an enterprise identity no sign-in to the server: the refusal says what to do.
+  if (server.authMode === "none" || server.authMode === "oauth-machine" || server.authMode === "enterprise-managed" || failure.kind !== "unauthorized") return failure;
   const data = failure.data as { insufficientScope?: boolean; requiredScope?: string } | undefined;
   return classifyFailure(signInRequired(server, data?.insufficientScope ? { scope: data.requiredScope } : undefined));
 }
@@ -96,7 +101,7 @@ export function oauthFailure(server: ServerSecretRow, failure: Failure): Failure
  * sign-in-required when there is no credential at all, before anything is sent.
  */
 export async function connectionOAuth(server: ServerSecretRow): Promise<OAuthStore | undefined> {
-  if (server.authMode === "none" || server.authMode === "oauth-machine" || server.kind !== "http") return undefined;
+  if (server.authMode === "none" || server.authMode === "oauth-machine" || server.authMode === "enterprise-managed" || server.kind !== "http") return undefined;
   const subject = credentialSubject(server);
   if (!subject || !(await q.findCredentialInfo({ serverId: server.id, subject }))) throw signInRequired(server);
   const fallbackRedirect = `${process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : "http://localhost"}${CALLBACK_PATH}`;
@@ -120,6 +125,7 @@ export function connectionMachine(server: ServerSecretRow): MachineCredentials |
 /** `POST /servers/:id/oauth/authorize`: discovery, registration and PKCE by the SDK; the URL for the browser. */
 export async function startAuthorization(principal: Principal, server: ServerSecretRow, request: RequestHead, scope?: string): Promise<{ authorizationUrl: string }> {
   if (server.authMode === "none") throw new SwitchboardError("bad_request", `"${server.name}" is not set up for OAuth; an admin can choose an auth mode in its settings`);
+  if (server.authMode === "enterprise-managed") throw new SwitchboardError("bad_request", `"${server.name}" uses your sign-in with your organisation's identity provider: there is no separate sign-in to it`);
   if (!server.url) throw new SwitchboardError("bad_request", `"${server.name}" has no URL`);
   if (principal.via !== "session") throw new SwitchboardError("bad_request", "Signing in to a server needs a browser session, not an API token");
   const subject = credentialSubject({ ...server, actingUserId: principal.userId })!;
@@ -197,6 +203,7 @@ export async function completeAuthorization(request: RequestHead): Promise<Callb
 
 /** `GET /servers/:id/oauth`: the caller's sign-in state for the server; never tokens. */
 export async function oauthStatus(principal: Principal, server: ServerSecretRow): Promise<OAuthStatus> {
+  if (server.authMode === "enterprise-managed") return enterpriseStatus(server, principal.userId);
   const subject = credentialSubject({ ...server, actingUserId: principal.userId });
   const row = subject ? await q.findCredentialInfo({ serverId: server.id, subject }) : null;
   const by = row ? await q.findUserName({ id: row.userId }) : null;
@@ -296,6 +303,7 @@ export function forgetServerCredentials(serverId: string): Promise<number> {
 }
 
 export { callbackPage } from "./page";
+export { connectionEnterprise } from "./enterprise";
 export { knownSecretValues, serverSecretValues } from "./secret-values";
 
 function covers(granted: string, wanted: string): boolean {

@@ -8,14 +8,17 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/audit/export", page: "/api/v1/audit/export/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/cancel", page: "/api/v1/calls/cancel/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/export", page: "/api/v1/calls/export/route", methods: ["GET"] },
+  { pattern: "/api/v1/collections/import", page: "/api/v1/collections/import/route", methods: ["POST"] },
   { pattern: "/api/v1/invitations/accept", page: "/api/v1/invitations/accept/route", methods: ["POST"] },
   { pattern: "/api/v1/invitations/preview", page: "/api/v1/invitations/preview/route", methods: ["POST"] },
+  { pattern: "/api/v1/me/identity-tokens", page: "/api/v1/me/identity-tokens/route", methods: ["GET","PUT","DELETE"] },
   { pattern: "/api/v1/members/leave", page: "/api/v1/members/leave/route", methods: ["POST"] },
   { pattern: "/api/v1/members/transfer", page: "/api/v1/members/transfer/route", methods: ["POST"] },
   { pattern: "/api/v1/oauth/callback", page: "/api/v1/oauth/callback/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/demo", page: "/api/v1/servers/demo/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/export", page: "/api/v1/servers/export/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/import", page: "/api/v1/servers/import/route", methods: ["POST"] },
+  { pattern: "/api/v1/workspace/sso", page: "/api/v1/workspace/sso/route", methods: ["GET","PATCH"] },
   { pattern: "/api/v1/calls/:id/app/resources/read", page: "/api/v1/calls/[id]/app/resources/read/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/:id/app/tools/call", page: "/api/v1/calls/[id]/app/tools/call/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/gateway/clients/:clientId", page: "/api/v1/servers/[id]/gateway/clients/[clientId]/route", methods: ["DELETE"] },
@@ -31,6 +34,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers/:id/resources/unsubscribe", page: "/api/v1/servers/[id]/resources/unsubscribe/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/tools/call", page: "/api/v1/servers/[id]/tools/call/route", methods: ["POST"] },
   { pattern: "/api/v1/sessions/:id/traffic/pins", page: "/api/v1/sessions/[id]/traffic/pins/route", methods: ["GET"] },
+  { pattern: "/api/v1/runs/:id/steps/:index/accept", page: "/api/v1/runs/[id]/steps/[index]/accept/route", methods: ["POST"] },
   { pattern: "/api/v1/sessions/:id/traffic/:messageId/pin", page: "/api/v1/sessions/[id]/traffic/[messageId]/pin/route", methods: ["PUT","DELETE"] },
   { pattern: "/api/v1/calls/:id/app", page: "/api/v1/calls/[id]/app/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/:id/notes", page: "/api/v1/calls/[id]/notes/route", methods: ["GET","POST"] },
@@ -39,7 +43,10 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/calls/:id/shares", page: "/api/v1/calls/[id]/shares/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/calls/:id/star", page: "/api/v1/calls/[id]/star/route", methods: ["PUT","DELETE"] },
   { pattern: "/api/v1/calls/:id/tags", page: "/api/v1/calls/[id]/tags/route", methods: ["PUT"] },
+  { pattern: "/api/v1/collections/:id/export", page: "/api/v1/collections/[id]/export/route", methods: ["GET"] },
+  { pattern: "/api/v1/collections/:id/runs", page: "/api/v1/collections/[id]/runs/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/interactions/:id/respond", page: "/api/v1/interactions/[id]/respond/route", methods: ["POST"] },
+  { pattern: "/api/v1/runs/:id/share", page: "/api/v1/runs/[id]/share/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/agent", page: "/api/v1/servers/[id]/agent/route", methods: ["PUT"] },
   { pattern: "/api/v1/servers/:id/complete", page: "/api/v1/servers/[id]/complete/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/connect", page: "/api/v1/servers/[id]/connect/route", methods: ["POST"] },
@@ -58,10 +65,13 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers/:id/:kind", page: "/api/v1/servers/[id]/[kind]/route", methods: ["GET"] },
   { pattern: "/api/v1/agents/:id", page: "/api/v1/agents/[id]/route", methods: ["GET","DELETE"] },
   { pattern: "/api/v1/calls/:id", page: "/api/v1/calls/[id]/route", methods: ["GET"] },
+  { pattern: "/api/v1/collections/:id", page: "/api/v1/collections/[id]/route", methods: ["GET","PATCH","DELETE"] },
+  { pattern: "/api/v1/environments/:id", page: "/api/v1/environments/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/interactions/:id", page: "/api/v1/interactions/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/invitations/:id", page: "/api/v1/invitations/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/members/:userId", page: "/api/v1/members/[userId]/route", methods: ["PATCH","DELETE"] },
   { pattern: "/api/v1/notes/:id", page: "/api/v1/notes/[id]/route", methods: ["PATCH","DELETE"] },
+  { pattern: "/api/v1/runs/:id", page: "/api/v1/runs/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id", page: "/api/v1/servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/shares/:id", page: "/api/v1/shares/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/tokens/:id", page: "/api/v1/tokens/[id]/route", methods: ["DELETE"] },
@@ -69,6 +79,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/agents", page: "/api/v1/agents/route", methods: ["GET"] },
   { pattern: "/api/v1/audit", page: "/api/v1/audit/route", methods: ["GET"] },
   { pattern: "/api/v1/calls", page: "/api/v1/calls/route", methods: ["GET"] },
+  { pattern: "/api/v1/collections", page: "/api/v1/collections/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/environments", page: "/api/v1/environments/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/events", page: "/api/v1/events/route", methods: ["GET"] },
   { pattern: "/api/v1/icons", page: "/api/v1/icons/route", methods: ["GET"] },
   { pattern: "/api/v1/interactions", page: "/api/v1/interactions/route", methods: ["GET"] },
@@ -78,6 +90,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers", page: "/api/v1/servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/setup", page: "/api/v1/setup/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/shares", page: "/api/v1/shares/route", methods: ["GET"] },
+  { pattern: "/api/v1/sso", page: "/api/v1/sso/route", methods: ["GET"] },
   { pattern: "/api/v1/stats", page: "/api/v1/stats/route", methods: ["GET"] },
   { pattern: "/api/v1/tags", page: "/api/v1/tags/route", methods: ["GET"] },
   { pattern: "/api/v1/tokens", page: "/api/v1/tokens/route", methods: ["GET","POST"] },
@@ -99,14 +112,20 @@ export type ApiRouteKey =
   | "GET /api/v1/audit/export"
   | "POST /api/v1/calls/cancel"
   | "GET /api/v1/calls/export"
+  | "POST /api/v1/collections/import"
   | "POST /api/v1/invitations/accept"
   | "POST /api/v1/invitations/preview"
+  | "GET /api/v1/me/identity-tokens"
+  | "PUT /api/v1/me/identity-tokens"
+  | "DELETE /api/v1/me/identity-tokens"
   | "POST /api/v1/members/leave"
   | "POST /api/v1/members/transfer"
   | "GET /api/v1/oauth/callback"
   | "POST /api/v1/servers/demo"
   | "GET /api/v1/servers/export"
   | "POST /api/v1/servers/import"
+  | "GET /api/v1/workspace/sso"
+  | "PATCH /api/v1/workspace/sso"
   | "POST /api/v1/calls/:id/app/resources/read"
   | "POST /api/v1/calls/:id/app/tools/call"
   | "DELETE /api/v1/servers/:id/gateway/clients/:clientId"
@@ -122,6 +141,7 @@ export type ApiRouteKey =
   | "POST /api/v1/servers/:id/resources/unsubscribe"
   | "POST /api/v1/servers/:id/tools/call"
   | "GET /api/v1/sessions/:id/traffic/pins"
+  | "POST /api/v1/runs/:id/steps/:index/accept"
   | "PUT /api/v1/sessions/:id/traffic/:messageId/pin"
   | "DELETE /api/v1/sessions/:id/traffic/:messageId/pin"
   | "GET /api/v1/calls/:id/app"
@@ -134,7 +154,11 @@ export type ApiRouteKey =
   | "PUT /api/v1/calls/:id/star"
   | "DELETE /api/v1/calls/:id/star"
   | "PUT /api/v1/calls/:id/tags"
+  | "GET /api/v1/collections/:id/export"
+  | "GET /api/v1/collections/:id/runs"
+  | "POST /api/v1/collections/:id/runs"
   | "POST /api/v1/interactions/:id/respond"
+  | "POST /api/v1/runs/:id/share"
   | "PUT /api/v1/servers/:id/agent"
   | "POST /api/v1/servers/:id/complete"
   | "POST /api/v1/servers/:id/connect"
@@ -156,12 +180,19 @@ export type ApiRouteKey =
   | "GET /api/v1/agents/:id"
   | "DELETE /api/v1/agents/:id"
   | "GET /api/v1/calls/:id"
+  | "GET /api/v1/collections/:id"
+  | "PATCH /api/v1/collections/:id"
+  | "DELETE /api/v1/collections/:id"
+  | "GET /api/v1/environments/:id"
+  | "PATCH /api/v1/environments/:id"
+  | "DELETE /api/v1/environments/:id"
   | "GET /api/v1/interactions/:id"
   | "DELETE /api/v1/invitations/:id"
   | "PATCH /api/v1/members/:userId"
   | "DELETE /api/v1/members/:userId"
   | "PATCH /api/v1/notes/:id"
   | "DELETE /api/v1/notes/:id"
+  | "GET /api/v1/runs/:id"
   | "GET /api/v1/servers/:id"
   | "PATCH /api/v1/servers/:id"
   | "DELETE /api/v1/servers/:id"
@@ -171,6 +202,10 @@ export type ApiRouteKey =
   | "GET /api/v1/agents"
   | "GET /api/v1/audit"
   | "GET /api/v1/calls"
+  | "GET /api/v1/collections"
+  | "POST /api/v1/collections"
+  | "GET /api/v1/environments"
+  | "POST /api/v1/environments"
   | "GET /api/v1/events"
   | "GET /api/v1/icons"
   | "GET /api/v1/interactions"
@@ -184,6 +219,7 @@ export type ApiRouteKey =
   | "GET /api/v1/setup"
   | "POST /api/v1/setup"
   | "GET /api/v1/shares"
+  | "GET /api/v1/sso"
   | "GET /api/v1/stats"
   | "GET /api/v1/tags"
   | "GET /api/v1/tokens"

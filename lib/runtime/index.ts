@@ -98,6 +98,8 @@ interface Pieces {
   memberActivityWrites: unknown;
   /** lib/mail: the SMTP transport for the configured URL. */
   mailTransport: unknown;
+  /** lib/sso: when each user's next re-check against the IdP is due, as this process last saw it. */
+  ssoChecks: unknown;
 }
 
 export type PieceName = keyof Pieces;

@@ -18,15 +18,20 @@ type Current = {
   unattendedWaitMs: number;
   authMode: string;
   oauthClientId: string | null;
+  idpIssuer?: string | null;
+  idpTokenEndpoint?: string | null;
+  idpClientId?: string | null;
+  oauthIssuer?: string | null;
 };
 
-const FIELDS = ["name", "url", "transport", "protocolEra", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId"] as const;
+const FIELDS = ["name", "url", "transport", "protocolEra", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId", "idpIssuer", "idpTokenEndpoint", "idpClientId", "oauthIssuer"] as const;
 
 /** Compares an update with the stored row and the decrypted header values before it. */
 export function describeServerChanges(current: Current, input: UpdateServer, headersBefore: Record<string, string>): ServerChanges {
   const fields: string[] = FIELDS.filter((f) => input[f] !== undefined && input[f] !== current[f]);
   if (input.roots && JSON.stringify(input.roots) !== current.roots) fields.push("roots");
   if (input.oauthClientSecret !== undefined) fields.push("oauthClientSecret");
+  if (input.idpClientSecret !== undefined) fields.push("idpClientSecret");
   const headers: ServerChanges["headers"] = { added: [], removed: [], changed: [] };
   for (const [name, value] of Object.entries(input.headers ?? {})) {
     const had = Object.hasOwn(headersBefore, name);

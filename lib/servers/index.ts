@@ -70,6 +70,11 @@ export interface ServerDto {
   oauthClientAuth: ClientAuth | null;
   oauthKeyAlg: string | null;
   oauthScope: string | null;
+  /** Enterprise-managed (SEP-990): the IdP and its client id (the IdP client secret is write-only), and the authorization server's issuer. */
+  idpIssuer: string | null;
+  idpTokenEndpoint: string | null;
+  idpClientId: string | null;
+  oauthIssuer: string | null;
   /** Set when the server was archived (deleted): its history stays readable, nothing talks to it. */
   archivedAt: string | null;
   /** Who archived it (user id), or null. */

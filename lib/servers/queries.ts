@@ -28,12 +28,12 @@ export function findServer({ workspaceId, id }: { workspaceId: string; id: strin
 
 /** The only query that reads encrypted header values. */
 export function findServerWithSecrets({ workspaceId, id }: { workspaceId: string; id: string }) {
-  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false } });
+  return prisma.server.findFirst({ where: { workspaceId, id }, omit: { headersSecret: false, oauthClientSecret: false, idpClientSecret: false } });
 }
 
 /** A server with its secrets and its latest session, for reconnecting it when its agent comes back. */
 export function findServerToReconnect({ id }: { id: string }) {
-  return prisma.server.findUnique({ where: { id }, omit: { headersSecret: false, oauthClientSecret: false }, include: { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } });
+  return prisma.server.findUnique({ where: { id }, omit: { headersSecret: false, oauthClientSecret: false, idpClientSecret: false }, include: { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } });
 }
 
 /** Names of the active servers (names are unique among those only). */

@@ -40,6 +40,12 @@ export const CreateServerSchema = z.object({
   oauthClientAuth: ClientAuthSchema.optional(),
   oauthKeyAlg: KeyAlgSchema.optional(),
   oauthScope: z.string().trim().min(1).max(1000).optional(),
+  /** Enterprise-managed (SEP-990): the IdP (issuer, token endpoint unless discovered), the console's client there, and the authorization server's issuer. */
+  idpIssuer: HttpUrlSchema.optional(),
+  idpTokenEndpoint: HttpUrlSchema.optional(),
+  idpClientId: z.string().trim().min(1).max(500).optional(),
+  idpClientSecret: z.string().min(1).max(20000).optional(),
+  oauthIssuer: HttpUrlSchema.optional(),
 });
 export type CreateServer = z.infer<typeof CreateServerSchema>;
 
@@ -66,6 +72,12 @@ export const UpdateServerSchema = z.object({
   oauthClientAuth: ClientAuthSchema.nullable().optional(),
   oauthKeyAlg: KeyAlgSchema.nullable().optional(),
   oauthScope: z.string().trim().min(1).max(1000).nullable().optional(),
+  idpIssuer: HttpUrlSchema.nullable().optional(),
+  idpTokenEndpoint: HttpUrlSchema.nullable().optional(),
+  idpClientId: z.string().trim().min(1).max(500).nullable().optional(),
+  /** Write-only, as oauthClientSecret. */
+  idpClientSecret: z.string().min(1).max(20000).nullable().optional(),
+  oauthIssuer: HttpUrlSchema.nullable().optional(),
 });
 export type UpdateServer = z.infer<typeof UpdateServerSchema>;
 

@@ -102,6 +102,11 @@ export async function createServer(principal: Principal, input: CreateServer): P
       oauthClientAuth: input.oauthClientAuth ?? null,
       oauthKeyAlg: input.oauthKeyAlg ?? null,
       oauthScope: input.oauthScope ?? null,
+      idpIssuer: input.idpIssuer ?? null,
+      idpTokenEndpoint: input.idpTokenEndpoint ?? null,
+      idpClientId: input.idpClientId ?? null,
+      idpClientSecret: input.idpClientSecret ? encryptJson(input.idpClientSecret) : null,
+      oauthIssuer: input.oauthIssuer ?? null,
     },
   });
   if (!row) throw nameTaken(input.name);
@@ -139,13 +144,15 @@ export async function updateServer(principal: Principal, id: string, input: Upda
     if (headersDropped.length || headers) headers = reentered;
     tokensDropped = await forgetServerCredentials(id);
   }
-  const oauthChanged = [input.authMode, input.oauthClientId, input.oauthClientSecret, input.oauthClientAuth, input.oauthKeyAlg, input.oauthScope].some((v) => v !== undefined);
+  const oauthChanged = [input.authMode, input.oauthClientId, input.oauthClientSecret, input.oauthClientAuth, input.oauthKeyAlg, input.oauthScope, input.idpIssuer, input.idpTokenEndpoint, input.idpClientId, input.idpClientSecret, input.oauthIssuer].some((v) => v !== undefined);
   assertMachineCredentials({
     authMode: input.authMode ?? (current.authMode as AuthMode),
     oauthClientId: input.oauthClientId === undefined ? current.oauthClientId : input.oauthClientId,
     oauthClientSecret: input.oauthClientSecret === undefined ? (current.oauthClientSecret ? "kept" : null) : input.oauthClientSecret,
     oauthClientAuth: input.oauthClientAuth === undefined ? (current.oauthClientAuth as ClientAuth | null) : input.oauthClientAuth,
     oauthKeyAlg: input.oauthKeyAlg === undefined ? current.oauthKeyAlg : input.oauthKeyAlg,
+    idpIssuer: input.idpIssuer === undefined ? current.idpIssuer : input.idpIssuer,
+    idpClientId: input.idpClientId === undefined ? current.idpClientId : input.idpClientId,
   });
   const eraChanged = input.protocolEra !== undefined && input.protocolEra !== current.protocolEra;
   const connectionChanged = input.url !== undefined || input.transport !== undefined || eraChanged || headers !== undefined || oauthChanged;
@@ -170,6 +177,11 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       oauthClientAuth: input.oauthClientAuth,
       oauthKeyAlg: input.oauthKeyAlg,
       oauthScope: input.oauthScope,
+      idpIssuer: input.idpIssuer,
+      idpTokenEndpoint: input.idpTokenEndpoint,
+      idpClientId: input.idpClientId,
+      ...(input.idpClientSecret === null ? { idpClientSecret: null } : typeof input.idpClientSecret === "string" ? { idpClientSecret: encryptJson(input.idpClientSecret) } : {}),
+      oauthIssuer: input.oauthIssuer,
       // The remembered era belongs to the old endpoint, or to an era setting that no longer holds.
       ...(input.url !== undefined || eraChanged ? { eraHint: null, eraHintAt: null } : {}),
     },
@@ -280,8 +292,16 @@ function headerColumns(headers: Record<string, string>) {
   return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
 }
 
-/** Machine mode needs a client id and its secret (or, for private_key_jwt, a private key and its algorithm). */
-function assertMachineCredentials(input: { authMode?: AuthMode; oauthClientId?: string | null; oauthClientSecret?: string | null; oauthClientAuth?: ClientAuth | null; oauthKeyAlg?: string | null }): void {
+/**
+ * Machine mode needs a client id and its secret (or, for private_key_jwt, a private key and its
+ * algorithm); enterprise-managed needs the IdP's issuer and client and the authorization server's client.
+ */
+function assertMachineCredentials(input: { authMode?: AuthMode; oauthClientId?: string | null; oauthClientSecret?: string | null; oauthClientAuth?: ClientAuth | null; oauthKeyAlg?: string | null; idpIssuer?: string | null; idpClientId?: string | null }): void {
+  if (input.authMode === "enterprise-managed") {
+    const missing = [!input.idpIssuer && "idpIssuer", !input.idpClientId && "idpClientId", !input.oauthClientId && "oauthClientId", !input.oauthClientSecret && "oauthClientSecret"].filter(Boolean);
+    if (missing.length) throw new SwitchboardError("unprocessable", `Enterprise-managed authorization needs ${missing.join(", ")}`);
+    return;
+  }
   if (input.authMode !== "oauth-machine") return;
   const method = input.oauthClientAuth ?? "client_secret_basic";
   const missing = [

@@ -8,7 +8,8 @@ import type { SessionInfo } from "@/lib/servers";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
-import { connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues } from "@/lib/oauth/server";
+import { isPerMemberMode } from "@/lib/oauth";
+import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues } from "@/lib/oauth/server";
 import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
@@ -34,7 +35,7 @@ interface LiveEntry {
 const live = () => piece("sessions", () => new Map<string, LiveEntry>());
 
 function liveKey(server: Pick<ServerSecretRow, "id" | "authMode" | "actingUserId">): string {
-  return server.authMode === "oauth-per-member" ? `${server.id}:${server.actingUserId ?? ""}` : server.id;
+  return isPerMemberMode(server.authMode) ? `${server.id}:${server.actingUserId ?? ""}` : server.id;
 }
 
 function entriesOf(serverId: string): [string, LiveEntry][] {
@@ -44,7 +45,7 @@ function entriesOf(serverId: string): [string, LiveEntry][] {
 /** Opens a new session for the server (for a per-member server: the caller's), replacing any current one. */
 export async function connectServer(server: ServerSecretRow): Promise<SessionInfo> {
   refuseElsewhere(server);
-  if (server.authMode === "oauth-per-member") await closeLive(liveKey(server));
+  if (isPerMemberMode(server.authMode)) await closeLive(liveKey(server));
   else await disconnectServer(server.id, server.workspaceId);
   const entry = open(server);
   await entry.ready;
@@ -80,7 +81,7 @@ async function closeLive(key: string): Promise<void> {
 
 /** Ends the live session of one member of a per-member server (after they sign out of it). */
 export async function disconnectMember(server: ServerSecretRow): Promise<void> {
-  if (server.authMode === "oauth-per-member") await closeLive(liveKey(server));
+  if (isPerMemberMode(server.authMode)) await closeLive(liveKey(server));
   else await disconnectServer(server.id, server.workspaceId);
 }
 
@@ -165,10 +166,12 @@ function open(server: ServerSecretRow): LiveEntry {
 export async function upstreamConfig(server: ServerSecretRow): Promise<UpstreamConfig> {
   const oauth = await connectionOAuth(server);
   const machine = connectionMachine(server);
+  const enterprise = await connectionEnterprise(server);
   const createTransport = connectionTransportFor(server);
   return {
     ...(oauth ? { oauth } : {}),
     ...(machine ? { machine } : {}),
+    ...(enterprise ? { enterprise } : {}),
     ...(createTransport ? { createTransport } : {}),
     url: server.url ?? "",
     fetch: outboundFetch({ workspaceId: server.workspaceId }),

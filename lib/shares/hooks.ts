@@ -48,3 +48,12 @@ export function useRevokeShare() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.all() }),
   });
 }
+
+/** POST /api/v1/runs/:id/share: a public, redacted link to a collection run. */
+export function useCreateRunShare(runId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateShare) => api<{ share: ShareDto }>(`/runs/${encodeURIComponent(runId)}/share`, { method: "POST", body: input }).then((r) => r.share),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.all() }),
+  });
+}

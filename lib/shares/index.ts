@@ -1,4 +1,5 @@
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "@/lib/calls";
+import type { AssertionOutcome, RunOrigin, RunStatus, StepRunStatus } from "@/lib/collections";
 import type { ServerKind } from "@/lib/servers";
 export type { CreateShare, ListSharesQuery } from "./schemas";
 
@@ -8,10 +9,11 @@ export const SHARE_EXPIRY_CHOICES = [1, 7, 30, null] as const;
 
 type ShareStatus = "active" | "expired" | "revoked";
 
-/** A share link as its workspace sees it. */
+/** A share link as its workspace sees it: of a call or of a collection run (exactly one of the two). */
 export interface ShareDto {
   id: string;
-  callId: string;
+  callId: string | null;
+  runId: string | null;
   /** The public link; it answers 410 once the share is revoked or expired. */
   url: string;
   status: ShareStatus;
@@ -21,7 +23,8 @@ export interface ShareDto {
   createdBy: { id: string; name: string | null };
   viewCount: number;
   lastViewedAt: string | null;
-  call: { name: string; method: CallMethod; serverName: string | null };
+  call: { name: string; method: CallMethod; serverName: string | null } | null;
+  run: { collectionName: string; status: RunStatus; startedAt: string } | null;
   /** Whether the caller may revoke it: its creator, or an admin. */
   canRevoke: boolean;
 }
@@ -48,11 +51,41 @@ export interface SharedCall {
   resultSize: number | null;
 }
 
-/** GET /api/v1/public/shares/:token (and /s/:token with Accept: application/json). */
-export interface PublicShareDto {
-  call: SharedCall;
-  share: { createdAt: string; expiresAt: string | null };
+/** A step of a shared run: no step, call or server ids; every string redacted. */
+export interface SharedRunStep {
+  index: number;
+  label: string;
+  status: StepRunStatus;
+  durationMs: number | null;
+  error: string | null;
+  assertions: AssertionOutcome[];
 }
+
+/**
+ * A collection run as the public sees it: no ids, no people, no workspace; labels, messages,
+ * errors and diffs redacted with the workspace's list and the values it masks (see shared-run.ts).
+ */
+export interface SharedRun {
+  collectionName: string;
+  status: RunStatus;
+  environment: string | null;
+  origin: RunOrigin;
+  stopOnFailure: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  passed: number;
+  failed: number;
+  total: number;
+  steps: SharedRunStep[];
+}
+
+interface PublicShareInfo {
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+/** GET /api/v1/public/shares/:token (and /s/:token with Accept: application/json): a call or a run. */
+export type PublicShareDto = { kind: "call"; call: SharedCall; share: PublicShareInfo } | { kind: "run"; run: SharedRun; share: PublicShareInfo };
 
 /** GET /api/v1/calls/:id/share-preview: exactly the public `call`, plus what was masked. */
 export interface SharePreviewDto {

@@ -31,9 +31,41 @@ export function findSharingSettings({ workspaceId }: { workspaceId: string }) {
   return prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: sharingSettings });
 }
 
+/** A collection run with what its public view is built from. */
+const runSource = {
+  workspaceId: true,
+  collectionName: true,
+  status: true,
+  environmentName: true,
+  origin: true,
+  stopOnFailure: true,
+  startedAt: true,
+  finishedAt: true,
+  passed: true,
+  failed: true,
+  total: true,
+  steps: { orderBy: { index: "asc" }, select: { index: true, label: true, callId: true, status: true, durationMs: true, error: true, assertions: true } },
+} satisfies Prisma.CollectionRunSelect;
+
+export function findRunForShare({ workspaceId, id }: { workspaceId: string; id: string }) {
+  return prisma.collectionRun.findFirst({ where: { workspaceId, id }, select: { id: true, collectionName: true } });
+}
+
+/** The recorded calls of a run's steps: where the values redaction masks in a run's messages come from. */
+export function findRunCalls({ workspaceId, ids }: { workspaceId: string; ids: string[] }) {
+  return prisma.call.findMany({ where: { workspaceId, id: { in: ids } }, select: { serverId: true, params: true, result: true, error: true } });
+}
+
+/** The sealed secret values of the environment a run used (by name: the run keeps only the name). */
+export async function findEnvironmentSecrets({ workspaceId, name }: { workspaceId: string; name: string }): Promise<string | null> {
+  const row = await prisma.environment.findFirst({ where: { workspaceId, name }, select: { secrets: true } });
+  return row?.secrets ?? null;
+}
+
 const listed = {
   id: true,
   callId: true,
+  runId: true,
   tokenSecret: true,
   createdBy: true,
   createdAt: true,
@@ -42,6 +74,7 @@ const listed = {
   viewCount: true,
   lastViewedAt: true,
   call: { select: { name: true, method: true, server: { select: { name: true } } } },
+  run: { select: { collectionName: true, status: true, startedAt: true } },
 } satisfies Prisma.ShareSelect;
 
 export function insertShare({ data }: { data: Prisma.ShareUncheckedCreateInput }) {
@@ -71,7 +104,7 @@ export async function listShares({ workspaceId, cursor, limit }: { workspaceId: 
 }
 
 export function findShare({ workspaceId, id }: { workspaceId: string; id: string }) {
-  return prisma.share.findFirst({ where: { workspaceId, id }, select: { id: true, callId: true, createdBy: true, revokedAt: true, call: { select: { name: true } } } });
+  return prisma.share.findFirst({ where: { workspaceId, id }, select: { id: true, callId: true, runId: true, createdBy: true, revokedAt: true, call: { select: { name: true } }, run: { select: { collectionName: true } } } });
 }
 
 export async function revokeShare({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -79,7 +112,7 @@ export async function revokeShare({ workspaceId, id }: { workspaceId: string; id
   return count > 0;
 }
 
-/** The share behind a token, with its workspace's sharing settings and the call's public source. */
+/** The share behind a token, with its workspace's sharing settings and the call's or run's public source. */
 export function findShareByToken({ tokenHash }: { tokenHash: string }) {
   return prisma.share.findUnique({
     where: { tokenHash },
@@ -90,6 +123,7 @@ export function findShareByToken({ tokenHash }: { tokenHash: string }) {
       revokedAt: true,
       workspace: { select: sharingSettings },
       call: { select: shareSource },
+      run: { select: runSource },
     },
   });
 }
@@ -111,3 +145,4 @@ export function findUserNames({ ids }: { ids: string[] }) {
 }
 
 export type ListedShareRow = Awaited<ReturnType<typeof insertShare>>;
+export type RunShareSource = NonNullable<NonNullable<Awaited<ReturnType<typeof findShareByToken>>>["run"]>;

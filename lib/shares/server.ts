@@ -5,6 +5,7 @@ import { audit } from "@/lib/audit/server";
 import { consoleOrigin } from "@/lib/auth";
 import type { Principal } from "@/lib/access";
 import type { CallMethod, Page } from "@/lib/calls";
+import type { RunStatus } from "@/lib/collections";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { redactionKeys } from "@/lib/redaction";
@@ -20,6 +21,7 @@ import {
   type SharePreviewDto,
 } from "./index";
 import * as q from "./queries";
+import { publicRun } from "./run-shares";
 import { toSharedCall } from "./shared-call";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,18 +30,33 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function createShare(principal: Principal, callId: string, input: CreateShare, request: RequestHead): Promise<ShareDto> {
   const call = await q.findCallForShare({ workspaceId: principal.workspaceId, id: callId });
   if (!call) throw notFound("Call");
+  return insertShare(principal, { type: "call", id: callId, name: call.name }, input, request);
+}
+
+/** Creates a public read-only link to a collection run, as for a call. */
+export async function createRunShare(principal: Principal, runId: string, input: CreateShare, request: RequestHead): Promise<ShareDto> {
+  const run = await q.findRunForShare({ workspaceId: principal.workspaceId, id: runId });
+  if (!run) throw notFound("Run");
+  return insertShare(principal, { type: "run", id: runId, name: run.collectionName }, input, request);
+}
+
+/** A share names exactly one call or one run (the table's CHECK says the same). */
+async function insertShare(principal: Principal, target: { type: "call" | "run"; id: string; name: string }, input: CreateShare, request: RequestHead): Promise<ShareDto> {
   const settings = await q.findSharingSettings({ workspaceId: principal.workspaceId });
   if (!settings.publicSharesEnabled) throw new SwitchboardError("forbidden", SHARES_DISABLED_MESSAGE);
   const expiresAt = expiryOf(input);
   const token = newToken("sbs");
   const row = await q.insertShare({
-    data: { workspaceId: principal.workspaceId, callId, tokenHash: hashToken(token), tokenSecret: encryptJson(token), createdBy: principal.userId, expiresAt },
+    data: {
+      workspaceId: principal.workspaceId,
+      ...(target.type === "call" ? { callId: target.id } : { runId: target.id }),
+      tokenHash: hashToken(token),
+      tokenSecret: encryptJson(token),
+      createdBy: principal.userId,
+      expiresAt,
+    },
   });
-  await audit(principal, {
-    action: "share.created",
-    target: { type: "call", id: callId, name: call.name },
-    details: { shareId: row.id, expiresAt: expiresAt?.toISOString() ?? null },
-  });
+  await audit(principal, { action: "share.created", target, details: { shareId: row.id, expiresAt: expiresAt?.toISOString() ?? null } });
   return toDto(row, principal, consoleOrigin(request), new Map([[principal.userId, principal.userName]]));
 }
 
@@ -76,7 +93,8 @@ export async function revokeShare(principal: Principal, id: string): Promise<voi
     throw new SwitchboardError("forbidden", "Only the person who created this link, or an admin, can revoke it");
   }
   if (!(await q.revokeShare({ workspaceId: principal.workspaceId, id }))) return;
-  await audit(principal, { action: "share.revoked", target: { type: "call", id: share.callId, name: share.call.name }, details: { shareId: id } });
+  const target = share.runId ? { type: "run", id: share.runId, name: share.run?.collectionName ?? "" } : { type: "call", id: share.callId ?? "", name: share.call?.name ?? "" };
+  await audit(principal, { action: "share.revoked", target, details: { shareId: id } });
 }
 
 /** Exactly what a link to this call would show, with the masked paths, before any link exists. */
@@ -99,9 +117,13 @@ export async function openShare(token: string): Promise<PublicShareDto> {
   const gone = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
   if (gone) throw new SwitchboardError("gone", gone);
   await q.countView({ id: share.id });
+  const info = { createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null };
+  const keys = redactionKeys(share.workspace.redactionKeys);
+  if (share.run) return { kind: "run", run: await publicRun(share.run, keys), share: info };
+  if (!share.call) throw notFound("Share link");
   const secrets = await serverSecretValues({ workspaceId: share.call.workspaceId, serverId: share.call.serverId });
-  const { call } = toSharedCall(share.call, redactionKeys(share.workspace.redactionKeys), secrets);
-  return { call, share: { createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null } };
+  const { call } = toSharedCall(share.call, keys, secrets);
+  return { kind: "call", call, share: info };
 }
 
 /** Whether a token's page exists, is gone (with why) or never existed; counts nothing. */
@@ -115,7 +137,7 @@ export async function shareState(token: string): Promise<{ state: "active" } | {
 function goneReason(share: { revokedAt: Date | null; expiresAt: Date | null; publicSharesEnabled: boolean }): string | null {
   if (share.revokedAt) return "This share link was revoked";
   if (share.expiresAt && share.expiresAt.getTime() <= Date.now()) return `This share link expired on ${share.expiresAt.toISOString().slice(0, 10)}`;
-  if (!share.publicSharesEnabled) return "Public share links are turned off for the workspace this call belongs to";
+  if (!share.publicSharesEnabled) return "Public share links are turned off for the workspace this belongs to";
   return null;
 }
 
@@ -131,6 +153,7 @@ function toDto(row: q.ListedShareRow, principal: Principal, origin: string, name
   return {
     id: row.id,
     callId: row.callId,
+    runId: row.runId,
     url: `${origin}/s/${decryptJson<string>(row.tokenSecret)}`,
     status: row.revokedAt ? "revoked" : row.expiresAt && row.expiresAt.getTime() <= now ? "expired" : "active",
     createdAt: row.createdAt.toISOString(),
@@ -139,7 +162,8 @@ function toDto(row: q.ListedShareRow, principal: Principal, origin: string, name
     createdBy: { id: row.createdBy, name: names.get(row.createdBy) ?? null },
     viewCount: row.viewCount,
     lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
-    call: { name: row.call.name, method: row.call.method as CallMethod, serverName: row.call.server?.name ?? null },
+    call: row.call ? { name: row.call.name, method: row.call.method as CallMethod, serverName: row.call.server?.name ?? null } : null,
+    run: row.run ? { collectionName: row.run.collectionName, status: row.run.status as RunStatus, startedAt: row.run.startedAt.toISOString() } : null,
     canRevoke: !row.revokedAt && (row.createdBy === principal.userId || roleAtLeast(principal.role, "admin")),
   };
 }

@@ -109,7 +109,20 @@ const machine = scenario.startsWith("auth/client-credentials") || scenario === "
 const perMember = scenario.startsWith("auth/")
   ? { authMode: "oauth-per-member", ...(ctx?.client_id ? { oauthClientId: ctx.client_id, ...(ctx.client_secret ? { oauthClientSecret: ctx.client_secret } : {}) } : {}) }
   : {};
-const oauth = machine ?? perMember;
+// Enterprise-managed authorization (SEP-990): the admin names the IdP and the clients; the member
+// hands over the ID token the scenario's IdP issued them (what their SSO sign-in would store).
+const enterprise = ctx?.idp_id_token
+  ? {
+      authMode: "enterprise-managed",
+      idpIssuer: ctx.idp_issuer,
+      idpTokenEndpoint: ctx.idp_token_endpoint,
+      idpClientId: ctx.idp_client_id,
+      oauthClientId: ctx.client_id,
+      oauthClientSecret: ctx.client_secret,
+    }
+  : null;
+if (enterprise) await ok("PUT", "/api/v1/me/identity-tokens", { issuer: ctx.idp_issuer, idToken: ctx.idp_id_token });
+const oauth = enterprise ?? machine ?? perMember;
 const { server } = await ok("POST", "/api/v1/servers", { name: `${scenario}-${randomUUID().slice(0, 8)}`, url: serverUrl, timeoutMs: 20_000, ...oauth });
 const id = server.id as string;
 try {

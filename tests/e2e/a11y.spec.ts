@@ -94,6 +94,12 @@ test("set-up page", async ({ browser }) => {
   ids.other = second.body.call.id;
   ids.share = (await api("POST", `/api/v1/calls/${ids.call}/shares`, {})).body.share.url;
   ids.invite = (await api("POST", "/api/v1/invitations", { email: "grace@example.com", role: "member" })).body.invitation.url;
+  const echo = { serverId: ids.server, method: "tools/call", name: "echo", arguments: { message: "hello" } };
+  const steps = [{ ...echo, assert: [{ kind: "status", equals: "ok" }] }, { ...echo, assert: [{ kind: "json", path: "/content/0/text", equals: "nope" }, { kind: "snapshot", expected: { content: [] } }] }];
+  ids.collection = (await api("POST", "/api/v1/collections", { name: "Smoke", steps })).body.collection.id;
+  ids.run = (await api("POST", `/api/v1/collections/${ids.collection}/runs`, { stopOnFailure: false })).body.run.id;
+  await expect.poll(async () => (await api("GET", `/api/v1/runs/${ids.run}`)).body.run.status, { timeout: 30_000 }).not.toBe("running");
+  await api("POST", "/api/v1/environments", { name: "staging", values: { greeting: "hi" }, secrets: { token: "s3cret" }, servers: { api: ids.server } });
   const pairing = (await api("POST", "/api/v1/agents/pairings", { name: "laptop" })).body.pairing;
   ids.agent = (await apiClient(sb.url)("POST", "/api/v1/agents/pair", { code: pairing.code, hostname: "ada-laptop", version: "0.1.0", platform: "linux" })).body.agent.id;
 });
@@ -131,6 +137,10 @@ test("console pages", async ({ browser }) => {
     "settings-workspace": "/settings/workspace",
     "settings-shares": "/settings/shares",
     "settings-audit": "/settings/audit",
+    collections: "/collections",
+    collection: `/collections/${ids.collection}`,
+    run: `/runs/${ids.run}`,
+    "settings-environments": "/settings/environments",
   };
   for (const theme of THEMES) {
     for (const width of WIDTHS) {

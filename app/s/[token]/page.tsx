@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharedCallView } from "@/components/shares/shared-call-view";
+import { SharedRunView } from "@/components/shares/shared-run-view";
 import { ShareGone, SharedPage } from "@/components/shares/shared-page";
 import { formatTime } from "@/components/calls/format";
 import { SwitchboardError } from "@/lib/errors";
@@ -9,7 +10,7 @@ import { openShare } from "@/lib/shares/server";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Shared call", robots: { index: false, follow: false }, referrer: "no-referrer" };
+export const metadata: Metadata = { title: "Shared on Switchboard", robots: { index: false, follow: false }, referrer: "no-referrer" };
 
 export default async function SharedCallPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
@@ -22,18 +23,22 @@ export default async function SharedCallPage({ params }: { params: Promise<{ tok
     if (err.code !== "not_found") throw err;
   }
   if (!shared) notFound();
+  const footer = (
+    <p className="text-xs text-muted">
+      Shared {formatTime(shared.share.createdAt)}
+      {shared.share.expiresAt ? `; the link expires ${formatTime(shared.share.expiresAt)}` : ""}. Fields such as passwords and tokens are masked.
+    </p>
+  );
+  if (shared.kind === "run") {
+    return (
+      <SharedPage what="run">
+        <SharedRunView run={shared.run} footer={footer} />
+      </SharedPage>
+    );
+  }
   return (
     <SharedPage>
-      <SharedCallView
-        call={shared.call}
-        footer={
-          <p className="text-xs text-muted">
-            Shared {formatTime(shared.share.createdAt)}
-            {shared.share.expiresAt ? `; the link expires ${formatTime(shared.share.expiresAt)}` : ""}. Fields such as passwords and tokens are
-            masked.
-          </p>
-        }
-      />
+      <SharedCallView call={shared.call} footer={footer} />
     </SharedPage>
   );
 }

@@ -1,0 +1,15 @@
+import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
+import { StartRunSchema } from "@/lib/collections/schemas";
+import { listRuns, startRun } from "@/lib/collections/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/collections/:id/runs – the collection's runs, newest first
+export const GET = withWorkspace<{ id: string }>(async ({ principal, params }) => ({ items: await listRuns(principal, params.id) }));
+
+// POST /api/v1/collections/:id/runs – start a run; it goes on after the answer (poll GET /api/v1/runs/:id)
+export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
+  const body = await parseBody(request, StartRunSchema);
+  const { run } = await startRun({ principal, collectionId: params.id, ...body });
+  return new Reply({ run }, 202);
+});

@@ -1,0 +1,11 @@
+import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
+import { CollectionFileSchema } from "@/lib/collections/schemas";
+import { importCollection } from "@/lib/collections/server";
+
+export const runtime = "nodejs";
+
+// POST /api/v1/collections/import – a collection export file becomes a new collection
+export const POST = withWorkspace(async ({ request, principal }) => {
+  const file = await parseBody(request, CollectionFileSchema);
+  return new Reply({ collection: await importCollection(principal, file) }, 201);
+});

@@ -1,0 +1,11 @@
+import { parseBody, withWorkspace } from "@/lib/api/route";
+import { UpdateWorkspaceSsoSchema } from "@/lib/sso/schemas";
+import { getWorkspaceSso, updateWorkspaceSso } from "@/lib/sso/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/workspace/sso – the workspace's single sign-on: its identity provider, whether SSO is required, the joining role
+export const GET = withWorkspace(async ({ principal }) => ({ sso: await getWorkspaceSso(principal) }));
+
+// PATCH /api/v1/workspace/sso – require SSO (passwords refused for members, owners excepted) and the role first sign-ins get (owner)
+export const PATCH = withWorkspace(async ({ request, principal }) => ({ sso: await updateWorkspaceSso(principal, await parseBody(request, UpdateWorkspaceSsoSchema)) }));

@@ -1,0 +1,121 @@
+import { parseArgs } from "node:util";
+
+const REPORTERS = ["pretty", "json", "junit"] as const;
+export type Reporter = (typeof REPORTERS)[number];
+
+/** A failure of the CLI itself (usage, token, console): exit code 2 with a one-line message. */
+export class CliError extends Error {
+  readonly exitCode = 2;
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface Connection {
+  console: string;
+  token: string;
+}
+
+export type Command =
+  | { command: "help" }
+  | { command: "version" }
+  | {
+      command: "run";
+      collection: string;
+      environment?: string;
+      variables: Record<string, unknown>;
+      stopOnFailure: boolean;
+      reporter: Reporter;
+      output?: string;
+      timeoutMs: number;
+      connection: Connection;
+    }
+  | { command: "export"; collection: string; output?: string; connection: Connection }
+  | { command: "import"; file: string; connection: Connection };
+
+/** `k=v`: the value is JSON when it parses as JSON (3, true, {"a":1}, "quoted"), else the text. */
+export function parseVariable(pair: string): [string, unknown] {
+  const eq = pair.indexOf("=");
+  if (eq < 1) throw new CliError(`--var takes name=value, got "${pair}"`);
+  const raw = pair.slice(eq + 1);
+  try {
+    return [pair.slice(0, eq), JSON.parse(raw)];
+  } catch {
+    return [pair.slice(0, eq), raw];
+  }
+}
+
+function connection(values: { console?: string; token?: string }, env: Env): Connection {
+  const url = values.console ?? env.SWITCHBOARD_URL;
+  const token = values.token ?? env.SWITCHBOARD_TOKEN;
+  if (!url) throw new CliError("no console: pass --console <url> or set SWITCHBOARD_URL");
+  if (!token) throw new CliError("no API token: pass --token <token> or set SWITCHBOARD_TOKEN (create one in the console: Settings → API tokens)");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`--console: "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CliError(`--console: "${url}" is not an http(s) URL`);
+  return { console: parsed.origin + parsed.pathname.replace(/\/+$/, ""), token };
+}
+
+/** Reads the command line (and SWITCHBOARD_URL / SWITCHBOARD_TOKEN) into one command. */
+export function parseCommand(argv: string[], env: Env = {}): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        console: { type: "string" },
+        token: { type: "string" },
+        env: { type: "string", short: "e" },
+        var: { type: "string", multiple: true },
+        "no-stop-on-failure": { type: "boolean" },
+        all: { type: "boolean" },
+        reporter: { type: "string", short: "r" },
+        output: { type: "string", short: "o" },
+        timeout: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    });
+  } catch (err) {
+    throw new CliError((err as Error).message.split("\n")[0]!);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === "help") return { command: "help" };
+  if (values.version) return { command: "version" };
+  if (!command) throw new CliError("no command: run `switchboard --help` for usage");
+  const one = (what: string) => {
+    if (rest.length !== 1) throw new CliError(`${command} takes one ${what}${rest.length ? `, got ${rest.length}` : ""}`);
+    return rest[0]!;
+  };
+  switch (command) {
+    case "run": {
+      const collection = one("collection (id or name)");
+      const reporter = (values.reporter ?? "pretty") as Reporter;
+      if (!REPORTERS.includes(reporter)) throw new CliError(`--reporter: one of ${REPORTERS.join(", ")}, got "${values.reporter}"`);
+      const timeout = Number(values.timeout ?? 1800);
+      if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError(`--timeout: a number of seconds, got "${values.timeout}"`);
+      return {
+        command,
+        collection,
+        environment: values.env,
+        variables: Object.fromEntries((values.var ?? []).map(parseVariable)),
+        stopOnFailure: !(values["no-stop-on-failure"] || values.all),
+        reporter,
+        output: values.output,
+        timeoutMs: timeout * 1000,
+        connection: connection(values, env),
+      };
+    }
+    case "export":
+      return { command, collection: one("collection (id or name)"), output: values.output, connection: connection(values, env) };
+    case "import":
+      return { command, file: one("file"), connection: connection(values, env) };
+    default:
+      throw new CliError(`unknown command "${command}": run \`switchboard --help\` for usage`);
+  }
+}

@@ -1,0 +1,58 @@
+import { CliError, parseCommand } from "./args";
+import { exportCommand, importCommand, runCollection } from "./commands";
+
+declare const CLI_VERSION: string;
+const VERSION = typeof CLI_VERSION === "string" ? CLI_VERSION : "0.0.0-dev";
+
+const HELP = `switchboard ${VERSION}
+Runs Switchboard collections from scripts and CI, and moves collections in and out of a console.
+
+Usage:
+  switchboard run <collection> [options]
+      Run a collection (its id or exact name) and follow it step by step.
+      --env, -e <name>          The environment to run in (its values and server aliases).
+      --var <name=value>        A run-time variable, repeatable; the value is JSON when it
+                                parses as JSON (3, true, {"a":1}), else text.
+      --all, --no-stop-on-failure
+                                Run every step; by default the run stops at the first failure.
+      --reporter, -r <format>   pretty (default), json (the final run) or junit (JUnit XML).
+      --output, -o <file>       Write the report to a file (progress still prints).
+      --timeout <seconds>       Give up waiting after this long (default 1800).
+  switchboard export <collection> [--output <file>]
+      Write the collection as one JSON file (secrets are never included).
+  switchboard import <file>
+      Create a collection from an exported file.
+
+Connection (every command):
+  --console <url>   The console, e.g. https://switchboard.example.com (or SWITCHBOARD_URL).
+  --token <token>   An API token of the workspace (or SWITCHBOARD_TOKEN).
+
+Exit codes: 0 the run passed, 1 it failed (an assertion failed or a step errored),
+2 the CLI could not do its job (usage, token, unknown collection, console unreachable).
+
+Options: --help, -h   Show this help.   --version   Print the version.`;
+
+/** Runs one command line; returns the exit code. Errors of the CLI itself print one line. */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  try {
+    const cmd = parseCommand(argv, env);
+    const out = (text: string) => void process.stdout.write(text);
+    switch (cmd.command) {
+      case "help":
+        out(`${HELP}\n`);
+        return 0;
+      case "version":
+        out(`${VERSION}\n`);
+        return 0;
+      case "run":
+        return await runCollection(cmd, out);
+      case "export":
+        return await exportCommand(cmd, out);
+      case "import":
+        return await importCommand(cmd, out);
+    }
+  } catch (err) {
+    process.stderr.write(`switchboard: ${err instanceof CliError ? err.message : `unexpected error: ${(err as Error).stack ?? err}`}\n`);
+    return 2;
+  }
+}

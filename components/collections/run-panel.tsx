@@ -1,0 +1,107 @@
+"use client";
+
+import { useId, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/field";
+import { RoleGate } from "@/components/ui/role-gate";
+import { formatTime } from "@/components/calls/format";
+import type { CollectionDto } from "@/lib/collections";
+import { useCollectionRuns, useEnvironments, useStartRun } from "@/lib/collections/hooks";
+import { RunStatusBadge } from "./run-status-badge";
+
+/** Run the collection: with an environment or none, stopping at the first failure or running all; the run page opens. */
+export function RunPanel({ collection }: { collection: CollectionDto }) {
+  const environments = useEnvironments();
+  const start = useStartRun(collection.id);
+  const router = useRouter();
+  const [environment, setEnvironment] = useState("");
+  const [stopOnFailure, setStopOnFailure] = useState(true);
+  const envId = useId();
+  const stopId = useId();
+
+  return (
+    <section aria-label="Run" className="flex flex-col gap-2 rounded-md border bg-panel p-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={envId} className="text-xs font-medium">
+            Environment
+          </label>
+          <Select id={envId} className="w-48" value={environment} onChange={(e) => setEnvironment(e.target.value)}>
+            <option value="">None</option>
+            {environments.data?.map((env) => (
+              <option key={env.id} value={env.name}>
+                {env.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="flex h-8 items-center gap-2">
+          <input id={stopId} type="checkbox" checked={stopOnFailure} onChange={(e) => setStopOnFailure(e.target.checked)} />
+          <label htmlFor={stopId} className="text-sm">
+            Stop on first failure
+          </label>
+        </div>
+        <RoleGate min="member">
+          <Button
+            variant="primary"
+            busy={start.isPending}
+            disabled={collection.steps.length === 0}
+            onClick={() =>
+              start.mutate({ environment: environment || undefined, stopOnFailure }, { onSuccess: (run) => router.push(`/runs/${run.id}`) })
+            }
+          >
+            Run
+          </Button>
+        </RoleGate>
+        <Link href="/settings/environments" className="ml-auto text-xs text-accent hover:underline">
+          Environments
+        </Link>
+      </div>
+      {collection.steps.length === 0 && <p className="text-xs text-muted">Add a step to run the collection.</p>}
+      <ErrorAlert error={start.error} title="Could not start the run" />
+    </section>
+  );
+}
+
+/** The collection's newest runs, each linking to its run page. */
+export function RecentRuns({ collectionId }: { collectionId: string }) {
+  const runs = useCollectionRuns(collectionId);
+  return (
+    <section aria-labelledby="runs-heading" className="flex flex-col gap-2">
+      <h2 id="runs-heading" className="text-sm font-semibold">
+        Recent runs
+      </h2>
+      {runs.error ? (
+        <ErrorAlert error={runs.error} title="Could not load the runs" />
+      ) : !runs.data ? (
+        <p className="text-xs text-muted">Loading runs…</p>
+      ) : runs.data.length === 0 ? (
+        <p className="text-xs text-muted">Not run yet.</p>
+      ) : (
+        <ul aria-label="Runs" className="flex flex-col divide-y rounded-md border">
+          {runs.data.slice(0, 20).map((run) => (
+            <li key={run.id}>
+              <Link href={`/runs/${run.id}`} className="flex flex-wrap items-center gap-3 px-3 py-1.5 text-sm hover:bg-hover">
+                <RunStatusBadge status={run.status} />
+                <time dateTime={run.startedAt} className="text-xs text-muted tabular-nums">
+                  {formatTime(run.startedAt, true)}
+                </time>
+                <span className="text-xs text-muted">
+                  {run.passed} passed · {run.failed} failed · {run.total} steps
+                </span>
+                {run.environment && <span className="text-xs text-muted">env {run.environment}</span>}
+                <span className="ml-auto text-xs text-muted">
+                  {run.origin}
+                  {run.startedBy ? ` · ${run.startedBy.name}` : ""}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+export const STEP_METHODS = ["tools/call", "resources/read", "prompts/get", "tools/list", "resources/list", "resources/templates/list", "prompts/list"] as const;
+export type StepMethod = (typeof STEP_METHODS)[number];
+
+export type Assertion =
+  | { kind: "status"; equals: "ok" | "error" | "isError" }
+  | { kind: "json"; path: string; equals?: unknown; contains?: unknown; matches?: string }
+  | { kind: "schema"; schema?: Record<string, unknown> }
+  | { kind: "duration"; maxMs: number }
+  | { kind: "snapshot"; ignore?: string[]; expected?: unknown }; // expected = the kept result
+export const ASSERTION_KINDS = ["status", "json", "schema", "duration", "snapshot"] as const;
+
+export interface Step {
+  /** Stable within the collection; generated when absent. */
+  id: string;
+  /** Display name; default `${method} ${name ?? uri ?? ""}`. */
+  label?: string;
+  /** A server id or "{{alias}}". */
+  serverId: string;
+  method: StepMethod;
+  /** Tool or prompt name. */
+  name?: string;
+  /** resources/read. */
+  uri?: string;
+  arguments?: Record<string, unknown>;
+  assert?: Assertion[];
+}
+
+export interface CollectionDto {
+  id: string;
+  name: string;
+  description: string | null;
+  steps: Step[];
+  variables: Record<string, unknown>;
+  createdBy: { id: string; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  lastRun: RunSummary | null;
+}
+
+export const RUN_STATUSES = ["running", "passed", "failed", "error"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type StepRunStatus = "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+export const RUN_ORIGINS = ["console", "api", "cli", "monitor"] as const;
+export type RunOrigin = (typeof RUN_ORIGINS)[number];
+
+export interface SnapshotDiffEntry {
+  path: string;
+  expected?: unknown;
+  actual?: unknown;
+  change: "added" | "removed" | "changed";
+}
+export interface AssertionOutcome {
+  kind: Assertion["kind"];
+  passed: boolean;
+  message: string;
+  path?: string;
+  diff?: SnapshotDiffEntry[];
+}
+
+export interface StepRunDto {
+  index: number;
+  stepId: string;
+  label: string;
+  callId: string | null;
+  status: StepRunStatus;
+  durationMs: number | null;
+  error: string | null;
+  assertions: AssertionOutcome[];
+}
+
+export interface RunDto {
+  id: string;
+  collectionId: string;
+  collectionName: string;
+  status: RunStatus;
+  environment: string | null;
+  origin: RunOrigin;
+  stopOnFailure: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  startedBy: { id: string; name: string } | null;
+  passed: number;
+  failed: number;
+  total: number;
+  steps: StepRunDto[];
+}
+export type RunSummary = Omit<RunDto, "steps">;
+
+export interface EnvironmentDto {
+  id: string;
+  name: string;
+  values: Record<string, unknown>;
+  /** Names of the write-only secret values; their values are never returned. */
+  secretNames: string[];
+  /** Server aliases (or real server ids) → server id. */
+  servers: Record<string, string>;
+  updatedAt: string;
+}
+
+/** The export/import format; never carries secrets. */
+export interface CollectionFile {
+  switchboard: "collection";
+  version: 1;
+  name: string;
+  description?: string | null;
+  variables: Record<string, unknown>;
+  steps: Step[];
+}
+
+/** The label a step shows when it has none of its own. */
+export function stepLabel(step: Pick<Step, "label" | "method" | "name" | "uri">): string {
+  return step.label || `${step.method} ${step.name ?? step.uri ?? ""}`.trim();
+}
+
+export const collectionKeys = {
+  all: () => ["collections"] as const,
+  list: () => ["collections", "list"] as const,
+  detail: (id: string) => ["collections", id] as const,
+  runs: (id: string) => ["collections", id, "runs"] as const,
+  run: (id: string) => ["collection-runs", id] as const,
+  environments: () => ["collection-environments"] as const,
+};

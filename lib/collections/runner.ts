@@ -1,0 +1,200 @@
+import "server-only";
+import type { Principal } from "@/lib/access";
+import { audit } from "@/lib/audit/server";
+import { runCall } from "@/lib/calls/server";
+import type { CallDto } from "@/lib/calls";
+import { decryptJson } from "@/lib/crypto";
+import { notFound, SwitchboardError } from "@/lib/errors";
+import { publish } from "@/lib/events/server";
+import { instanceId } from "@/lib/instances";
+import { redact, secretValues, type SecretValues } from "@/lib/redaction";
+import { getServerForCall, listCapability } from "@/lib/servers/server";
+import { getConnection } from "@/lib/sessions/server";
+import { evaluate, type CallUnderTest } from "./assertions";
+import { toCollectionDto, toRunDto, toRunSummary } from "./dto";
+import { stepLabel, type Assertion, type AssertionOutcome, type RunDto, type RunOrigin, type RunStatus, type RunSummary, type Step, type StepRunStatus } from "./index";
+import { toJUnit } from "./junit";
+import * as q from "./queries";
+import { interpolate, resolveServerId, type VariableScope } from "./variables";
+
+export interface StartRunInput {
+  principal: Principal;
+  collectionId: string;
+  /** An environment's name or id. */
+  environment?: string;
+  variables?: Record<string, unknown>;
+  stopOnFailure?: boolean;
+  origin: RunOrigin;
+}
+
+/**
+ * Starts a run of a collection in this process and answers at once with the run (status
+ * `running`) and a promise of the finished run. Steps run one after the other through `runCall`
+ * (origin "collection"); each step's outcome is written and announced on the event bus as it ends.
+ * Needs no HTTP request: monitors start runs with a workspace principal of their own.
+ */
+export async function startRun({ principal, collectionId, environment, variables = {}, stopOnFailure = true, origin }: StartRunInput): Promise<{ run: RunDto; finished: Promise<RunDto> }> {
+  const collection = toCollectionDto((await q.findCollection({ workspaceId: principal.workspaceId, id: collectionId })) ?? throwNotFound("Collection"));
+  let env: { name: string; values: Record<string, unknown>; secrets: Record<string, unknown>; servers: Record<string, string> } | null = null;
+  if (environment) {
+    const row = await q.findEnvironmentByNameOrId({ workspaceId: principal.workspaceId, ref: environment });
+    if (!row) throw new SwitchboardError("unprocessable", `environment: no environment "${environment}" in this workspace`);
+    const sealed = await q.findEnvironmentSecrets({ id: row.id });
+    env = { name: row.name, values: JSON.parse(row.values), secrets: sealed ? decryptJson(sealed) : {}, servers: JSON.parse(row.servers) };
+  }
+  const row = await q.insertRun({
+    data: {
+      workspaceId: principal.workspaceId,
+      collectionId: collection.id,
+      collectionName: collection.name,
+      environmentName: env?.name ?? null,
+      origin,
+      stopOnFailure,
+      startedById: principal.userId,
+      startedByName: principal.userName,
+      instanceId: instanceId(),
+      variables: JSON.stringify(redact(variables).value),
+      total: collection.steps.length,
+    },
+    steps: collection.steps.map((s, index) => ({ index, stepId: s.id, label: stepLabel(s) })),
+  });
+  await audit(principal, { action: "collection.run", target: { type: "collection", id: collection.id, name: collection.name }, details: { runId: row.id, environment: env?.name ?? null, origin } });
+  announce(principal.workspaceId, row, null);
+  const scope: VariableScope = {
+    variables: { ...collection.variables, ...env?.values, ...env?.secrets, ...variables },
+    steps: [],
+    servers: env?.servers ?? {},
+  };
+  // The environment's secrets are masked in the steps' recorded calls, as a server's stored headers are.
+  const secrets = secretValues(Object.values(env?.secrets ?? {}).map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
+  const finished = execute({ principal, runId: row.id, steps: collection.steps, scope, stopOnFailure, secrets }).catch(async (err: unknown) => {
+    console.error(`[collections] run ${row.id} failed`, err);
+    await q.skipRemainingSteps({ runId: row.id, from: 0 }).catch(() => undefined);
+    await q.updateRun({ id: row.id, data: { status: "error", finishedAt: new Date() } }).catch(() => undefined);
+    return getRun(principal, row.id);
+  });
+  return { run: toRunDto(row), finished };
+}
+
+function throwNotFound(what: string): never {
+  throw notFound(what);
+}
+
+function announce(workspaceId: string, run: { id: string; collectionId: string; status: string }, stepIndex: number | null): void {
+  publish(workspaceId, { type: "collection_run", runId: run.id, collectionId: run.collectionId, status: run.status, stepIndex });
+}
+
+interface StepOutcome {
+  status: StepRunStatus;
+  callId: string | null;
+  durationMs: number | null;
+  error: string | null;
+  assertions: AssertionOutcome[];
+  result: unknown;
+}
+
+async function execute({ principal, runId, steps, scope, stopOnFailure, secrets }: { principal: Principal; runId: string; steps: Step[]; scope: VariableScope; stopOnFailure: boolean; secrets: SecretValues }): Promise<RunDto> {
+  const counts = { passed: 0, failed: 0, errors: 0 };
+  for (const [index, step] of steps.entries()) {
+    await q.updateRunStep({ runId, index, data: { status: "running" } });
+    const outcome = await runStep(principal, step, scope, secrets);
+    scope.steps.push({ id: step.id, result: outcome.result });
+    await q.updateRunStep({ runId, index, data: { status: outcome.status, callId: outcome.callId, durationMs: outcome.durationMs, error: outcome.error, assertions: JSON.stringify(outcome.assertions) } });
+    if (outcome.status === "passed") counts.passed++;
+    else if (outcome.status === "failed") counts.failed++;
+    else counts.errors++;
+    const run = await q.updateRun({ id: runId, data: { passed: counts.passed, failed: counts.failed + counts.errors } });
+    announce(principal.workspaceId, run, index);
+    if (stopOnFailure && outcome.status !== "passed") {
+      await q.skipRemainingSteps({ runId, from: index + 1 });
+      break;
+    }
+  }
+  const status: RunStatus = counts.errors ? "error" : counts.failed ? "failed" : "passed";
+  const run = await q.updateRun({ id: runId, data: { status, finishedAt: new Date() } });
+  announce(principal.workspaceId, run, null);
+  return getRun(principal, runId);
+}
+
+const LIST_KINDS = { "tools/list": ["tools", "tools"], "resources/list": ["resources", "resources"], "resources/templates/list": ["resource-templates", "resourceTemplates"], "prompts/list": ["prompts", "prompts"] } as const;
+
+/** A step without assertions passes when its call succeeds. */
+const IMPLICIT: Assertion[] = [{ kind: "status", equals: "ok" }];
+
+async function runStep(principal: Principal, step: Step, scope: VariableScope, secrets: SecretValues): Promise<StepOutcome> {
+  const errored = (error: string): StepOutcome => ({ status: "error", callId: null, durationMs: null, error, assertions: [], result: null });
+  let serverId: string, name: string | undefined, uri: string | undefined, args: Record<string, unknown>;
+  try {
+    serverId = resolveServerId(step.serverId, scope);
+    name = step.name === undefined ? undefined : String(interpolate(step.name, scope));
+    uri = step.uri === undefined ? undefined : String(interpolate(step.uri, scope));
+    args = (interpolate(step.arguments ?? {}, scope) ?? {}) as Record<string, unknown>;
+  } catch (err) {
+    return errored(err instanceof Error ? err.message : String(err));
+  }
+  const assertions = step.assert?.length ? step.assert : IMPLICIT;
+  try {
+    let call: CallUnderTest;
+    let callId: string | null = null;
+    if (step.method in LIST_KINDS) {
+      const [kind, key] = LIST_KINDS[step.method as keyof typeof LIST_KINDS];
+      const t0 = performance.now();
+      const items = await listCapability(principal, serverId, kind).then(
+        (list) => ({ ok: true as const, list }),
+        (err: unknown) => ({ ok: false as const, err }),
+      );
+      const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
+      call = items.ok
+        ? { status: "ok", isError: false, result: { [key]: items.list }, error: null, durationMs }
+        : { status: "error", isError: false, result: null, error: { message: items.err instanceof Error ? items.err.message : String(items.err) }, durationMs };
+    } else {
+      const dto = await sendCall(principal, step, { serverId, name, uri, args, secrets });
+      callId = dto.id;
+      call = { status: dto.status, isError: dto.isError, result: dto.result, error: dto.error, durationMs: dto.durationMs };
+    }
+    const outputSchema = step.method === "tools/call" && assertions.some((a) => a.kind === "schema" && !a.schema) ? await toolOutputSchema(principal, serverId, name!) : undefined;
+    const outcomes = evaluate({ assertions, call, outputSchema });
+    const passed = outcomes.every((o) => o.passed);
+    const error = call.status === "ok" ? null : callErrorMessage(call.error);
+    return { status: passed ? "passed" : "failed", callId, durationMs: call.durationMs, error, assertions: outcomes, result: call.result };
+  } catch (err) {
+    return errored(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function sendCall(principal: Principal, step: Step, { serverId, name, uri, args, secrets }: { serverId: string; name?: string; uri?: string; args: Record<string, unknown>; secrets: SecretValues }): Promise<CallDto> {
+  if (step.method === "resources/read") return runCall(principal, { serverId, method: "resources/read", name: uri!, params: { uri: uri! }, origin: "collection", secrets });
+  const method = step.method as "tools/call" | "prompts/get";
+  return runCall(principal, { serverId, method, name: name!, params: { name: name!, arguments: args }, origin: "collection", secrets });
+}
+
+function callErrorMessage(error: unknown): string | null {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : null;
+}
+
+/** The tool's outputSchema from the live connection's (cached) tool list, as runCall reads it. */
+async function toolOutputSchema(principal: Principal, serverId: string, name: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const { connection } = await getConnection(await getServerForCall(principal, serverId));
+    return (await connection.tools()).find((t) => t.name === name)?.outputSchema;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function getRun(principal: Principal, id: string): Promise<RunDto> {
+  const row = await q.findRun({ workspaceId: principal.workspaceId, id });
+  if (!row) throw notFound("Run");
+  return toRunDto(row);
+}
+
+export async function getRunJUnit(principal: Principal, id: string): Promise<string> {
+  return toJUnit(await getRun(principal, id));
+}
+
+export async function listRuns(principal: Principal, collectionId: string, { limit = 50 }: { limit?: number } = {}): Promise<RunSummary[]> {
+  const collection = await q.findCollection({ workspaceId: principal.workspaceId, id: collectionId });
+  if (!collection) throw notFound("Collection");
+  return (await q.listRuns({ workspaceId: principal.workspaceId, collectionId, limit })).map(toRunSummary);
+}

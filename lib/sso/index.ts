@@ -1,0 +1,34 @@
+/**
+ * Single sign-on: people sign in to the console with their organisation's identity provider, and
+ * the ID token that sign-in yields is what enterprise-managed servers exchange for access (SEP-990).
+ */
+
+/** `GET /api/v1/me/identity-tokens`: the caller's ID tokens, by issuer; never the tokens themselves. */
+export interface IdentityTokenInfo {
+  issuer: string;
+  expiresAt: string | null;
+  updatedAt: string;
+}
+
+export const ssoKeys = {
+  identityTokens: () => ["me", "identity-tokens"] as const,
+};
+
+/** `GET /api/v1/sso`: what the sign-in page offers besides the password ("Sign in with <name>"). */
+export interface SignInOptions {
+  providers: { providerId: string; name: string }[];
+}
+
+/** `GET /api/v1/workspace/sso`: the workspace's single sign-on settings. */
+export interface WorkspaceSsoDto {
+  /** The identity provider whose first sign-ins join this workspace, or null. */
+  provider: { name: string; issuer: string; domain: string } | null;
+  ssoRequired: boolean;
+  ssoDefaultRole: "viewer" | "member" | "admin";
+  /** How often (seconds) SSO users' console sessions are re-checked against the IdP. */
+  recheckSeconds: number;
+}
+
+export const workspaceSsoKeys = {
+  settings: () => ["workspace", "sso"] as const,
+};

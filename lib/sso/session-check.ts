@@ -1,0 +1,52 @@
+import "server-only";
+import { discoverOIDCConfig } from "@better-auth/sso";
+import { refreshAccessToken } from "better-auth/oauth2";
+import { decodeJwt } from "jose";
+import { decryptJson, encryptJson } from "@/lib/crypto";
+import { operatorProvider, recheckSeconds } from "./provider";
+import * as q from "./queries";
+import { piece } from "@/lib/runtime";
+
+// When each user's next check is due, as this process last saw it: requests before then skip the database.
+const due = () => piece("ssoChecks", () => new Map<string, number>());
+
+/**
+ * Whether an SSO user's console session still stands. At most every recheckSeconds() (one request
+ * claims the check; the database holds when it was done, so every instance agrees) the console
+ * refreshes the person's tokens at the IdP: an IdP that signed them out or removed them refuses,
+ * and every console session of theirs ends. Users who never signed in with SSO are not checked.
+ */
+export async function ssoSessionStands(userId: string): Promise<boolean> {
+  if ((due().get(userId) ?? 0) > Date.now()) return true;
+  if (due().size > 10_000) due().clear();
+  const identity = await q.findSsoIdentity({ userId });
+  // Not an SSO user: looked up again a minute later (an SSO sign-in meanwhile starts a fresh period anyway).
+  if (!identity) return void due().set(userId, Date.now() + 60_000), true;
+  if (!identity.refreshToken && identity.expiresAt && identity.expiresAt.getTime() <= Date.now()) return false; // ended: sign in again
+  const next = (identity.checkedAt?.getTime() ?? 0) + recheckSeconds() * 1000;
+  if (next > Date.now()) return void due().set(userId, next), true;
+  if (!(await q.claimSsoCheck({ id: identity.id, checkedAt: identity.checkedAt }))) return true;
+  const provider = operatorProvider();
+  try {
+    if (!provider || !identity.refreshToken) throw new Error("no refresh token: the IdP must be asked again");
+    const { tokenEndpoint, tokenEndpointAuthentication } = await discoverOIDCConfig({ issuer: provider.issuer, isTrustedOrigin: () => true });
+    const tokens = await refreshAccessToken({
+      refreshToken: decryptJson<string>(identity.refreshToken),
+      tokenEndpoint,
+      options: { clientId: provider.clientId, ...(provider.clientSecret ? { clientSecret: provider.clientSecret } : {}) },
+      ...(tokenEndpointAuthentication === "client_secret_post" ? { authentication: "post" as const } : {}),
+    });
+    const exp = tokens.idToken ? decodeJwt(tokens.idToken).exp : undefined;
+    await q.saveRefreshedIdentity({
+      id: identity.id,
+      ...(tokens.idToken ? { idToken: encryptJson(tokens.idToken), expiresAt: exp ? new Date(exp * 1000) : null } : {}),
+      ...(tokens.refreshToken ? { refreshToken: encryptJson(tokens.refreshToken) } : {}),
+    });
+    due().set(userId, Date.now() + recheckSeconds() * 1000);
+    return true;
+  } catch {
+    await q.endSsoSessions({ userId });
+    due().delete(userId);
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import http from "node:http";
+import Provider from "oidc-provider";
+
+export interface SsoIdp {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The person the next sign-in is (the test's stand-in for typing a password at the IdP). */
+  account: string;
+  /** People by subject: their email and name. Deleting one is removing them at the IdP. */
+  people: Map<string, { email: string; name: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A company identity provider for SSO tests: a real OpenID provider (`oidc-provider`) on
+ * 127.0.0.1 with the console as a confidential client (a native loopback client, so its redirect
+ * URI matches whatever port the console got), refresh tokens, and automatic login and consent as
+ * `account`. A refresh for someone no longer in `people` fails, as it does for a removed user.
+ */
+export async function startSsoIdp(): Promise<SsoIdp> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const state: SsoIdp = { issuer, clientId: "switchboard", clientSecret: "idp-client-secret-0123456789", account: "carol", people: new Map(), close: async () => undefined };
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: state.clientId,
+        client_secret: state.clientSecret,
+        application_type: "native",
+        redirect_uris: ["http://127.0.0.1/api/auth/sso/callback/sso"],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+    scopes: ["openid", "email", "profile", "offline_access"],
+    claims: { email: ["email", "email_verified"], profile: ["name"] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => true },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    findAccount: async (_ctx: unknown, id: string) => {
+      const person = state.people.get(id);
+      return person ? { accountId: id, claims: async () => ({ sub: id, email: person.email, email_verified: true, name: person.name }) } : undefined;
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+  });
+  const callback = provider.callback();
+  server.on("request", async (req, res) => {
+    if (!req.url?.startsWith("/interaction/")) return callback(req, res);
+    try {
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === "login") {
+        await provider.interactionFinished(req, res, { login: { accountId: state.account } }, { mergeWithLastSubmission: false });
+        return;
+      }
+      const grant = details.grantId
+        ? (await provider.Grant.find(details.grantId))!
+        : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
