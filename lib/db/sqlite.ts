@@ -44,7 +44,10 @@ export const OPTIMIZE_INTERVAL_MS = 3_600_000;
  * changed a lot since the last analysis; analysis_limit samples each index, so it stays in
  * milliseconds. Run at open and hourly, as SQLite recommends for long-lived connections.
  */
-export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Promise<unknown> }): Promise<void> {
+export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> }): Promise<void> {
   await client.$queryRawUnsafe("PRAGMA analysis_limit = 1000");
   await client.$queryRawUnsafe("PRAGMA optimize = 0x10002");
+  // Statistics another connection wrote (another instance, an import) do not reach an open
+  // connection until its schema reloads: this reloads them.
+  await client.$executeRawUnsafe("ANALYZE sqlite_schema");
 }

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { optimizeSqlite } from "@/lib/db/sqlite";
@@ -12,9 +15,35 @@ describe("optimizeSqlite", () => {
     })();
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'").get()).toBeUndefined();
 
-    await optimizeSqlite({ $queryRawUnsafe: async (sql: string) => db.prepare(sql).all() });
+    await optimizeSqlite({ $queryRawUnsafe: async (sql: string) => db.prepare(sql).all(), $executeRawUnsafe: async (sql: string) => db.prepare(sql).run().changes });
 
     const stat = db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'call_ws_status'").get() as { stat: string } | undefined;
     expect(stat?.stat.split(" ")[0]).toBe("20000");
+  });
+
+  it("makes an open connection plan with statistics another connection gathered", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sb-optimize-")), "db.sqlite");
+    const consoleDb = new Database(file);
+    consoleDb.pragma("journal_mode = WAL");
+    consoleDb.exec("CREATE TABLE t (a, b); CREATE INDEX t_a ON t (a); CREATE INDEX t_b ON t (b)");
+    const run = { $queryRawUnsafe: async (sql: string) => consoleDb.prepare(sql).all(), $executeRawUnsafe: async (sql: string) => consoleDb.prepare(sql).run().changes };
+    await optimizeSqlite(run);
+    const plan = () => (consoleDb.prepare("EXPLAIN QUERY PLAN SELECT * FROM t WHERE a = 1 AND b = 2").all() as { detail: string }[]).map((r) => r.detail).join();
+    // Without statistics SQLite takes the last index; b has two values, a is unique.
+    expect(plan()).toContain("t_b");
+
+    const importer = new Database(file);
+    const insert = importer.prepare("INSERT INTO t VALUES (?, ?)");
+    importer.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run(i, i % 2);
+    })();
+    importer.pragma("analysis_limit = 1000");
+    importer.pragma("optimize = 0x10002");
+    importer.close();
+    expect(plan()).toContain("t_b");
+
+    await optimizeSqlite(run);
+    expect(plan()).toContain("t_a");
+    consoleDb.close();
   });
 });
