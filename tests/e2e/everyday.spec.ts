@@ -46,6 +46,11 @@ async function signedIn(browser: Browser, opts: { width?: number; cookie?: strin
 const palette = (page: Page) => page.getByRole("dialog", { name: "Command palette" });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
+/** The answer to the theme switch's save (PATCH /api/v1/me). */
+function savedTheme(page: Page) {
+  return page.waitForResponse((r) => r.request().method() === "PATCH" && new URL(r.url()).pathname === "/api/v1/me" && r.ok());
+}
+
 test("theme: system by default, a choice overrides it, is remembered per person, and is applied before any script of the app runs", async ({ browser }) => {
   const { context, page } = await signedIn(browser);
   await page.emulateMedia({ colorScheme: "dark" });
@@ -54,7 +59,9 @@ test("theme: system by default, a choice overrides it, is remembered per person,
   await expect(themes.getByRole("radio", { name: "System" })).toBeChecked();
   await expect.poll(() => isDark(page)).toBe(true);
 
-  await themes.getByTitle("Light theme").click();
+  // The choice applies at once and is saved in the background: a page load before the save lands
+  // would carry the saved (old) theme, so wait for it as a person's next click would.
+  await Promise.all([savedTheme(page), themes.getByTitle("Light theme").click()]);
   await expect(themes.getByRole("radio", { name: "Light" })).toBeChecked();
   await expect.poll(() => isDark(page)).toBe(false);
   await page.reload();
@@ -63,7 +70,7 @@ test("theme: system by default, a choice overrides it, is remembered per person,
 
   // No flash: with every script file of the app removed, the page's own inline script still
   // applies the stored theme, so the first paint has it.
-  await page.getByRole("group", { name: "Theme" }).getByTitle("Dark theme").click();
+  await Promise.all([savedTheme(page), page.getByRole("group", { name: "Theme" }).getByTitle("Dark theme").click()]);
   await expect.poll(() => isDark(page)).toBe(true);
   await page.emulateMedia({ colorScheme: "light" });
   await page.route(`${sb.url}/servers`, async (route) => {
