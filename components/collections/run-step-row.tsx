@@ -41,9 +41,10 @@ export function RunStepRow({ runId, step }: { runId: string; step: StepRunDto })
   );
 }
 
-function AssertionRow({ outcome: a, accept }: { outcome: AssertionOutcome; accept: React.ReactNode }) {
+/** One assertion's outcome and snapshot diff; also the shared (public) run's view of it. */
+export function AssertionRow({ outcome: a, accept = null, testId = "assertion-outcome" }: { outcome: AssertionOutcome; accept?: React.ReactNode; testId?: string }) {
   return (
-    <li data-testid="assertion-outcome" data-passed={a.passed} className="flex flex-col gap-1 text-sm">
+    <li data-testid={testId} data-passed={a.passed} className="flex flex-col gap-1 text-sm">
       <span className="flex items-start gap-2">
         <span aria-hidden className={cn("font-bold", a.passed ? "text-emerald-600 dark:text-emerald-400" : "text-red-600 dark:text-red-400")}>
           {a.passed ? "✓" : "✗"}

@@ -1,9 +1,7 @@
 import type { ReactNode } from "react";
 import { formatDuration, formatTime } from "@/components/calls/format";
-import { KIND_LABEL } from "@/components/collections/assertion-draft";
 import { RunStatusBadge } from "@/components/collections/run-status-badge";
-import { SnapshotDiff } from "@/components/collections/run-step-row";
-import { cn } from "@/components/ui/cn";
+import { AssertionRow } from "@/components/collections/run-step-row";
 import type { SharedRun, SharedRunStep } from "@/lib/shares";
 
 /**
@@ -51,19 +49,7 @@ function SharedRunStepRow({ step }: { step: SharedRunStep }) {
       {step.assertions.length > 0 && (
         <ul aria-label={`Assertions of step ${step.index + 1}`} className="flex flex-col gap-1 pl-8">
           {step.assertions.map((a, i) => (
-            <li key={i} data-testid="shared-assertion" data-passed={a.passed} className="flex flex-col gap-1 text-sm">
-              <span className="flex items-start gap-2">
-                <span aria-hidden className={cn("font-bold", a.passed ? "text-emerald-600 dark:text-emerald-400" : "text-red-600 dark:text-red-400")}>
-                  {a.passed ? "✓" : "✗"}
-                </span>
-                <span>
-                  <span className={cn("font-medium", !a.passed && "text-red-700 dark:text-red-300")}>{a.passed ? "Passed" : "Failed"}</span>
-                  <span className="text-muted"> · {KIND_LABEL[a.kind] ?? a.kind}</span>
-                  {a.message && <span className="font-mono text-xs">: {a.message}</span>}
-                </span>
-              </span>
-              {a.diff && a.diff.length > 0 && <SnapshotDiff entries={a.diff} />}
-            </li>
+            <AssertionRow key={i} outcome={a} testId="shared-assertion" />
           ))}
         </ul>
       )}
