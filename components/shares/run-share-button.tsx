@@ -6,9 +6,9 @@ import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import { SHARE_EXPIRY_CHOICES } from "@/lib/shares";
+import { ShareExpiry } from "./share-dialog";
 import { useCreateRunShare } from "@/lib/shares/hooks";
 
 /** "Share" on a run page: members create a public, read-only, redacted link to the run. */
@@ -33,17 +33,7 @@ export function RunShareButton({ runId }: { runId: string }) {
         footer={<Button onClick={close}>Close</Button>}
       >
         <div className="flex flex-wrap items-end gap-2">
-          <Field label="Link expires" className="w-40">
-            {(p) => (
-              <Select {...p} value={days} onChange={(e) => setDays(e.target.value)}>
-                {SHARE_EXPIRY_CHOICES.map((d) => (
-                  <option key={String(d)} value={d === null ? "" : String(d)}>
-                    {d === null ? "Never" : d === 1 ? "After 1 day" : `After ${d} days`}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <ShareExpiry days={days} onChange={setDays} />
           <Button variant="primary" busy={create.isPending} onClick={() => create.mutate(days ? { expiresInDays: Number(days) } : {})}>
             Create link
           </Button>

@@ -88,17 +88,7 @@ function ShareDialog({ callId, open, onClose }: { callId: string; open: boolean;
       </section>
 
       <div className="flex flex-wrap items-end gap-2">
-        <Field label="Link expires" className="w-40">
-          {(p) => (
-            <Select {...p} value={days} onChange={(e) => setDays(e.target.value)}>
-              {SHARE_EXPIRY_CHOICES.map((d) => (
-                <option key={String(d)} value={d === null ? "" : String(d)}>
-                  {d === null ? "Never" : d === 1 ? "After 1 day" : `After ${d} days`}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <ShareExpiry days={days} onChange={setDays} />
         <RoleGate min="member">
           <Button variant="primary" busy={create.isPending} disabled={!preview.data} onClick={() => create.mutate(days ? { expiresInDays: Number(days) } : {})}>
             Create link
@@ -120,5 +110,22 @@ function ShareDialog({ callId, open, onClose }: { callId: string; open: boolean;
         </Link>
       </section>
     </Dialog>
+  );
+}
+
+/** How long a new share link lives ("" = never), for a call's or a run's share. */
+export function ShareExpiry({ days, onChange }: { days: string; onChange: (days: string) => void }) {
+  return (
+    <Field label="Link expires" className="w-40">
+      {(p) => (
+        <Select {...p} value={days} onChange={(e) => onChange(e.target.value)}>
+          {SHARE_EXPIRY_CHOICES.map((d) => (
+            <option key={String(d)} value={d === null ? "" : String(d)}>
+              {d === null ? "Never" : d === 1 ? "After 1 day" : `After ${d} days`}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
   );
 }
