@@ -33,6 +33,9 @@ test.afterAll(async () => {
 async function openTab(browser: Browser, path: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await new InteractionsPage(page, sb.url).signIn(owner);
+  // Sign-in lands on a console page with a stream of its own; leave it first, so the response
+  // awaited below is this page's stream and the request is attended when the call starts.
+  await page.goto("about:blank");
   const streaming = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/events");
   await page.goto(`${sb.url}${path}`);
   await streaming;
