@@ -12,6 +12,7 @@ import type { UpdateWorkspace, WorkspaceSettingsDto } from "@/lib/workspaces";
 import { useUpdateWorkspaceSettings, useWorkspaceSettings } from "@/lib/workspaces/hooks";
 import { AllowedNetworks } from "./allowed-networks";
 import { DeleteWorkspace } from "./delete-workspace";
+import { WorkspaceSso } from "./workspace-sso";
 
 /** Settings → Workspace: name, retention, public share links, redaction list, and deletion. */
 export function WorkspaceSettings() {
@@ -29,6 +30,7 @@ export function WorkspaceSettings() {
       {/* Saved values are the form's starting point; a save remounts it with what the server kept. */}
       <SettingsForm key={JSON.stringify([w.name, w.retentionDays, w.publicSharesEnabled, w.redactionKeys])} settings={w} update={update} />
       <AllowedNetworks settings={w} />
+      <WorkspaceSso />
       <DeleteWorkspace name={w.name} counts={w.counts} />
     </div>
   );

@@ -77,3 +77,11 @@ export interface RequestHead {
 export { ROUTE_ACCESS, accessFor } from "./matrix";
 
 export { actionRole, deniedReason, gateOf, isAction, type Action } from "./actions";
+
+/** The origins the operator trusts beside the console's own (SWITCHBOARD_TRUSTED_ORIGINS, comma-separated). */
+export function operatorTrustedOrigins(): string[] {
+  return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
+}

@@ -36,6 +36,9 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "DELETE /api/v1/workspace": "owner",
   "GET /api/v1/workspace/sso": "admin",
   "PATCH /api/v1/workspace/sso": "owner",
+  "POST /api/v1/workspace/sso/provider": "owner",
+  "DELETE /api/v1/workspace/sso/provider": "owner",
+  "POST /api/v1/workspace/sso/provider/verify": "owner",
 
   "GET /api/v1/members": "viewer",
   "PATCH /api/v1/members/:userId": "admin",

@@ -2,6 +2,8 @@
 // Imported only by lib/api/pipeline.ts (the console process), never by Next's bundles.
 
 export const ROUTE_MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
+  "/api/v1/workspace/sso/provider/verify": () => import("@/app/api/v1/workspace/sso/provider/verify/route"),
+  "/api/v1/workspace/sso/provider": () => import("@/app/api/v1/workspace/sso/provider/route"),
   "/api/v1/public/shares/:token": () => import("@/app/api/v1/public/shares/[token]/route"),
   "/api/v1/agents/pair": () => import("@/app/api/v1/agents/pair/route"),
   "/api/v1/agents/pairings": () => import("@/app/api/v1/agents/pairings/route"),

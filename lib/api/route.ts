@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { accessFor, roleAtLeast, type Access } from "@/lib/access";
+import { accessFor, operatorTrustedOrigins, roleAtLeast, type Access } from "@/lib/access";
 import { databaseFault } from "@/lib/db/client";
 import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { forwardRequest } from "@/lib/cluster/server";
@@ -138,9 +138,8 @@ function refuseCrossSite(request: ApiRequest, { requireOrigin }: { requireOrigin
 }
 
 function trustedOrigins(request: ApiRequest): Set<string> {
-  const extra = (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
   const configured = process.env.SWITCHBOARD_URL ? [new URL(process.env.SWITCHBOARD_URL).origin] : [];
-  return new Set([requestOrigin(request), ...configured, ...extra]);
+  return new Set([requestOrigin(request), ...configured, ...operatorTrustedOrigins()]);
 }
 
 function forbiddenMessage(access: Access, role: string, scope?: string): string {

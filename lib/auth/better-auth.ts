@@ -2,11 +2,12 @@ import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { databaseProvider, prisma } from "@/lib/db/client";
+import { operatorTrustedOrigins } from "@/lib/access";
 import { derivedSecret } from "@/lib/crypto";
 import { requestOrigin } from "./index";
 import { authAuditHooks } from "./audit-hooks";
 import { gatewayOAuthPlugins } from "./gateway-oauth";
-import { operatorProvider, ssoDatabaseHooks, ssoPlugins } from "@/lib/sso/server";
+import { operatorProvider, SSO_MANAGEMENT_PATHS, ssoDatabaseHooks, ssoPlugins, withOpenedProviderSecrets } from "@/lib/sso/server";
 
 /**
  * better-auth owns users, password hashing (scrypt) and browser sessions (signed cookies).
@@ -19,7 +20,7 @@ export const auth = betterAuth({
   // token checks the gateway makes without a request, so only the warning about it is dropped.
   logger: { log: authLog },
   secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
-  database: prismaAdapter(prisma, { provider: databaseProvider }),
+  database: prismaAdapter(withOpenedProviderSecrets(prisma), { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
   // Declared so the sign-in answer carries the person's theme: the browser applies it before the console's first page.
   user: { additionalFields: { theme: { type: "string", required: false, input: false } } },
@@ -39,6 +40,8 @@ export const auth = betterAuth({
   },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
   plugins: [...gatewayOAuthPlugins, ...ssoPlugins()],
+  // Identity providers are registered by the operator or through the console's API (owners), never the plugin's own endpoints.
+  disabledPaths: SSO_MANAGEMENT_PATHS,
 });
 
 
@@ -51,7 +54,7 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
 function extraOrigins(): string[] {
   // The operator's identity provider: better-auth fetches its endpoints only from trusted origins.
   const idp = operatorProvider()?.issuer;
-  return [...(process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "").split(",").filter(Boolean), ...(idp ? [new URL(idp).origin] : [])];
+  return [...operatorTrustedOrigins(), ...(idp ? [new URL(idp).origin] : [])];
 }
 
 /** Creates a credential account through better-auth's own adapter and password hasher. */

@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { SignInOptions } from "./index";
+import { workspaceSsoKeys, type SignInOptions, type WorkspaceProviderDto, type WorkspaceSsoDto } from "./index";
+import type { RegisterSsoProvider, UpdateWorkspaceSso } from "./schemas";
 
 const optionKeys = { signIn: () => ["sso", "options"] as const };
 
@@ -26,3 +27,19 @@ export function useSsoSignIn() {
     },
   });
 }
+
+/** Settings → Workspace → Single sign-on (admins read it, owners change it). */
+export function useWorkspaceSso(enabled = true) {
+  return useQuery({ queryKey: workspaceSsoKeys.settings(), queryFn: async () => (await api<{ sso: WorkspaceSsoDto }>("/workspace/sso")).sso, enabled });
+}
+
+function useSsoMutation<I>(send: (input: I) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: send, onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceSsoKeys.settings() }) });
+}
+
+export const useUpdateWorkspaceSso = () => useSsoMutation((input: UpdateWorkspaceSso) => api<{ sso: WorkspaceSsoDto }>("/workspace/sso", { method: "PATCH", body: input }));
+export const useRegisterSsoProvider = () =>
+  useSsoMutation((input: RegisterSsoProvider) => api<{ provider: WorkspaceProviderDto }>("/workspace/sso/provider", { method: "POST", body: input }));
+export const useVerifySsoProvider = () => useSsoMutation(() => api<{ provider: WorkspaceProviderDto }>("/workspace/sso/provider/verify", { method: "POST" }));
+export const useRemoveSsoProvider = () => useSsoMutation(() => api<{ deleted: boolean }>("/workspace/sso/provider", { method: "DELETE" }));

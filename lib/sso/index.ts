@@ -22,11 +22,26 @@ export interface SignInOptions {
 /** `GET /api/v1/workspace/sso`: the workspace's single sign-on settings. */
 export interface WorkspaceSsoDto {
   /** The identity provider whose first sign-ins join this workspace, or null. */
-  provider: { name: string; issuer: string; domain: string } | null;
+  provider: WorkspaceProviderDto | null;
   ssoRequired: boolean;
   ssoDefaultRole: "viewer" | "member" | "admin";
   /** How often (seconds) SSO users' console sessions are re-checked against the IdP. */
   recheckSeconds: number;
+}
+
+/** An identity provider of a workspace: the operator's (SWITCHBOARD_SSO_*) or one its owner registered. */
+export interface WorkspaceProviderDto {
+  providerId: string;
+  source: "operator" | "workspace";
+  name: string;
+  issuer: string;
+  domain: string;
+  /** A workspace's own provider signs nobody in until its domain is verified. */
+  state: "active" | "pending";
+  /** The redirect URI to register at the IdP for the console's client. */
+  redirectUri: string;
+  /** The DNS record to publish while pending. */
+  verification: { type: "TXT"; name: string; value: string } | null;
 }
 
 export const workspaceSsoKeys = {

@@ -7,21 +7,27 @@ import { operatorProvider } from "./provider";
 import * as q from "./queries";
 
 /**
+ * The plugin's own endpoints that manage providers: closed to the public (better-auth's
+ * disabledPaths). Workspace owners register and verify theirs through /api/v1/workspace/sso/provider.
+ */
+export const SSO_MANAGEMENT_PATHS = ["/sso/register", "/sso/providers", "/sso/get-provider", "/sso/update-provider", "/sso/delete-provider", "/sso/request-domain-verification", "/sso/verify-domain"];
+
+/**
  * better-auth's SSO plugin (@better-auth/sso) with the operator's OIDC provider
- * (SWITCHBOARD_SSO_*). Registering providers through the plugin's own endpoints is off
- * (providersLimit 0): only the operator names an identity provider. Every SSO sign-in makes the
- * person a member of the provider's workspace if they are not one (its default role), and keeps
- * their ID token and refresh token (encrypted) for enterprise-managed servers and the session re-check.
+ * (SWITCHBOARD_SSO_*) and the providers workspace owners registered (its sso_provider table; a
+ * sign-in through one whose domain is not verified is refused by the plugin). Every SSO sign-in
+ * makes the person a member of the provider's workspace if they are not one (its default role;
+ * for a workspace's own provider only with an email in its verified domain), and keeps their ID
+ * token and refresh token (encrypted) for enterprise-managed servers and the session re-check.
  */
 export function ssoPlugins() {
   const provider = operatorProvider();
-  if (!provider) return [];
   return [
     sso({
       providersLimit: 0,
       domainVerification: { enabled: true },
       provisionUserOnEveryLogin: true,
-      defaultSSO: [
+      defaultSSO: !provider ? [] : [
         {
           providerId: provider.providerId,
           domain: provider.domain,
@@ -35,16 +41,20 @@ export function ssoPlugins() {
           },
         },
       ],
-      provisionUser: async ({ user, token }) => {
-        const workspace = await q.findSsoWorkspace({ slug: provider.workspace });
-        if (workspace && (await q.joinWorkspace({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
+      provisionUser: async ({ user, token, provider: used }) => {
+        const own = used.organizationId ? { workspaceId: used.organizationId, domain: used.domain.toLowerCase() } : null;
+        if (!own && !provider) return;
+        const issuer = own ? used.issuer : provider!.issuer;
+        const inDomain = !own || user.email.toLowerCase().endsWith(`@${own.domain}`);
+        const workspace = own ? await q.findWorkspaceById({ id: own.workspaceId }) : await q.findSsoWorkspace({ slug: provider!.workspace });
+        if (workspace && inDomain && (await q.joinWorkspace({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
           await auditAs(
             { workspaceId: workspace.id, type: "user", id: user.id, name: user.name },
-            { action: "member.joined_by_sso", target: { type: "user", id: user.id, name: user.email }, details: { role: workspace.ssoDefaultRole, issuer: provider.issuer } },
+            { action: "member.joined_by_sso", target: { type: "user", id: user.id, name: user.email }, details: { role: workspace.ssoDefaultRole, issuer } },
           );
         }
         if (token?.idToken) {
-          const stored = await storeIdentityToken({ userId: user.id, issuer: provider.issuer, idToken: token.idToken });
+          const stored = await storeIdentityToken({ userId: user.id, issuer, idToken: token.idToken });
           await q.markSsoIdentity({ userId: user.id, issuer: stored.issuer, refreshToken: token.refreshToken ? encryptJson(token.refreshToken) : null });
         }
       },

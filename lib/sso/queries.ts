@@ -79,3 +79,44 @@ export function findWorkspaceSso({ id }: { id: string }) {
 export function updateWorkspaceSso({ id, ssoRequired, ssoDefaultRole }: { id: string; ssoRequired?: boolean; ssoDefaultRole?: string }) {
   return prisma.workspace.update({ where: { id }, data: { ssoRequired, ssoDefaultRole }, select: { id: true, slug: true, ssoRequired: true, ssoDefaultRole: true } });
 }
+
+// Identity providers a workspace owner registered (@better-auth/sso's own table; organizationId is the workspace).
+const providerSelect = { id: true, providerId: true, issuer: true, domain: true, domainVerified: true, oidcConfig: true, organizationId: true, createdAt: true } as const;
+export type SsoProviderRow = { id: string; providerId: string; issuer: string; domain: string; domainVerified: boolean | null; oidcConfig: string | null; organizationId: string | null; createdAt: Date };
+
+export function findWorkspaceProvider({ workspaceId }: { workspaceId: string }) {
+  return prisma.ssoProvider.findFirst({ where: { organizationId: workspaceId }, select: providerSelect });
+}
+
+export function findProviderByDomain({ domain }: { domain: string }) {
+  return prisma.ssoProvider.findFirst({ where: { domain }, select: providerSelect });
+}
+
+export function findProviderByIssuer({ issuer }: { issuer: string }) {
+  return prisma.ssoProvider.findFirst({ where: { issuer, domainVerified: true }, select: providerSelect });
+}
+
+export function listVerifiedProviders() {
+  return prisma.ssoProvider.findMany({ where: { domainVerified: true, organizationId: { not: null } }, orderBy: { domain: "asc" }, select: providerSelect });
+}
+
+export function createWorkspaceProvider(data: { id: string; providerId: string; issuer: string; domain: string; workspaceId: string; userId: string; oidcConfig: string }) {
+  const { workspaceId, ...rest } = data;
+  return prisma.ssoProvider.create({ data: { ...rest, organizationId: workspaceId, domainVerified: false }, select: providerSelect });
+}
+
+export function markProviderVerified({ id }: { id: string }) {
+  return prisma.ssoProvider.update({ where: { id }, data: { domainVerified: true }, select: providerSelect });
+}
+
+export async function deleteWorkspaceProvider({ id, workspaceId, keepRequired }: { id: string; workspaceId: string; keepRequired: boolean }) {
+  await prisma.$transaction([
+    prisma.ssoProvider.delete({ where: { id } }),
+    // Without an IdP, requiring SSO would lock the members out.
+    ...(keepRequired ? [] : [prisma.workspace.update({ where: { id: workspaceId }, data: { ssoRequired: false } })]),
+  ]);
+}
+
+export function findWorkspaceById({ id }: { id: string }) {
+  return prisma.workspace.findUnique({ where: { id }, select: { id: true, name: true, ssoRequired: true, ssoDefaultRole: true } });
+}

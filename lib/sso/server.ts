@@ -1,7 +1,9 @@
 import "server-only";
 
 export { currentIdToken, forgetIdentityTokens, listIdentityTokens, sameIssuer, saveIdentityToken, storeIdentityToken } from "./identity-tokens";
-export { ssoPlugins } from "./plugin";
+export { SSO_MANAGEMENT_PATHS, ssoPlugins } from "./plugin";
 export { operatorProvider } from "./provider";
 export { ssoSessionStands } from "./session-check";
 export { getWorkspaceSso, signInOptions, ssoDatabaseHooks, updateWorkspaceSso } from "./settings";
+export { registerWorkspaceProvider, removeWorkspaceProvider, verifyWorkspaceProvider } from "./owner-provider";
+export { withOpenedProviderSecrets } from "./sealed-config";

@@ -3,6 +3,7 @@ import { discoverOIDCConfig } from "@better-auth/sso";
 import { refreshAccessToken } from "better-auth/oauth2";
 import { decodeJwt } from "jose";
 import { decryptJson, encryptJson } from "@/lib/crypto";
+import { sameIssuer } from "./identity-tokens";
 import { operatorProvider, recheckSeconds } from "./provider";
 import * as q from "./queries";
 import { piece } from "@/lib/runtime";
@@ -26,10 +27,12 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
   const next = (identity.checkedAt?.getTime() ?? 0) + recheckSeconds() * 1000;
   if (next > Date.now()) return void due().set(userId, next), true;
   if (!(await q.claimSsoCheck({ id: identity.id, checkedAt: identity.checkedAt }))) return true;
-  const provider = operatorProvider();
+  const provider = await clientAt(identity.issuer);
   try {
     if (!provider || !identity.refreshToken) throw new Error("no refresh token: the IdP must be asked again");
-    const { tokenEndpoint, tokenEndpointAuthentication } = await discoverOIDCConfig({ issuer: provider.issuer, isTrustedOrigin: () => true });
+    const { tokenEndpoint, tokenEndpointAuthentication } = provider.tokenEndpoint
+      ? { tokenEndpoint: provider.tokenEndpoint, tokenEndpointAuthentication: provider.tokenEndpointAuthentication }
+      : await discoverOIDCConfig({ issuer: provider.issuer, isTrustedOrigin: () => true });
     const tokens = await refreshAccessToken({
       refreshToken: decryptJson<string>(identity.refreshToken),
       tokenEndpoint,
@@ -49,4 +52,14 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
     due().delete(userId);
     return false;
   }
+}
+
+/** The console's client at the IdP that issued the identity: the operator's, or a workspace's verified provider. */
+async function clientAt(issuer: string): Promise<{ issuer: string; clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string } | null> {
+  const operator = operatorProvider();
+  if (operator && sameIssuer(operator.issuer, issuer)) return operator;
+  const row = await q.findProviderByIssuer({ issuer });
+  if (!row?.oidcConfig) return null;
+  const config = JSON.parse(row.oidcConfig) as { clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string };
+  return { issuer: row.issuer, ...config };
 }

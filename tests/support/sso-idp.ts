@@ -16,9 +16,9 @@ export interface SsoIdp {
  * A company identity provider for SSO tests: a real OpenID provider (`oidc-provider`) on
  * 127.0.0.1 with the console as a confidential client (a native loopback client, so its redirect
  * URI matches whatever port the console got), refresh tokens, and automatic login and consent as
- * `account`. A refresh for someone no longer in `people` fails, as it does for a removed user.
+ * `account` (`providerIds`: the console's SSO providers it serves, for their callback URIs). A refresh for someone no longer in `people` fails, as it does for a removed user.
  */
-export async function startSsoIdp(): Promise<SsoIdp> {
+export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: string[] } = {}): Promise<SsoIdp> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -29,7 +29,7 @@ export async function startSsoIdp(): Promise<SsoIdp> {
         client_id: state.clientId,
         client_secret: state.clientSecret,
         application_type: "native",
-        redirect_uris: ["http://127.0.0.1/api/auth/sso/callback/sso"],
+        redirect_uris: providerIds.map((id) => `http://127.0.0.1/api/auth/sso/callback/${id}`),
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",

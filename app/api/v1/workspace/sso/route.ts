@@ -1,11 +1,12 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
+import { consoleOrigin } from "@/lib/auth";
 import { UpdateWorkspaceSsoSchema } from "@/lib/sso/schemas";
 import { getWorkspaceSso, updateWorkspaceSso } from "@/lib/sso/server";
 
 export const runtime = "nodejs";
 
-// GET /api/v1/workspace/sso – the workspace's single sign-on: its identity provider, whether SSO is required, the joining role
-export const GET = withWorkspace(async ({ principal }) => ({ sso: await getWorkspaceSso(principal) }));
+// GET /api/v1/workspace/sso – the workspace's single sign-on: its identity provider (and the DNS record verifying it), whether SSO is required, the joining role
+export const GET = withWorkspace(async ({ request, principal }) => ({ sso: await getWorkspaceSso(principal, consoleOrigin(request)) }));
 
 // PATCH /api/v1/workspace/sso – require SSO (passwords refused for members, owners excepted) and the role first sign-ins get (owner)
-export const PATCH = withWorkspace(async ({ request, principal }) => ({ sso: await updateWorkspaceSso(principal, await parseBody(request, UpdateWorkspaceSsoSchema)) }));
+export const PATCH = withWorkspace(async ({ request, principal }) => ({ sso: await updateWorkspaceSso(principal, await parseBody(request, UpdateWorkspaceSsoSchema), consoleOrigin(request)) }));
