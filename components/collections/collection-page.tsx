@@ -89,6 +89,9 @@ function Header({ collection: c }: { collection: CollectionDto }) {
             Export
           </a>
           <RoleGate min="member">
+            <Button onClick={() => router.push(`/monitors?new=${encodeURIComponent(c.id)}`)}>Monitor this collection</Button>
+          </RoleGate>
+          <RoleGate min="member">
             <Button onClick={() => setRenaming(!renaming)} aria-expanded={renaming}>
               Rename
             </Button>

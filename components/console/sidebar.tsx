@@ -19,6 +19,8 @@ export const NAV = [
   { href: "/agents", label: "Agents" },
   { href: "/history", label: "History" },
   { href: "/collections", label: "Collections" },
+  { href: "/monitors", label: "Monitors" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/settings/tokens", label: "Settings" },
 ];
 

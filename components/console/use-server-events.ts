@@ -3,9 +3,12 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "@/lib/api-client";
+import { alertKeys } from "@/lib/alerts";
+import { driftKeys } from "@/lib/drift";
 import { refreshRun } from "@/lib/collections/hooks";
 import type { WorkspaceEvent } from "@/lib/events";
 import { interactionKeys } from "@/lib/interactions";
+import { monitorKeys } from "@/lib/monitors";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
 import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/servers";
 
@@ -40,6 +43,12 @@ export function useServerEvents() {
         void queryClient.invalidateQueries({ queryKey: ["calls", "detail", event.callId], exact: true });
       } else if (event.type === "collection_run" && typeof event.runId === "string") {
         refreshRun(queryClient, event.runId, event.collectionId);
+      } else if (event.type === "monitor") {
+        void queryClient.invalidateQueries({ queryKey: monitorKeys.all() });
+      } else if (event.type === "alert") {
+        void queryClient.invalidateQueries({ queryKey: alertKeys.all() });
+      } else if (event.type === "capabilities" && typeof event.serverId === "string") {
+        void queryClient.invalidateQueries({ queryKey: driftKeys.all(event.serverId) });
       } else if (event.type === "health" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
       } else if (event.type === "server" && typeof event.serverId === "string") {

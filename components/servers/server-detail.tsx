@@ -17,6 +17,7 @@ import { CapabilityTabs } from "./capability-tabs";
 import { ServerHeader } from "./server-header";
 import { OAuthPanel } from "@/components/oauth/oauth-panel";
 import { GatewayPanel } from "@/components/gateway/gateway-panel";
+import { ChangesPanel } from "@/components/drift/changes-panel";
 
 /**
  * Listing a capability connects a server that has no session, which is what a first visit wants.
@@ -25,13 +26,14 @@ import { GatewayPanel } from "@/components/gateway/gateway-panel";
  */
 type ListMode = "auto" | "off" | "on";
 
-type View = "capabilities" | "logs" | "traffic" | "tasks" | "gateway";
+type View = "capabilities" | "logs" | "traffic" | "tasks" | "gateway" | "changes";
 const VIEWS: TabItem<View>[] = [
   { id: "capabilities", label: "Capabilities" },
   { id: "logs", label: "Logs" },
   { id: "traffic", label: "Traffic" },
   { id: "tasks", label: "Tasks" },
   { id: "gateway", label: "Gateway" },
+  { id: "changes", label: "Changes" },
 ];
 // An archived server cannot be asked for its capabilities nor offered; its recorded history stays.
 const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities" && v.id !== "gateway");
@@ -41,7 +43,8 @@ export function ServerDetail({ id }: { id: string }) {
   // Back from signing in to the server (OAuth): list at once, even after the failed connection that asked for it.
   const search = useSearchParams();
   const [listMode, setListMode] = useState<ListMode>(search.get("oauth") === "signed-in" ? "on" : "auto");
-  const [view, setView] = useState<View>("capabilities");
+  // A breaking-change alert links to ?tab=changes.
+  const [view, setView] = useState<View>(search.get("tab") === "changes" ? "changes" : "capabilities");
 
   if (server.isPending) {
     return (
@@ -92,6 +95,8 @@ export function ServerDetail({ id }: { id: string }) {
           <TrafficPanel server={server.data} />
         ) : shown === "gateway" ? (
           <GatewayPanel server={server.data} />
+        ) : shown === "changes" ? (
+          <ChangesPanel server={server.data} />
         ) : (
           <TaskPanel server={server.data} />
         )}

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Labelled, Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
+import { UptimeSection } from "@/components/monitors/uptime-section";
 import { useArchivedServers, useServers } from "@/lib/servers/hooks";
 import { historyHref } from "@/lib/stats";
 import { useStats } from "@/lib/stats/hooks";
@@ -101,6 +102,7 @@ export function DashboardPage() {
           </Suspense>
         </>
       )}
+      <UptimeSection hours={Math.max(1, Math.round((Date.parse(filters.to) - Date.parse(filters.from)) / 3_600_000))} />
     </div>
   );
 }

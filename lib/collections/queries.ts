@@ -71,7 +71,7 @@ export function insertRun({
   data,
   steps,
 }: {
-  data: { workspaceId: string; collectionId: string; collectionName: string; environmentName: string | null; origin: string; stopOnFailure: boolean; startedById: string; startedByName: string; instanceId: string; variables: string; total: number };
+  data: { workspaceId: string; collectionId: string; collectionName: string; environmentName: string | null; origin: string; stopOnFailure: boolean; startedById: string; startedByName: string; instanceId: string; variables: string; total: number; monitorId?: string | null };
   steps: { index: number; stepId: string; label: string }[];
 }) {
   return prisma.collectionRun.create({
@@ -88,6 +88,10 @@ export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
 
 export function listRuns({ workspaceId, collectionId, limit }: { workspaceId: string; collectionId: string; limit: number }) {
   return prisma.collectionRun.findMany({ where: { workspaceId, collectionId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit });
+}
+
+export function listMonitorRuns({ workspaceId, monitorId, limit }: { workspaceId: string; monitorId: string; limit: number }) {
+  return prisma.collectionRun.findMany({ where: { workspaceId, monitorId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit, include: stepsInclude });
 }
 
 export function updateRunStep({ runId, index, data }: { runId: string; index: number; data: { status: string; callId?: string | null; durationMs?: number | null; error?: string | null; assertions?: string } }) {

@@ -25,6 +25,8 @@ export interface StartRunInput {
   variables?: Record<string, unknown>;
   stopOnFailure?: boolean;
   origin: RunOrigin;
+  /** The monitor whose tick starts the run (lib/monitors). */
+  monitorId?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface StartRunInput {
  * (origin "collection"); each step's outcome is written and announced on the event bus as it ends.
  * Needs no HTTP request: monitors start runs with a workspace principal of their own.
  */
-export async function startRun({ principal, collectionId, environment, variables = {}, stopOnFailure = true, origin }: StartRunInput): Promise<{ run: RunDto; finished: Promise<RunDto> }> {
+export async function startRun({ principal, collectionId, environment, variables = {}, stopOnFailure = true, origin, monitorId }: StartRunInput): Promise<{ run: RunDto; finished: Promise<RunDto> }> {
   const collection = toCollectionDto((await q.findCollection({ workspaceId: principal.workspaceId, id: collectionId })) ?? throwNotFound("Collection"));
   let env: { name: string; values: Record<string, unknown>; secrets: Record<string, unknown>; servers: Record<string, string> } | null = null;
   if (environment) {
@@ -55,6 +57,7 @@ export async function startRun({ principal, collectionId, environment, variables
       instanceId: instanceId(),
       variables: JSON.stringify(redact(variables).value),
       total: collection.steps.length,
+      monitorId: monitorId ?? null,
     },
     steps: collection.steps.map((s, index) => ({ index, stepId: s.id, label: stepLabel(s) })),
   });
@@ -191,6 +194,11 @@ export async function getRun(principal: Principal, id: string): Promise<RunDto> 
 
 export async function getRunJUnit(principal: Principal, id: string): Promise<string> {
   return toJUnit(await getRun(principal, id));
+}
+
+/** A monitor's runs, newest first, as `getRun` answers each. */
+export async function listMonitorRuns(principal: Principal, monitorId: string, { limit = 50 }: { limit?: number } = {}): Promise<RunDto[]> {
+  return (await q.listMonitorRuns({ workspaceId: principal.workspaceId, monitorId, limit })).map(toRunDto);
 }
 
 export async function listRuns(principal: Principal, collectionId: string, { limit = 50 }: { limit?: number } = {}): Promise<RunSummary[]> {

@@ -14,7 +14,7 @@ import * as q from "./queries";
 
 import { getRun } from "./runner";
 
-export { startRun, getRun, listRuns, getRunJUnit } from "./runner";
+export { startRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
 
 /** Members change the collections they made; admins and owners any. */
 function ownOrAdmin(principal: Principal, authorId: string | null): void {

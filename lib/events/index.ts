@@ -25,7 +25,13 @@ export type WorkspaceEvent =
   /** A task-augmented call's task changed state; `callStatus` is the call's own status. */
   | { type: "task"; serverId: string; callId: string; requestId: string; taskId: string; status: string; statusMessage: string | null; callStatus: string }
   /** A collection run started, finished a step (`stepIndex`) or ended; `status` is the run's (lib/collections). */
-  | { type: "collection_run"; runId: string; collectionId: string; status: string; stepIndex: number | null };
+  | { type: "collection_run"; runId: string; collectionId: string; status: string; stepIndex: number | null }
+  /** A monitor's tick was claimed (ran or skipped), or one of its incidents opened or closed (lib/monitors). */
+  | { type: "monitor"; monitorId: string }
+  /** An alert was raised (lib/alerts). */
+  | { type: "alert"; alertId: string }
+  /** A server's capabilities changed: a new snapshot was stored (lib/drift). */
+  | { type: "capabilities"; serverId: string; snapshotId: string };
 
 /** A log line as the live channel carries it (the shape the logs API lists). */
 interface LogLineEvent {

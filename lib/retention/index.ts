@@ -9,4 +9,7 @@ export interface RetentionOutcome {
   sessions: number;
   logs: number;
   traffic: number;
+  /** Collection runs (monitors' too) and alerts (monitor ticks are kept a week whatever the retention: lib/monitors). */
+  runs: number;
+  alerts: number;
 }

@@ -45,3 +45,20 @@ export async function deleteSessionTraffic({ sessionIds, limit }: { sessionIds: 
 export async function deleteSessions({ ids }: { ids: string[] }): Promise<number> {
   return (await prisma.mcpSession.deleteMany({ where: { id: { in: ids } } })).count;
 }
+
+/** Finished collection runs (a monitor's included) that started before `cutoff`; steps and shares go by cascade. */
+export async function deleteOldRuns({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
+  const rows = await prisma.collectionRun.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "running" } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.collectionRun.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
+}
+
+
+/** Alerts raised before `cutoff`, and incidents that ended before it (an open one stays, however old). */
+export async function deleteOldAlerts({ workspaceId, cutoff }: { workspaceId: string; cutoff: Date }): Promise<number> {
+  const [alerts] = await prisma.$transaction([
+    prisma.alert.deleteMany({ where: { workspaceId, createdAt: { lt: cutoff } } }),
+    prisma.incident.deleteMany({ where: { workspaceId, endedAt: { lt: cutoff } } }),
+  ]);
+  return alerts.count;
+}

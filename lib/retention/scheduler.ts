@@ -80,7 +80,7 @@ async function purgeAll(now: Date): Promise<RetentionRun[]> {
   for (const workspace of await q.listWorkspacesWithRetention()) {
     const days = workspace.retentionDays!;
     const outcome = await purgeWorkspace(workspace.id, days, new Date(now.getTime() - days * DAY_MS));
-    if (outcome.calls + outcome.sessions + outcome.logs + outcome.traffic === 0) continue;
+    if (outcome.calls + outcome.sessions + outcome.logs + outcome.traffic + outcome.runs + outcome.alerts === 0) continue;
     runs.push({ workspaceId: workspace.id, ...outcome });
     console.log(`[retention] workspace ${workspace.id}: purged ${outcome.calls} call(s) and ${outcome.sessions} session(s) older than ${days} day(s)`);
     await scheduler().recordAudit?.({
@@ -105,7 +105,7 @@ async function purgeAll(now: Date): Promise<RetentionRun[]> {
 }
 
 async function purgeWorkspace(workspaceId: string, retentionDays: number, cutoff: Date): Promise<RetentionOutcome> {
-  const outcome: RetentionOutcome = { retentionDays, cutoff: cutoff.toISOString(), calls: 0, sessions: 0, logs: 0, traffic: 0 };
+  const outcome: RetentionOutcome = { retentionDays, cutoff: cutoff.toISOString(), calls: 0, sessions: 0, logs: 0, traffic: 0, runs: 0, alerts: 0 };
   outcome.calls = await drain(() => q.deleteOldCalls({ workspaceId, cutoff, limit: BATCH }));
   if (outcome.calls) await scheduler().onCallsPurged?.({ workspaceId, before: cutoff });
   for (;;) {
@@ -117,6 +117,8 @@ async function purgeWorkspace(workspaceId: string, retentionDays: number, cutoff
     outcome.sessions += deleted;
     if (!deleted) break;
   }
+  outcome.runs = await drain(() => q.deleteOldRuns({ workspaceId, cutoff, limit: BATCH }));
+  outcome.alerts = await q.deleteOldAlerts({ workspaceId, cutoff });
   return outcome;
 }
 

@@ -25,6 +25,9 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/calls/:id/app/tools/call", page: "/api/v1/calls/[id]/app/tools/call/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/gateway/clients/:clientId", page: "/api/v1/servers/[id]/gateway/clients/[clientId]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/calls/:id/task/cancel", page: "/api/v1/calls/[id]/task/cancel/route", methods: ["POST"] },
+  { pattern: "/api/v1/servers/:id/capabilities/diff", page: "/api/v1/servers/[id]/capabilities/diff/route", methods: ["GET"] },
+  { pattern: "/api/v1/servers/:id/capabilities/history", page: "/api/v1/servers/[id]/capabilities/history/route", methods: ["GET"] },
+  { pattern: "/api/v1/servers/:id/capabilities/watch", page: "/api/v1/servers/[id]/capabilities/watch/route", methods: ["GET","PUT","DELETE"] },
   { pattern: "/api/v1/servers/:id/gateway/clients", page: "/api/v1/servers/[id]/gateway/clients/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id/oauth/authorize", page: "/api/v1/servers/[id]/oauth/authorize/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/oauth/checks", page: "/api/v1/servers/[id]/oauth/checks/route", methods: ["POST"] },
@@ -48,6 +51,10 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/collections/:id/export", page: "/api/v1/collections/[id]/export/route", methods: ["GET"] },
   { pattern: "/api/v1/collections/:id/runs", page: "/api/v1/collections/[id]/runs/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/interactions/:id/respond", page: "/api/v1/interactions/[id]/respond/route", methods: ["POST"] },
+  { pattern: "/api/v1/monitors/:id/incidents", page: "/api/v1/monitors/[id]/incidents/route", methods: ["GET"] },
+  { pattern: "/api/v1/monitors/:id/runs", page: "/api/v1/monitors/[id]/runs/route", methods: ["GET"] },
+  { pattern: "/api/v1/monitors/:id/ticks", page: "/api/v1/monitors/[id]/ticks/route", methods: ["GET"] },
+  { pattern: "/api/v1/monitors/:id/uptime", page: "/api/v1/monitors/[id]/uptime/route", methods: ["GET"] },
   { pattern: "/api/v1/runs/:id/share", page: "/api/v1/runs/[id]/share/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/agent", page: "/api/v1/servers/[id]/agent/route", methods: ["PUT"] },
   { pattern: "/api/v1/servers/:id/complete", page: "/api/v1/servers/[id]/complete/route", methods: ["POST"] },
@@ -72,6 +79,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/interactions/:id", page: "/api/v1/interactions/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/invitations/:id", page: "/api/v1/invitations/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/members/:userId", page: "/api/v1/members/[userId]/route", methods: ["PATCH","DELETE"] },
+  { pattern: "/api/v1/monitors/:id", page: "/api/v1/monitors/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/notes/:id", page: "/api/v1/notes/[id]/route", methods: ["PATCH","DELETE"] },
   { pattern: "/api/v1/runs/:id", page: "/api/v1/runs/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id", page: "/api/v1/servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
@@ -79,6 +87,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/tokens/:id", page: "/api/v1/tokens/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/views/:id", page: "/api/v1/views/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/agents", page: "/api/v1/agents/route", methods: ["GET"] },
+  { pattern: "/api/v1/alerts", page: "/api/v1/alerts/route", methods: ["GET"] },
   { pattern: "/api/v1/audit", page: "/api/v1/audit/route", methods: ["GET"] },
   { pattern: "/api/v1/calls", page: "/api/v1/calls/route", methods: ["GET"] },
   { pattern: "/api/v1/collections", page: "/api/v1/collections/route", methods: ["GET","POST"] },
@@ -89,6 +98,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/invitations", page: "/api/v1/invitations/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/me", page: "/api/v1/me/route", methods: ["GET","PATCH"] },
   { pattern: "/api/v1/members", page: "/api/v1/members/route", methods: ["GET"] },
+  { pattern: "/api/v1/monitors", page: "/api/v1/monitors/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/servers", page: "/api/v1/servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/setup", page: "/api/v1/setup/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/shares", page: "/api/v1/shares/route", methods: ["GET"] },
@@ -135,6 +145,11 @@ export type ApiRouteKey =
   | "POST /api/v1/calls/:id/app/tools/call"
   | "DELETE /api/v1/servers/:id/gateway/clients/:clientId"
   | "POST /api/v1/calls/:id/task/cancel"
+  | "GET /api/v1/servers/:id/capabilities/diff"
+  | "GET /api/v1/servers/:id/capabilities/history"
+  | "GET /api/v1/servers/:id/capabilities/watch"
+  | "PUT /api/v1/servers/:id/capabilities/watch"
+  | "DELETE /api/v1/servers/:id/capabilities/watch"
   | "GET /api/v1/servers/:id/gateway/clients"
   | "POST /api/v1/servers/:id/oauth/authorize"
   | "POST /api/v1/servers/:id/oauth/checks"
@@ -163,6 +178,10 @@ export type ApiRouteKey =
   | "GET /api/v1/collections/:id/runs"
   | "POST /api/v1/collections/:id/runs"
   | "POST /api/v1/interactions/:id/respond"
+  | "GET /api/v1/monitors/:id/incidents"
+  | "GET /api/v1/monitors/:id/runs"
+  | "GET /api/v1/monitors/:id/ticks"
+  | "GET /api/v1/monitors/:id/uptime"
   | "POST /api/v1/runs/:id/share"
   | "PUT /api/v1/servers/:id/agent"
   | "POST /api/v1/servers/:id/complete"
@@ -195,6 +214,9 @@ export type ApiRouteKey =
   | "DELETE /api/v1/invitations/:id"
   | "PATCH /api/v1/members/:userId"
   | "DELETE /api/v1/members/:userId"
+  | "GET /api/v1/monitors/:id"
+  | "PATCH /api/v1/monitors/:id"
+  | "DELETE /api/v1/monitors/:id"
   | "PATCH /api/v1/notes/:id"
   | "DELETE /api/v1/notes/:id"
   | "GET /api/v1/runs/:id"
@@ -205,6 +227,7 @@ export type ApiRouteKey =
   | "DELETE /api/v1/tokens/:id"
   | "DELETE /api/v1/views/:id"
   | "GET /api/v1/agents"
+  | "GET /api/v1/alerts"
   | "GET /api/v1/audit"
   | "GET /api/v1/calls"
   | "GET /api/v1/collections"
@@ -219,6 +242,8 @@ export type ApiRouteKey =
   | "GET /api/v1/me"
   | "PATCH /api/v1/me"
   | "GET /api/v1/members"
+  | "GET /api/v1/monitors"
+  | "POST /api/v1/monitors"
   | "GET /api/v1/servers"
   | "POST /api/v1/servers"
   | "GET /api/v1/setup"

@@ -34,6 +34,10 @@ interface Pieces {
   sessions: unknown;
   /** lib/sessions: the periodic ping of live sessions. */
   health: unknown;
+  /** lib/sessions: listeners told of every session that connected (lib/start registers drift's). */
+  sessionListeners: unknown;
+  /** lib/drift: servers connected on this instance, the daily check's timer, snapshots in progress. */
+  drift: unknown;
   /** lib/calls: calls in flight by workspace and request id, so that a cancel reaches them. */
   runningCalls: unknown;
   /** lib/calls: the prepared statements of the call journal, once opened. */

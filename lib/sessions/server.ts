@@ -111,6 +111,22 @@ export function isLive(serverId: string): boolean {
   return entriesOf(serverId).length > 0;
 }
 
+/** What a listener hears when a session connected: the server and its live connection. */
+export interface ConnectedSession {
+  workspaceId: string;
+  serverId: string;
+  serverName: string;
+  connection: McpConnection;
+}
+
+const connectedListeners = () => piece("sessionListeners", () => new Set<(session: ConnectedSession) => void>());
+
+/** Tells `listener` of every session that connects from now on (lib/start hands in other domains' hooks); returns the way to stop. */
+export function onSessionConnected(listener: (session: ConnectedSession) => void): () => void {
+  connectedListeners().add(listener);
+  return () => void connectedListeners().delete(listener);
+}
+
 function open(server: ServerSecretRow): LiveEntry {
   const key = liveKey(server);
   const entry: LiveEntry = { sessionId: "", workspaceId: server.workspaceId, serverId: server.id, ready: undefined as never };
@@ -144,6 +160,7 @@ function open(server: ServerSecretRow): LiveEntry {
       if (server.protocolEra === "auto" && info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
       ensureHealthMonitor(liveTargets);
+      for (const listener of connectedListeners()) listener({ workspaceId: server.workspaceId, serverId: server.id, serverName: server.name, connection });
       return connection;
     } catch (err) {
       if (live().get(key) === entry) live().delete(key);

@@ -11,13 +11,16 @@ import { startCluster } from "@/lib/cluster/start";
 import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/db/url";
 import * as events from "@/lib/events/bus";
 import { closeGateway } from "@/lib/gateway/server";
+import { snapshotOnConnect, startDriftCheck, stopDriftCheck } from "@/lib/drift/server";
 import { startInstance } from "@/lib/instances/lifecycle";
+import { startMonitorScheduler } from "@/lib/monitors/server";
 import * as hub from "@/lib/relay/hub";
 import { attachRelay } from "@/lib/relay/socket-server";
 import { startRetention, stopRetention } from "@/lib/retention/scheduler";
 import { startRuntime } from "@/lib/runtime";
 import { startSandboxServer } from "@/lib/apps/sandbox-server";
 import { restoreAgentSessions } from "@/lib/servers/server";
+import { onSessionConnected } from "@/lib/sessions/server";
 import { forgetRollupsBefore } from "@/lib/stats/rollup";
 import { countUsers } from "@/lib/workspaces/queries";
 import { setupCode } from "@/lib/workspaces/setup-code";
@@ -75,6 +78,8 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
     : null;
   // A call still pending from a stopped instance never gets its answer: say so, never lose it.
   const instance = await startInstance({ calls: instanceCalls, followTasks, onGone: (ids) => cluster?.forget(ids) });
+  // Monitors: every instance polls for due ticks and claims each once (docs/monitors.md).
+  const monitors = process.env.SWITCHBOARD_MONITORS === "off" ? null : startMonitorScheduler();
 
   // The API and the gateway through the console's own pipeline; Next serves them in development.
   const configFile = "../../next.config.js";
@@ -97,6 +102,9 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   const sandbox = await startSandboxServer({ host: hostname, port: Number(configuredSandboxPort ?? port + 1), fixed: configuredSandboxPort !== undefined });
   if (sandbox) process.env.SWITCHBOARD_SANDBOX_PORT = String(sandbox.port);
   else delete process.env.SWITCHBOARD_SANDBOX_PORT;
+  // Capability drift: a snapshot at every connect (before agents' sessions come back) and a daily check.
+  onSessionConnected(snapshotOnConnect);
+  startDriftCheck({ everyMs: Number(process.env.SWITCHBOARD_DRIFT_CHECK_MS ?? 86_400_000) });
   // An agent that comes back reopens the sessions its servers had.
   restoreAgentSessions();
   // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
@@ -127,7 +135,9 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
       if (stopping) return;
       stopping = true;
       stopRetention();
+      stopDriftCheck();
       idle.stop();
+      const monitorsStopped = monitors?.stop();
       const draining = front.drain(graceMs);
       server.close();
       server.closeIdleConnections();
@@ -139,6 +149,7 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
           relay.close();
           sandbox?.close();
           await closeGateway();
+          await monitorsStopped;
           const interrupted = await instance.stop().catch(() => 0);
           // After the calls still running were marked interrupted: they are indexed too.
           await stopSearchIndexer();

@@ -99,6 +99,7 @@ test("set-up page", async ({ browser }) => {
   ids.collection = (await api("POST", "/api/v1/collections", { name: "Smoke", steps })).body.collection.id;
   ids.run = (await api("POST", `/api/v1/collections/${ids.collection}/runs`, { stopOnFailure: false })).body.run.id;
   await expect.poll(async () => (await api("GET", `/api/v1/runs/${ids.run}`)).body.run.status, { timeout: 30_000 }).not.toBe("running");
+  ids.monitor = (await api("POST", "/api/v1/monitors", { collectionId: ids.collection, schedule: { everySeconds: 3600 }, alerts: { mail: ["ops@example.com"] } })).body.monitor.id;
   await api("POST", "/api/v1/environments", { name: "staging", values: { greeting: "hi" }, secrets: { token: "s3cret" }, servers: { api: ids.server } });
   const pairing = (await api("POST", "/api/v1/agents/pairings", { name: "laptop" })).body.pairing;
   ids.agent = (await apiClient(sb.url)("POST", "/api/v1/agents/pair", { code: pairing.code, hostname: "ada-laptop", version: "0.1.0", platform: "linux" })).body.agent.id;
@@ -141,6 +142,9 @@ test("console pages", async ({ browser }) => {
     collection: `/collections/${ids.collection}`,
     run: `/runs/${ids.run}`,
     "settings-environments": "/settings/environments",
+    monitors: "/monitors",
+    monitor: `/monitors/${ids.monitor}`,
+    alerts: "/alerts",
   };
   for (const theme of THEMES) {
     for (const width of WIDTHS) {

@@ -185,12 +185,19 @@ describe("archive, restore, purge and retention", () => {
     const oldSession = (await api("GET", `/api/v1/calls/${old[0]}`)).body.call.sessionId as string;
     await api("POST", `/api/v1/servers/${id}/disconnect`);
     const recent = await echo(id, "recent");
+    // A collection run (a list step records no call) and an alert, both old enough to go too.
+    const collection = (await api("POST", "/api/v1/collections", { name: "retained", steps: [{ serverId: id, method: "tools/list" }] })).body.collection;
+    const runId = (await api("POST", `/api/v1/collections/${collection.id}/runs`, {})).body.run.id as string;
+    await waitFor(async () => (await api("GET", `/api/v1/runs/${runId}`)).body.run.status !== "running");
+    const alertId = crypto.randomUUID();
+    await sb.db.run("INSERT INTO alert (id, workspace_id, event, text, path, created_at) VALUES (?, ?, 'failing', 'old', '/runs/x', ?)", alertId, workspaceId, new Date(Date.now() - 40 * 24 * 3600_000));
     // The traffic recorder writes in the background: wait for the old session's messages.
     await waitFor(async () => (await api("GET", `/api/v1/sessions/${oldSession}/traffic?method=tools/call`)).body.items?.length >= 2);
     const longAgo = new Date(Date.now() - 40 * 24 * 3600_000);
     await sb.db.batch([
       ...old.map((callId): [string, ...unknown[]] => ['UPDATE "call" SET started_at = ? WHERE id = ?', longAgo, callId]),
       ["UPDATE mcp_session SET closed_at = ? WHERE id = ?", longAgo, oldSession],
+      ["UPDATE collection_run SET started_at = ? WHERE id = ?", longAgo, runId],
       ["UPDATE workspace SET retention_days = 30 WHERE id = ?", workspaceId],
     ]);
 
@@ -200,7 +207,9 @@ describe("archive, restore, purge and retention", () => {
       return event !== undefined;
     }, 15_000, () => sb.logs().slice(-2000));
     expect(event).toMatchObject({ actor: { type: "system" }, target: { type: "workspace", id: workspaceId } });
-    expect(event.details).toMatchObject({ retentionDays: 30, calls: 2, sessions: 1, cutoff: expect.any(String) });
+    expect(event.details).toMatchObject({ retentionDays: 30, calls: 2, sessions: 1, runs: 1, alerts: 1, cutoff: expect.any(String) });
+    expect((await api("GET", `/api/v1/runs/${runId}`)).status).toBe(404);
+    expect(await sb.db.get("SELECT id FROM alert WHERE id = ?", alertId)).toBeUndefined();
     expect(event.details.traffic).toBeGreaterThan(0);
     expect(Date.parse(event.details.cutoff)).toBeLessThan(Date.now() - 29 * 24 * 3600_000);
     for (const callId of old) expect((await api("GET", `/api/v1/calls/${callId}`)).status).toBe(404);

@@ -1,0 +1,8 @@
+import { parseQuery, withWorkspace } from "@/lib/api/route";
+import { ListAlertsQuerySchema } from "@/lib/alerts/schemas";
+import { listAlerts } from "@/lib/alerts/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/alerts – the workspace's alerts (monitors, capability drift), newest first
+export const GET = withWorkspace(async ({ request, principal }) => ({ items: await listAlerts(principal, parseQuery(request, ListAlertsQuerySchema)) }));

@@ -1,0 +1,7 @@
+import { withWorkspace } from "@/lib/api/route";
+import { listHistory } from "@/lib/drift/server";
+
+export const runtime = "nodejs";
+
+// GET /api/v1/servers/:id/capabilities/history – the server's capability snapshots, newest first
+export const GET = withWorkspace<{ id: string }>(async ({ principal, params }) => ({ items: await listHistory(principal, params.id) }));

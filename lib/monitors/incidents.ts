@@ -1,0 +1,87 @@
+import "server-only";
+import { raiseAlert } from "@/lib/alerts/server";
+import type { AlertEvent, AlertTargets } from "@/lib/alerts";
+import type { RunDto } from "@/lib/collections";
+import { isUniqueViolation } from "@/lib/db/client";
+import { publish } from "@/lib/events/server";
+import { webhookUrls } from "./dto";
+import type { IncidentKind } from "./index";
+import * as q from "./queries";
+
+/** A run its instance's stop (or loss) ended: it says nothing about the servers it called. */
+const interrupted = (run: RunDto) => run.steps.some((s) => s.error?.startsWith("interrupted"));
+
+/** The first failing step in words, for the alert: `step 2 "echo": /content/0/text: expected "a", got "b"`. */
+function firstFailure(run: RunDto): string {
+  const step = run.steps.find((s) => s.status === "failed" || s.status === "error");
+  if (!step) return "";
+  const why = step.error ?? step.assertions.find((a) => !a.passed)?.message ?? step.status;
+  return ` First failure: step ${step.index + 1} "${step.label}": ${why.length > 300 ? `${why.slice(0, 300)}…` : why}`;
+}
+
+type Monitor = NonNullable<Awaited<ReturnType<typeof q.findMonitorRow>>>;
+
+/**
+ * Adds a bad run to the monitor's open incident of `kind`, or opens one; answers the incident
+ * when this call opened it (the caller alerts once). Two instances opening at once: the unique
+ * open key lets one win, the other appends.
+ */
+async function openOrAppend(monitor: Monitor, kind: IncidentKind, runId: string): Promise<string | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const open = await q.findOpenIncident({ monitorId: monitor.id, kind });
+    if (open) {
+      const runIds = JSON.parse(open.runIds) as string[];
+      if (!runIds.includes(runId)) await q.setIncidentRuns({ id: open.id, runIds: JSON.stringify([...runIds, runId]) });
+      return null;
+    }
+    try {
+      return (await q.openIncident({ data: { workspaceId: monitor.workspaceId, monitorId: monitor.id, kind, runIds: JSON.stringify([runId]) } })).id;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  return null;
+}
+
+/** Closes the monitor's open incident of `kind`; its id when this call closed it. */
+async function close(monitor: Monitor, kind: IncidentKind, at: Date): Promise<string | null> {
+  const open = await q.findOpenIncident({ monitorId: monitor.id, kind });
+  return open && (await q.closeIncident({ id: open.id, at })) ? open.id : null;
+}
+
+/**
+ * A monitor's run finished: failed or error runs open (or extend) a `failing` incident, a passed run
+ * closes it; a run over `maxDurationMs` opens (or extends) a `slow` one, a run within closes it
+ * silently. One alert when an incident opens, one when a failing incident recovers.
+ */
+export async function afterRun({ workspaceId, monitorId, run }: { workspaceId: string; monitorId: string; run: RunDto }): Promise<void> {
+  if (interrupted(run) || run.status === "running") return;
+  const monitor = await q.findMonitorRow({ workspaceId, id: monitorId });
+  if (!monitor) return;
+  const targets: AlertTargets = { mail: JSON.parse(monitor.mail) as string[], webhooks: webhookUrls(monitor) };
+  const at = new Date(run.finishedAt ?? Date.now());
+  const alert = (event: AlertEvent, incidentId: string, text: string) =>
+    raiseAlert({ workspaceId: monitor.workspaceId, event, monitor: { id: monitor.id, name: monitor.name }, runId: run.id, runStatus: run.status, incidentId, path: `/runs/${run.id}`, text, targets });
+  let changed = false;
+  if (run.status === "passed") {
+    const closed = await close(monitor, "failing", at);
+    if (closed) {
+      changed = true;
+      await alert("recovered", closed, `Monitor "${monitor.name}" recovered: its run passed (${run.passed} of ${run.total} steps).`);
+    }
+  } else {
+    const opened = await openOrAppend(monitor, "failing", run.id);
+    changed = true;
+    if (opened) await alert("failing", opened, `Monitor "${monitor.name}" is failing: its run ${run.status} (${run.failed} of ${run.total} steps failed).${firstFailure(run)}`);
+  }
+  if (monitor.maxDurationMs !== null && run.finishedAt) {
+    const durationMs = new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime();
+    if (durationMs > monitor.maxDurationMs) {
+      const opened = await openOrAppend(monitor, "slow", run.id);
+      changed = true;
+      if (opened) await alert("slow", opened, `Monitor "${monitor.name}" is slow: its run took ${durationMs} ms, over its budget of ${monitor.maxDurationMs} ms.`);
+    } else if (await close(monitor, "slow", at)) changed = true;
+  }
+  if (changed) publish(monitor.workspaceId, { type: "monitor", monitorId: monitor.id });
+}
+
