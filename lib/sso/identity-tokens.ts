@@ -52,7 +52,7 @@ export async function forgetIdentityTokens(principal: Principal): Promise<{ dele
 /** The member's current ID token from an IdP, or a plain-words refusal saying how to get one. */
 export async function currentIdToken({ userId, issuer, serverName }: { userId: string; issuer: string; serverName: string }): Promise<string> {
   const row = (await q.findIdentityToken({ userId, issuer })) ?? (await q.findIdentityToken({ userId, issuer: issuer.replace(/\/+$/, "") }));
-  if (!row) throw noIdentity(serverName, issuer, "needs your sign-in with your organisation's identity provider");
+  if (!row || !row.idToken) throw noIdentity(serverName, issuer, "needs your sign-in with your organisation's identity provider");
   if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw noIdentity(serverName, issuer, "needs a fresh sign-in: your sign-in with your organisation's identity provider has expired");
   return decryptJson<string>(row.idToken);
 }

@@ -7,7 +7,7 @@ import { derivedSecret } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { resolveTxt } from "./dns";
 import type { WorkspaceProviderDto } from "./index";
-import { operatorProvider } from "./provider";
+import { operatorProviders } from "./provider";
 import type { RegisterSsoProvider } from "./schemas";
 import * as q from "./queries";
 import { sealOidcConfig } from "./sealed-config";
@@ -46,8 +46,7 @@ export function toProviderDto(row: q.SsoProviderRow, origin: string): WorkspaceP
 export async function registerWorkspaceProvider(principal: Principal, input: RegisterSsoProvider, origin: string): Promise<WorkspaceProviderDto> {
   const domain = input.domain.toLowerCase();
   if (await q.findWorkspaceProvider({ workspaceId: principal.workspaceId })) throw new SwitchboardError("conflict", "This workspace already has an identity provider: remove it first");
-  const operator = operatorProvider();
-  if ((operator && operator.domain.toLowerCase() === domain) || (await q.findProviderByDomain({ domain }))) {
+  if (operatorProviders().some((p) => p.domain.toLowerCase() === domain) || (await q.findProviderByDomain({ domain }))) {
     throw new SwitchboardError("conflict", `The domain ${domain} is already claimed by another identity provider`);
   }
   const issuer = input.issuer.replace(/\/+$/, "");
@@ -108,7 +107,7 @@ export async function verifyWorkspaceProvider(principal: Principal, origin: stri
 export async function removeWorkspaceProvider(principal: Principal): Promise<{ deleted: boolean }> {
   const row = await q.findWorkspaceProvider({ workspaceId: principal.workspaceId });
   if (!row) throw notFound("Identity provider");
-  const operator = operatorProvider();
+  const operator = operatorProviders()[0];
   const operatorServes = operator ? (await q.findSsoWorkspace({ slug: operator.workspace }))?.id === principal.workspaceId : false;
   await q.deleteWorkspaceProvider({ id: row.id, workspaceId: principal.workspaceId, keepRequired: operatorServes });
   await audit(principal, { action: "workspace.sso_provider_removed", target: { type: "workspace", id: principal.workspaceId }, details: { issuer: row.issuer, domain: row.domain } });

@@ -3,7 +3,7 @@ import { sso } from "@better-auth/sso";
 import { auditAs } from "@/lib/audit/server";
 import { encryptJson } from "@/lib/crypto";
 import { storeIdentityToken } from "./identity-tokens";
-import { operatorProvider } from "./provider";
+import { operatorProvider, operatorProviders, operatorSamlProvider } from "./provider";
 import * as q from "./queries";
 
 /**
@@ -14,21 +14,26 @@ export const SSO_MANAGEMENT_PATHS = ["/sso/register", "/sso/providers", "/sso/ge
 
 /**
  * better-auth's SSO plugin (@better-auth/sso) with the operator's OIDC provider
- * (SWITCHBOARD_SSO_*) and the providers workspace owners registered (its sso_provider table; a
+ * (SWITCHBOARD_SSO_*) and SAML 2.0 provider (SWITCHBOARD_SAML_*: the plugin and samlify check the
+ * response's signature against the configured certificate, its audience, recipient, times and
+ * InResponseTo, and refuse a replayed assertion), and the providers workspace owners registered (its sso_provider table; a
  * sign-in through one whose domain is not verified is refused by the plugin). Every SSO sign-in
  * makes the person a member of the provider's workspace if they are not one (its default role;
  * for a workspace's own provider only with an email in its verified domain), and keeps their ID
- * token and refresh token (encrypted) for enterprise-managed servers and the session re-check.
+ * token and refresh token (encrypted) for enterprise-managed servers and the session re-check. A
+ * SAML sign-in has neither: it is kept as an SSO identity with no token that ends after
+ * SWITCHBOARD_SAML_SESSION_SECONDS (session-check.ts).
  */
 export function ssoPlugins() {
   const provider = operatorProvider();
+  const saml = operatorSamlProvider();
   return [
     sso({
       providersLimit: 0,
       domainVerification: { enabled: true },
       provisionUserOnEveryLogin: true,
-      defaultSSO: !provider ? [] : [
-        {
+      defaultSSO: [
+        ...(!provider ? [] : [{
           providerId: provider.providerId,
           domain: provider.domain,
           oidcConfig: {
@@ -39,14 +44,27 @@ export function ssoPlugins() {
             discoveryEndpoint: `${provider.issuer}/.well-known/openid-configuration`,
             scopes: ["openid", "email", "profile", "offline_access"],
           },
-        },
+        }]),
+        ...(!saml ? [] : [{
+          providerId: saml.providerId,
+          domain: saml.domain,
+          samlConfig: {
+            issuer: saml.spEntityId,
+            entryPoint: saml.entryPoint,
+            cert: saml.cert,
+            audience: saml.spEntityId,
+            wantAssertionsSigned: true,
+            idpMetadata: { entityID: saml.issuer },
+          },
+        }]),
       ],
       provisionUser: async ({ user, token, provider: used }) => {
         const own = used.organizationId ? { workspaceId: used.organizationId, domain: used.domain.toLowerCase() } : null;
-        if (!own && !provider) return;
-        const issuer = own ? used.issuer : provider!.issuer;
+        const operator = own ? null : operatorProviders().find((p) => p.providerId === used.providerId);
+        if (!own && !operator) return;
+        const issuer = own ? used.issuer : operator!.issuer;
         const inDomain = !own || user.email.toLowerCase().endsWith(`@${own.domain}`);
-        const workspace = own ? await q.findWorkspaceById({ id: own.workspaceId }) : await q.findSsoWorkspace({ slug: provider!.workspace });
+        const workspace = own ? await q.findWorkspaceById({ id: own.workspaceId }) : await q.findSsoWorkspace({ slug: operator!.workspace });
         if (workspace && inDomain && (await q.joinWorkspace({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
           await auditAs(
             { workspaceId: workspace.id, type: "user", id: user.id, name: user.name },
@@ -56,6 +74,8 @@ export function ssoPlugins() {
         if (token?.idToken) {
           const stored = await storeIdentityToken({ userId: user.id, issuer, idToken: token.idToken });
           await q.markSsoIdentity({ userId: user.id, issuer: stored.issuer, refreshToken: token.refreshToken ? encryptJson(token.refreshToken) : null });
+        } else if (saml && used.providerId === saml.providerId) {
+          await q.markSamlSignIn({ userId: user.id, issuer: saml.issuer, expiresAt: new Date(Date.now() + saml.sessionSeconds * 1000) });
         }
       },
     }),

@@ -1,4 +1,5 @@
 import "server-only";
+import { readFileSync } from "node:fs";
 
 /** How often (seconds) an SSO user's console session is re-checked against the IdP: the bound on a sign-out or removal there. */
 export function recheckSeconds(): number {
@@ -26,4 +27,37 @@ export function operatorProvider() {
     domain: process.env.SWITCHBOARD_SSO_DOMAIN ?? "",
     workspace: process.env.SWITCHBOARD_SSO_WORKSPACE || null,
   };
+}
+
+/**
+ * The operator's SAML 2.0 identity provider, from the environment (README, "Sign-in"), or null:
+ * SWITCHBOARD_SAML_ENTRY_POINT (the IdP's SSO URL), SWITCHBOARD_SAML_ISSUER (its entity ID),
+ * SWITCHBOARD_SAML_CERT (its signing certificate: PEM, or the path of a PEM file),
+ * SWITCHBOARD_SAML_NAME, SWITCHBOARD_SAML_SP_ENTITY_ID (the console's entity ID, the audience the
+ * IdP names; default "switchboard") and SWITCHBOARD_SAML_SESSION_SECONDS (how long a SAML sign-in
+ * lasts: nothing can refresh it). Domain and workspace are the OIDC provider's
+ * (SWITCHBOARD_SSO_DOMAIN, SWITCHBOARD_SSO_WORKSPACE): the operator's IdPs serve one workspace.
+ */
+export function operatorSamlProvider() {
+  const entryPoint = process.env.SWITCHBOARD_SAML_ENTRY_POINT;
+  const issuer = process.env.SWITCHBOARD_SAML_ISSUER;
+  const cert = process.env.SWITCHBOARD_SAML_CERT?.trim();
+  if (!entryPoint || !issuer || !cert) return null;
+  const seconds = Number(process.env.SWITCHBOARD_SAML_SESSION_SECONDS ?? 8 * 3600);
+  return {
+    providerId: "saml",
+    name: process.env.SWITCHBOARD_SAML_NAME || "SAML",
+    entryPoint,
+    issuer,
+    cert: cert.startsWith("-----BEGIN") ? cert : readFileSync(cert, "utf8"),
+    spEntityId: process.env.SWITCHBOARD_SAML_SP_ENTITY_ID || "switchboard",
+    domain: process.env.SWITCHBOARD_SSO_DOMAIN ?? "",
+    workspace: process.env.SWITCHBOARD_SSO_WORKSPACE || null,
+    sessionSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 8 * 3600,
+  };
+}
+
+/** The operator's identity providers (OIDC, then SAML) as the sign-in page and the workspace settings name them. */
+export function operatorProviders(): { providerId: string; name: string; issuer: string; domain: string; workspace: string | null }[] {
+  return [operatorProvider(), operatorSamlProvider()].filter((p) => p !== null);
 }

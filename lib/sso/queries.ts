@@ -13,7 +13,7 @@ export function findIdentityToken({ userId, issuer }: { userId: string; issuer: 
 }
 
 export function listIdentityTokens({ userId }: { userId: string }) {
-  return prisma.identityToken.findMany({ where: { userId }, orderBy: { issuer: "asc" }, select: { issuer: true, expiresAt: true, updatedAt: true } });
+  return prisma.identityToken.findMany({ where: { userId, idToken: { not: "" } }, orderBy: { issuer: "asc" }, select: { issuer: true, expiresAt: true, updatedAt: true } });
 }
 
 export function deleteIdentityTokens({ userId, issuer }: { userId: string; issuer?: string }) {
@@ -41,8 +41,18 @@ export function markSsoIdentity({ userId, issuer, refreshToken }: { userId: stri
   return prisma.identityToken.update({ where: { userId_issuer: { userId, issuer } }, data: { viaSso: true, refreshToken, checkedAt: new Date() } });
 }
 
+/**
+ * A SAML sign-in: an SSO identity with no token (an empty idToken: SAML yields no ID token for
+ * enterprise-managed servers) and no refresh token, ending at expiresAt.
+ */
+export function markSamlSignIn({ userId, issuer, expiresAt }: { userId: string; issuer: string; expiresAt: Date }) {
+  const data = { idToken: "", expiresAt, viaSso: true, refreshToken: null, checkedAt: new Date() };
+  return prisma.identityToken.upsert({ where: { userId_issuer: { userId, issuer } }, create: { userId, issuer, ...data }, update: data });
+}
+
+/** The user's SSO identity from their latest SSO sign-in. */
 export function findSsoIdentity({ userId }: { userId: string }) {
-  return prisma.identityToken.findFirst({ where: { userId, viaSso: true }, select: { id: true, issuer: true, refreshToken: true, checkedAt: true, expiresAt: true } });
+  return prisma.identityToken.findFirst({ where: { userId, viaSso: true }, orderBy: { updatedAt: "desc" }, select: { id: true, issuer: true, refreshToken: true, checkedAt: true, expiresAt: true } });
 }
 
 /** Claims the next re-check (one request does it; the others carry on): false when another took it. */

@@ -2,7 +2,7 @@ import "server-only";
 
 export { currentIdToken, forgetIdentityTokens, listIdentityTokens, sameIssuer, saveIdentityToken, storeIdentityToken } from "./identity-tokens";
 export { SSO_MANAGEMENT_PATHS, ssoPlugins } from "./plugin";
-export { operatorProvider } from "./provider";
+export { operatorProvider, operatorSamlProvider } from "./provider";
 export { ssoSessionStands } from "./session-check";
 export { getWorkspaceSso, signInOptions, ssoDatabaseHooks, updateWorkspaceSso } from "./settings";
 export { registerWorkspaceProvider, removeWorkspaceProvider, verifyWorkspaceProvider } from "./owner-provider";

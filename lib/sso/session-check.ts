@@ -4,7 +4,7 @@ import { refreshAccessToken } from "better-auth/oauth2";
 import { decodeJwt } from "jose";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { sameIssuer } from "./identity-tokens";
-import { operatorProvider, recheckSeconds } from "./provider";
+import { operatorProvider, operatorSamlProvider, recheckSeconds } from "./provider";
 import * as q from "./queries";
 import { piece } from "@/lib/runtime";
 
@@ -16,6 +16,7 @@ const due = () => piece("ssoChecks", () => new Map<string, number>());
  * claims the check; the database holds when it was done, so every instance agrees) the console
  * refreshes the person's tokens at the IdP: an IdP that signed them out or removed them refuses,
  * and every console session of theirs ends. Users who never signed in with SSO are not checked.
+ * A SAML sign-in cannot be refreshed: it stands until SWITCHBOARD_SAML_SESSION_SECONDS after it.
  */
 export async function ssoSessionStands(userId: string): Promise<boolean> {
   if ((due().get(userId) ?? 0) > Date.now()) return true;
@@ -24,6 +25,7 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
   // Not an SSO user: looked up again a minute later (an SSO sign-in meanwhile starts a fresh period anyway).
   if (!identity) return void due().set(userId, Date.now() + 60_000), true;
   if (!identity.refreshToken && identity.expiresAt && identity.expiresAt.getTime() <= Date.now()) return false; // ended: sign in again
+  if (identity.issuer === operatorSamlProvider()?.issuer) return void due().set(userId, identity.expiresAt?.getTime() ?? 0), identity.expiresAt !== null;
   const next = (identity.checkedAt?.getTime() ?? 0) + recheckSeconds() * 1000;
   if (next > Date.now()) return void due().set(userId, next), true;
   if (!(await q.claimSsoCheck({ id: identity.id, checkedAt: identity.checkedAt }))) return true;

@@ -5,24 +5,28 @@ import { audit } from "@/lib/audit/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import type { SignInOptions, WorkspaceSsoDto } from "./index";
 import { toProviderDto } from "./owner-provider";
-import { operatorProvider, recheckSeconds } from "./provider";
+import { operatorProviders, recheckSeconds } from "./provider";
 import type { UpdateWorkspaceSso } from "./schemas";
 import * as q from "./queries";
 
 /** `GET /api/v1/sso` (public): the identity providers the sign-in page offers: the operator's, then workspaces' verified ones. */
 export async function signInOptions(): Promise<SignInOptions> {
-  const provider = operatorProvider();
+  const operator = operatorProviders().map(({ providerId, name }) => ({ providerId, name }));
   const own = (await q.listVerifiedProviders()).map((row) => ({ providerId: row.providerId, name: (JSON.parse(row.oidcConfig ?? "{}") as { name?: string }).name ?? row.domain }));
-  return { providers: [...(provider ? [{ providerId: provider.providerId, name: provider.name }] : []), ...own] };
+  return { providers: [...operator, ...own] };
 }
 
-/** The operator's provider when its sign-ins join this workspace. */
+/** The operator's provider (OIDC, else SAML) when its sign-ins join this workspace. */
 async function providerOf(workspaceId: string) {
-  const provider = operatorProvider();
+  const provider = operatorProviders()[0];
   if (!provider) return null;
   const target = await q.findSsoWorkspace({ slug: provider.workspace });
   return target?.id === workspaceId ? provider : null;
 }
+
+/** Where the IdP sends the person back: the OIDC redirect URI, or the SAML assertion consumer service. */
+const returnUri = (origin: string, providerId: string) =>
+  providerId === "saml" ? `${origin}/api/auth/sso/saml2/sp/acs/${providerId}` : `${origin}/api/auth/sso/callback/${providerId}`;
 
 export async function getWorkspaceSso(principal: Principal, origin: string): Promise<WorkspaceSsoDto> {
   const row = await q.findWorkspaceSso({ id: principal.workspaceId });
@@ -31,7 +35,7 @@ export async function getWorkspaceSso(principal: Principal, origin: string): Pro
   const own = provider ? null : await q.findWorkspaceProvider({ workspaceId: row.id });
   return {
     provider: provider
-      ? { providerId: provider.providerId, source: "operator", name: provider.name, issuer: provider.issuer, domain: provider.domain, state: "active", redirectUri: `${origin}/api/auth/sso/callback/${provider.providerId}`, verification: null }
+      ? { providerId: provider.providerId, source: "operator", name: provider.name, issuer: provider.issuer, domain: provider.domain, state: "active", redirectUri: returnUri(origin, provider.providerId), verification: null }
       : own
         ? toProviderDto(own, origin)
         : null,
@@ -45,7 +49,7 @@ export async function getWorkspaceSso(principal: Principal, origin: string): Pro
 export async function updateWorkspaceSso(principal: Principal, input: UpdateWorkspaceSso, origin: string): Promise<WorkspaceSsoDto> {
   const before = await getWorkspaceSso(principal, origin);
   if (input.ssoRequired && before.provider?.state !== "active") {
-    throw new SwitchboardError("unprocessable", "This workspace has no active identity provider to require: register one and verify its domain, or the operator sets one up with SWITCHBOARD_SSO_* (README)");
+    throw new SwitchboardError("unprocessable", "This workspace has no active identity provider to require: register one and verify its domain, or the operator sets one up with SWITCHBOARD_SSO_* or SWITCHBOARD_SAML_* (README)");
   }
   await q.updateWorkspaceSso({ id: principal.workspaceId, ...input });
   await audit(principal, { action: "workspace.sso_changed", target: { type: "workspace", id: principal.workspaceId }, details: { before: { ssoRequired: before.ssoRequired, ssoDefaultRole: before.ssoDefaultRole }, after: input } });
@@ -64,7 +68,7 @@ export const ssoDatabaseHooks = {
         if (ctx?.path !== "/sign-in/email") return;
         const required = await q.requiresSsoFor({ userId: session.userId });
         if (!required) return;
-        const name = operatorProvider()?.name ?? "your identity provider";
+        const name = operatorProviders().map((p) => p.name).join(" or ") || "your identity provider";
         throw new APIError("FORBIDDEN", { message: `${required.workspace.name} requires signing in with ${name}: use "Sign in with ${name}" instead of a password` });
       },
     },
