@@ -5,16 +5,15 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
 import type { CollectionDto } from "@/lib/collections";
-import { useCollectionRuns, useEnvironments, useStartRun } from "@/lib/collections/hooks";
+import { useCollectionRuns, useStartRun } from "@/lib/collections/hooks";
+import { EnvironmentSelect } from "./environment-select";
 import { RunStatusBadge } from "./run-status-badge";
 
 /** Run the collection: with an environment or none, stopping at the first failure or running all; the run page opens. */
 export function RunPanel({ collection }: { collection: CollectionDto }) {
-  const environments = useEnvironments();
   const start = useStartRun(collection.id);
   const router = useRouter();
   const [environment, setEnvironment] = useState("");
@@ -29,14 +28,7 @@ export function RunPanel({ collection }: { collection: CollectionDto }) {
           <label htmlFor={envId} className="text-xs font-medium">
             Environment
           </label>
-          <Select id={envId} className="w-48" value={environment} onChange={(e) => setEnvironment(e.target.value)}>
-            <option value="">None</option>
-            {environments.data?.map((env) => (
-              <option key={env.id} value={env.name}>
-                {env.name}
-              </option>
-            ))}
-          </Select>
+          <EnvironmentSelect id={envId} className="w-48" value={environment} onPick={setEnvironment} />
         </div>
         <div className="flex h-8 items-center gap-2">
           <input id={stopId} type="checkbox" checked={stopOnFailure} onChange={(e) => setStopOnFailure(e.target.checked)} />

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/spinner";
@@ -30,26 +31,40 @@ export function MonitorActivity({ monitor }: { monitor: MonitorDto }) {
   );
 }
 
-function Loading() {
-  return <Skeleton className="h-24 w-full" />;
+interface Listing<T> {
+  isPending: boolean;
+  error: Error | null;
+  data: T[] | undefined;
+}
+
+/** One titled list of the monitor's page: loading, the error, an empty line, or the items. */
+function Panel<T>({ slug, title, note, list, what, empty, children, footer }: { slug: string; title: string; note?: string; list: Listing<T>; what: string; empty: string; children: (items: T[]) => ReactNode; footer?: ReactNode }) {
+  return (
+    <section aria-labelledby={`monitor-${slug}`} className="flex flex-col gap-2">
+      <h2 id={`monitor-${slug}`} className="text-sm font-semibold">
+        {title}
+      </h2>
+      {note && <p className="text-xs text-muted">{note}</p>}
+      {list.isPending ? (
+        <Skeleton className="h-24 w-full" />
+      ) : list.error ? (
+        <ErrorAlert error={list.error} title={`Could not load the ${what}`} />
+      ) : !list.data?.length ? (
+        <p className="text-xs text-muted">{empty}</p>
+      ) : (
+        children(list.data)
+      )}
+      {footer}
+    </section>
+  );
 }
 
 function Runs({ id }: { id: string }) {
-  const runs = useMonitorRuns(id);
   return (
-    <section aria-labelledby="monitor-runs" className="flex flex-col gap-2">
-      <h2 id="monitor-runs" className="text-sm font-semibold">
-        Runs
-      </h2>
-      {runs.isPending ? (
-        <Loading />
-      ) : runs.error ? (
-        <ErrorAlert error={runs.error} title="Could not load the runs" />
-      ) : runs.data.length === 0 ? (
-        <p className="text-xs text-muted">No runs yet.</p>
-      ) : (
+    <Panel slug="runs" title="Runs" list={useMonitorRuns(id)} what="runs" empty="No runs yet.">
+      {(runs) => (
         <Table columns={["Run", "Started", { name: "Steps", align: "right" }, { name: "Duration", align: "right" }]} aria-label="Monitor runs">
-          {runs.data.map((r) => (
+          {runs.map((r) => (
             <Row key={r.id} hover data-testid="monitor-run">
               <Cell>
                 <Link href={`/runs/${r.id}`} aria-label={`Run ${r.status} at ${formatTime(r.startedAt, true)}`} className="hover:underline">
@@ -69,51 +84,32 @@ function Runs({ id }: { id: string }) {
           ))}
         </Table>
       )}
-    </section>
+    </Panel>
   );
 }
 
 /** This monitor's alerts (the workspace's recent ones, filtered here): what was sent and whether it got through. */
 function Alerts({ id }: { id: string }) {
   const alerts = useAlerts();
-  const mine = alerts.data?.filter((a) => a.monitor?.id === id).slice(0, 10);
+  const mine = { isPending: alerts.isPending, error: alerts.error, data: alerts.data?.filter((a) => a.monitor?.id === id).slice(0, 10) };
+  const all = (
+    <Link href="/alerts" className="self-start text-xs text-accent hover:underline">
+      All alerts
+    </Link>
+  );
   return (
-    <section aria-labelledby="monitor-alerts" className="flex flex-col gap-2">
-      <h2 id="monitor-alerts" className="text-sm font-semibold">
-        Alerts
-      </h2>
-      {alerts.isPending ? (
-        <Loading />
-      ) : alerts.error ? (
-        <ErrorAlert error={alerts.error} title="Could not load the alerts" />
-      ) : !mine?.length ? (
-        <p className="text-xs text-muted">No alerts sent.</p>
-      ) : (
-        <AlertList alerts={mine} label="Alerts of this monitor" />
-      )}
-      <Link href="/alerts" className="self-start text-xs text-accent hover:underline">
-        All alerts
-      </Link>
-    </section>
+    <Panel slug="alerts" title="Alerts" list={mine} what="alerts" empty="No alerts sent." footer={all}>
+      {(items) => <AlertList alerts={items} label="Alerts of this monitor" />}
+    </Panel>
   );
 }
 
 function Incidents({ id }: { id: string }) {
-  const incidents = useMonitorIncidents(id);
   return (
-    <section aria-labelledby="monitor-incidents" className="flex flex-col gap-2">
-      <h2 id="monitor-incidents" className="text-sm font-semibold">
-        Incidents
-      </h2>
-      {incidents.isPending ? (
-        <Loading />
-      ) : incidents.error ? (
-        <ErrorAlert error={incidents.error} title="Could not load the incidents" />
-      ) : incidents.data.length === 0 ? (
-        <p className="text-xs text-muted">No incidents.</p>
-      ) : (
+    <Panel slug="incidents" title="Incidents" list={useMonitorIncidents(id)} what="incidents" empty="No incidents.">
+      {(incidents) => (
         <ol aria-label="Incident history" className="flex flex-col border-l pl-3">
-          {incidents.data.map((i) => (
+          {incidents.map((i) => (
             <li key={i.id} data-testid="monitor-incident" data-open={i.endedAt ? "false" : "true"} className="relative flex flex-col gap-0.5 pb-3 text-xs">
               <span aria-hidden className={`absolute top-1 -left-[17px] size-2 rounded-full ${i.kind === "failing" ? "bg-red-500" : "bg-amber-500"}`} />
               <span className="flex items-center gap-2">
@@ -136,27 +132,16 @@ function Incidents({ id }: { id: string }) {
           ))}
         </ol>
       )}
-    </section>
+    </Panel>
   );
 }
 
 function Ticks({ id }: { id: string }) {
-  const ticks = useMonitorTicks(id);
   return (
-    <section aria-labelledby="monitor-ticks" className="flex flex-col gap-2">
-      <h2 id="monitor-ticks" className="text-sm font-semibold">
-        Ticks
-      </h2>
-      <p className="text-xs text-muted">Each due time, run once by one instance, or skipped with the reason.</p>
-      {ticks.isPending ? (
-        <Loading />
-      ) : ticks.error ? (
-        <ErrorAlert error={ticks.error} title="Could not load the ticks" />
-      ) : ticks.data.length === 0 ? (
-        <p className="text-xs text-muted">No ticks yet.</p>
-      ) : (
+    <Panel slug="ticks" title="Ticks" note="Each due time, run once by one instance, or skipped with the reason." list={useMonitorTicks(id)} what="ticks" empty="No ticks yet.">
+      {(ticks) => (
         <Table columns={["Due", "Outcome", "Instance"]} aria-label="Monitor ticks">
-          {ticks.data.slice(0, 50).map((t) => (
+          {ticks.slice(0, 50).map((t) => (
             <Row key={t.id} data-testid="monitor-tick">
               <Cell className="text-xs text-muted">
                 <time dateTime={t.dueAt}>{formatTime(t.dueAt, true)}</time>
@@ -183,6 +168,6 @@ function Ticks({ id }: { id: string }) {
           ))}
         </Table>
       )}
-    </section>
+    </Panel>
   );
 }

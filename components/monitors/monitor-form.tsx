@@ -4,7 +4,8 @@ import { useMemo, useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import { useCollections, useEnvironments } from "@/lib/collections/hooks";
+import { EnvironmentSelect } from "@/components/collections/environment-select";
+import { useCollections } from "@/lib/collections/hooks";
 import type { MonitorDto, MonitorSchedule } from "@/lib/monitors";
 import { useCreateMonitor, useUpdateMonitor, type MonitorInput } from "@/lib/monitors/hooks";
 import { fieldOfError, type MonitorField } from "./field-error";
@@ -18,7 +19,6 @@ const list = (text: string) => text.split(/[\s,]+/).map((s) => s.trim()).filter(
  */
 export function MonitorForm({ monitor, collectionId, onDone, onCancel }: { monitor?: MonitorDto; collectionId?: string; onDone: (m: MonitorDto) => void; onCancel: () => void }) {
   const collections = useCollections();
-  const environments = useEnvironments();
   const create = useCreateMonitor();
   const update = useUpdateMonitor(monitor?.id ?? "");
   const mutation = monitor ? update : create;
@@ -74,14 +74,7 @@ export function MonitorForm({ monitor, collectionId, onDone, onCancel }: { monit
       </Field>
       <Field label="Environment" error={errorOf("environment")}>
         {(props) => (
-          <Select {...props} value={environment} onChange={(e) => setEnvironment(e.target.value)}>
-            <option value="">None</option>
-            {environments.data?.map((env) => (
-              <option key={env.id} value={env.name}>
-                {env.name}
-              </option>
-            ))}
-          </Select>
+          <EnvironmentSelect {...props} value={environment} onPick={setEnvironment} />
         )}
       </Field>
       <fieldset className="flex flex-col gap-2 rounded-md border p-3">
