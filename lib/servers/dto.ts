@@ -1,4 +1,5 @@
 import "server-only";
+import { encryptJson } from "@/lib/crypto";
 import { parseRoots } from "@/lib/interactions/server";
 import { isAgentServerOnline } from "@/lib/relay/server";
 import { isLive, toSessionInfo } from "@/lib/sessions/server";
@@ -48,4 +49,10 @@ function statusOf(row: ServerRow, session: SessionInfo | null): ServerStatus {
   if (session?.status === "failed") return "error";
   if (session?.status === "connected" || session?.status === "connecting") return isLive(row.id) || session.status === "connected" ? "connected" : "disconnected";
   return "disconnected";
+}
+
+/** A header map as the row stores it: the names in the clear, the values encrypted. */
+export function headerColumns(headers: Record<string, string>) {
+  const names = Object.keys(headers).sort();
+  return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
 }

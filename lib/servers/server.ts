@@ -10,12 +10,10 @@ import { connectServer, disconnectServer, getConnection, notifyRootsChanged, ref
 import { archivedError } from "./archive";
 import { cacheEpoch, piece } from "@/lib/runtime";
 import { describeServerChanges } from "./changes";
-import { toDto } from "./dto";
-import { mcpServersConfig, type McpServersEntry } from "./index";
-import type { CapabilityKind, Complete, Completion, CreateServer, ImportResult, ServerDto, SessionInfo, UpdateServer } from "./index";
-import { parseMcpServersConfig } from "./import";
+import { headerColumns, toDto } from "./dto";
+import type { CapabilityKind, Complete, Completion, CreateServer, ServerDto, SessionInfo, UpdateServer } from "./index";
 import * as q from "./queries";
-import { assertServerRoom, maxServers, serverRoom } from "./quota";
+import { assertServerRoom } from "./quota";
 import type { ServerRow, ServerSecretRow } from "./queries";
 
 export type { ServerSecretRow } from "./queries";
@@ -27,23 +25,12 @@ const SERVER_CACHE_MS = 10_000;
 const serverCache = () => piece("serverCache", () => new Map<string, { row: ServerSecretRow; until: number }>());
 export { archiveAgentServers, archiveServer, listArchivedServers, purgeServer, restoreServer } from "./archive";
 export { addDemoServer } from "./demo";
+export { exportServers, importServers } from "./servers-file";
 
 /** The active servers (archived ones: listArchivedServers). */
 export async function listServers(principal: Principal): Promise<ServerDto[]> {
   return (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto);
 }
-
-/**
- * The workspace's active servers as an `mcpServers` file: remote servers with their URL and
- * header names (values are `${VAR}` placeholders), stdio servers as their imported command.
- */
-export async function exportServers(principal: Principal): Promise<{ mcpServers: Record<string, McpServersEntry> }> {
-  // The demo server lives inside this console: no other host can reach it.
-  const servers = (await q.listServers({ workspaceId: principal.workspaceId })).map(toDto).filter((s) => s.kind !== "demo");
-  await audit(principal, { action: "servers.exported", target: { type: "workspace", id: principal.workspaceId }, details: { count: servers.length } });
-  return mcpServersConfig(servers);
-}
-
 
 /** One server, archived ones too (with `archivedAt`), so permalinks and history still render. */
 export async function getServer(principal: Principal, id: string): Promise<ServerDto> {
@@ -199,53 +186,6 @@ export async function updateServer(principal: Principal, id: string, input: Upda
   return toDto((await q.findServer({ workspaceId: principal.workspaceId, id })) ?? row);
 }
 
-export async function importServers(principal: Principal, config: string): Promise<ImportResult> {
-  let entries;
-  try {
-    entries = parseMcpServersConfig(config);
-  } catch (err) {
-    throw new SwitchboardError("bad_request", (err as Error).message);
-  }
-  const taken = new Set((await q.findServerNames({ workspaceId: principal.workspaceId })).map((s) => s.name));
-  let room = await serverRoom(principal.workspaceId);
-  const result: ImportResult = { created: [], skipped: [] };
-  for (const entry of entries) {
-    if (entry.kind === "invalid") {
-      result.skipped.push({ name: entry.name, reason: entry.reason });
-      continue;
-    }
-    if (room <= 0) {
-      result.skipped.push({ name: entry.name, reason: `The workspace's limit of ${maxServers()} servers is reached` });
-      continue;
-    }
-    if (taken.has(entry.name)) {
-      result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
-      continue;
-    }
-    const refused = entry.kind === "http" ? await assertUrlAllowed({ url: entry.url, workspaceId: principal.workspaceId }).catch((err: Error) => err.message) : undefined;
-    if (refused) {
-      result.skipped.push({ name: entry.name, reason: refused });
-      continue;
-    }
-    taken.add(entry.name);
-    const data =
-      entry.kind === "http"
-        ? { kind: "http", url: entry.url, transport: entry.transport, ...headerColumns(entry.headers) }
-        : { kind: "stdio", stdioConfig: JSON.stringify(entry.stdio) };
-    const row = await q.createServer({ data: { workspaceId: principal.workspaceId, name: entry.name, ...data } });
-    if (row) {
-      result.created.push(toDto(row));
-      room--;
-    }
-    else result.skipped.push({ name: entry.name, reason: "A server with this name exists already" });
-  }
-  await audit(principal, {
-    action: "servers.imported",
-    details: { created: result.created.map((s) => s.name), skipped: result.skipped.map((s) => s.name) },
-  });
-  return result;
-}
-
 export async function connect(principal: Principal, id: string): Promise<SessionInfo> {
   return connectServer(await getServerForCall(principal, id));
 }
@@ -287,10 +227,6 @@ function nameTaken(name: string): SwitchboardError {
   return new SwitchboardError("conflict", `A server named "${name}" exists already`);
 }
 
-function headerColumns(headers: Record<string, string>) {
-  const names = Object.keys(headers).sort();
-  return { headerNames: JSON.stringify(names), headersSecret: names.length ? encryptJson(headers) : null };
-}
 
 /**
  * Machine mode needs a client id and its secret (or, for private_key_jwt, a private key and its
