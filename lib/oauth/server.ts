@@ -13,37 +13,10 @@ import type { ServerSecretRow } from "@/lib/servers/server";
 import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
 import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
 import { enterpriseStatus } from "./enterprise";
+import { CALLBACK_PATH, clientMetadataUrl } from "./client-metadata";
 import * as q from "./queries";
 
 const FLOW_TTL_MS = 10 * 60_000;
-const CALLBACK_PATH = "/api/v1/oauth/callback";
-const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";
-
-/**
- * The URL of the console's Client ID Metadata Document, which is its client_id. Authorization
- * servers fetch it over https only: SWITCHBOARD_CLIENT_METADATA_URL when set (a TLS proxy serves
- * /oauth/client-metadata.json at that URL), else the console's own origin when it is https.
- */
-function clientMetadataUrl(request: RequestHead): string | undefined {
-  if (process.env.SWITCHBOARD_CLIENT_METADATA_URL) return process.env.SWITCHBOARD_CLIENT_METADATA_URL;
-  const origin = consoleOrigin(request);
-  return origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
-}
-
-/** The Client ID Metadata Document the console serves at /oauth/client-metadata.json. */
-export function clientMetadataDocument(request: RequestHead) {
-  const origin = consoleOrigin(request);
-  return {
-    client_id: clientMetadataUrl(request) ?? `${origin}${CLIENT_METADATA_PATH}`,
-    client_name: "Switchboard",
-    client_uri: origin,
-    redirect_uris: [`${origin}${CALLBACK_PATH}`],
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
-    token_endpoint_auth_method: "none",
-  };
-}
-
 interface FlowSecret {
   codeVerifier: string;
   discovery: OAuthTokenRecord["discovery"];
@@ -303,6 +276,7 @@ export function forgetServerCredentials(serverId: string): Promise<number> {
 }
 
 export { callbackPage } from "./page";
+export { clientMetadataDocument } from "./client-metadata";
 export { connectionEnterprise } from "./enterprise";
 export { knownSecretValues, serverSecretValues } from "./secret-values";
 
