@@ -104,8 +104,9 @@ test("a pinned message stays on top across a reload", async ({ page }) => {
   const pinned = page.getByRole("list", { name: "Pinned messages" }).getByTestId("traffic-pinned-row");
   await expect(pinned).toHaveCount(1);
 
-  // Reloaded in the dark theme, so the axe check below covers the theme the first test did not.
-  await page.addInitScript(() => localStorage.setItem("theme", "dark"));
+  // Reloaded in the dark theme, so the axe check below covers the theme the first test did not. It is
+  // the person's saved theme (a browser's stored one gives way to theirs once the console knows them).
+  expect((await owner.api("PATCH", "/api/v1/me", { theme: "dark" })).status).toBe(200);
   await page.reload();
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await new LivePage(page).openView("Traffic");
@@ -124,6 +125,7 @@ test("a pinned message stays on top across a reload", async ({ page }) => {
   await pinned.getByRole("button").first().click();
   await pinned.getByRole("button", { name: "Unpin" }).click();
   await expect(pinned).toHaveCount(0);
+  expect((await owner.api("PATCH", "/api/v1/me", { theme: "system" })).status).toBe(200);
 });
 
 test("a viewer may pin but not replay", async ({ browser }) => {
