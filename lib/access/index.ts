@@ -1,3 +1,5 @@
+import { SwitchboardError } from "@/lib/errors";
+
 /** Workspace roles, weakest first. Each role can do everything the ones before it can. */
 export const ROLES = ["viewer", "member", "admin", "owner"] as const;
 export type Role = (typeof ROLES)[number];
@@ -84,4 +86,11 @@ export function operatorTrustedOrigins(): string[] {
     .split(",")
     .map((o) => o.trim().replace(/\/+$/, ""))
     .filter(Boolean);
+}
+
+/** Members change what they made; admins and owners anything (notes, views, collections, monitors). */
+export function assertOwnOrAdmin(principal: Pick<Principal, "userId" | "role">, authorId: string | null, what: string): void {
+  if (authorId !== null && authorId === principal.userId) return;
+  if (roleAtLeast(principal.role, "admin")) return;
+  throw new SwitchboardError("forbidden", `Only the ${what}'s author or an admin can change it`, { requiredRole: "admin", role: principal.role });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { roleAtLeast, type Principal } from "@/lib/access";
+import { assertOwnOrAdmin, type Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import { decryptJson, encryptJson } from "@/lib/crypto";
 import { isUniqueViolation } from "@/lib/db/client";
@@ -16,12 +16,6 @@ import { getRun } from "./runner";
 
 export { startRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
 
-/** Members change the collections they made; admins and owners any. */
-function ownOrAdmin(principal: Principal, authorId: string | null): void {
-  if (authorId !== null && authorId === principal.userId) return;
-  if (roleAtLeast(principal.role, "admin")) return;
-  throw new SwitchboardError("forbidden", "Only the collection's author or an admin can change it", { requiredRole: "admin", role: principal.role });
-}
 
 const isPlaceholder = (serverId: string) => serverId.includes("{{");
 
@@ -84,7 +78,7 @@ export function importCollection(principal: Principal, file: CreateCollection): 
 
 export async function updateCollection(principal: Principal, id: string, input: UpdateCollection): Promise<CollectionDto> {
   const existing = await requireCollection(principal, id);
-  ownOrAdmin(principal, existing.createdById);
+  assertOwnOrAdmin(principal, existing.createdById, "collection");
   const steps = input.steps ? await normaliseSteps(principal, input.steps) : undefined;
   const data = {
     name: input.name,
@@ -102,7 +96,7 @@ export async function updateCollection(principal: Principal, id: string, input: 
 
 export async function deleteCollection(principal: Principal, id: string): Promise<void> {
   const existing = await requireCollection(principal, id);
-  ownOrAdmin(principal, existing.createdById);
+  assertOwnOrAdmin(principal, existing.createdById, "collection");
   await q.deleteCollection({ id });
   await audit(principal, { action: "collection.deleted", target: { type: "collection", id, name: existing.name } });
 }
@@ -123,7 +117,7 @@ export async function acceptSnapshot(principal: Principal, runId: string, index:
   if (!ran) throw notFound("Run step");
   if (!ran.callId) throw new SwitchboardError("unprocessable", "This step recorded no call whose result could be kept");
   const existing = await requireCollection(principal, run.collectionId);
-  ownOrAdmin(principal, existing.createdById);
+  assertOwnOrAdmin(principal, existing.createdById, "collection");
   const { result } = await getCall(principal, ran.callId);
   const steps = JSON.parse(existing.steps) as Step[];
   const step = steps.find((s) => s.id === ran.stepId);

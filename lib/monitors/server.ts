@@ -1,5 +1,5 @@
 import "server-only";
-import { roleAtLeast, type Principal } from "@/lib/access";
+import { assertOwnOrAdmin, type Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import { getCollection, listMonitorRuns } from "@/lib/collections/server";
 import type { RunDto } from "@/lib/collections";
@@ -15,11 +15,6 @@ import { computeUptime } from "./uptime";
 
 export { startMonitorScheduler } from "./scheduler";
 
-/** Members change the monitors they made; admins and owners any (as collections). */
-function ownOrAdmin(principal: Principal, authorId: string): void {
-  if (authorId === principal.userId || roleAtLeast(principal.role, "admin")) return;
-  throw new SwitchboardError("forbidden", "Only the monitor's author or an admin can change it", { requiredRole: "admin", role: principal.role });
-}
 
 function checkSchedule(schedule: MonitorSchedule): void {
   if (!("cron" in schedule)) return;
@@ -84,7 +79,7 @@ export async function createMonitor(principal: Principal, input: CreateMonitor):
 
 export async function updateMonitor(principal: Principal, id: string, input: UpdateMonitor): Promise<MonitorDto> {
   const current = await requireMonitor(principal, id);
-  ownOrAdmin(principal, current.createdById);
+  assertOwnOrAdmin(principal, current.createdById, "monitor");
   if (input.schedule) checkSchedule(input.schedule);
   const schedule = input.schedule ?? (JSON.parse(current.schedule) as MonitorSchedule);
   const enabled = input.enabled ?? current.enabled;
@@ -110,7 +105,7 @@ export async function updateMonitor(principal: Principal, id: string, input: Upd
 
 export async function deleteMonitor(principal: Principal, id: string): Promise<void> {
   const current = await requireMonitor(principal, id);
-  ownOrAdmin(principal, current.createdById);
+  assertOwnOrAdmin(principal, current.createdById, "monitor");
   await q.deleteMonitor({ id });
   await audit(principal, { action: "monitor.deleted", target: { type: "monitor", id, name: current.name } });
   publish(principal.workspaceId, { type: "monitor", monitorId: id });

@@ -1,5 +1,5 @@
 import "server-only";
-import { roleAtLeast } from "@/lib/access";
+import { assertOwnOrAdmin } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import type { Principal } from "@/lib/access";
 import { notFound, SwitchboardError } from "@/lib/errors";
@@ -16,12 +16,6 @@ function ownOnly(principal: Principal, authorId: string | null): void {
   throw new SwitchboardError("forbidden", "Only the note's author can edit it");
 }
 
-/** Own notes and views: their author may delete them, and so may an admin or owner. */
-function ownOrAdmin(principal: Principal, authorId: string | null, what: string): void {
-  if (authorId !== null && authorId === principal.userId) return;
-  if (roleAtLeast(principal.role, "admin")) return;
-  throw new SwitchboardError("forbidden", `Only the ${what}'s author or an admin can change it`, { requiredRole: "admin", role: principal.role });
-}
 
 function toNoteDto(row: q.NoteRow): NoteDto {
   return {
@@ -58,7 +52,7 @@ export async function editNote(principal: Principal, id: string, body: string): 
 export async function deleteNote(principal: Principal, id: string): Promise<void> {
   const note = await q.findNote({ workspaceId: principal.workspaceId, id });
   if (!note) throw notFound("Note");
-  ownOrAdmin(principal, note.userId, "note");
+  assertOwnOrAdmin(principal, note.userId, "note");
   await q.deleteNote({ id });
 }
 
@@ -110,7 +104,7 @@ export async function createView(principal: Principal, input: CreateView): Promi
 export async function deleteView(principal: Principal, id: string): Promise<void> {
   const view = await q.findView({ workspaceId: principal.workspaceId, id });
   if (!view) throw notFound("View");
-  ownOrAdmin(principal, view.createdBy, "view");
+  assertOwnOrAdmin(principal, view.createdBy, "view");
   await q.deleteView({ id });
   await audit(principal, { action: "view.deleted", target: { type: "view", id: view.id, name: view.name }, details: { filters: Object.keys(JSON.parse(view.filters) as object) } });
 }
