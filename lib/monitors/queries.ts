@@ -28,14 +28,23 @@ export function deleteMonitor({ id }: { id: string }) {
   return prisma.monitor.delete({ where: { id } });
 }
 
-/** The last run of each monitor, its open incidents and its last tick (for the DTO's state). */
+/** The last run of each monitor, its open incidents and its last tick (for the DTO's state), in five queries whatever the count. */
 export async function monitorStatus({ ids }: { ids: string[] }) {
-  const [runs, incidents, ticks] = await Promise.all([
-    Promise.all(ids.map((monitorId) => prisma.collectionRun.findFirst({ where: { monitorId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], select: { id: true, monitorId: true, status: true, startedAt: true, finishedAt: true } }))),
+  const [lastRuns, incidents, lastTicks] = await Promise.all([
+    prisma.collectionRun.groupBy({ by: ["monitorId"], where: { monitorId: { in: ids } }, _max: { startedAt: true } }),
     prisma.incident.findMany({ where: { monitorId: { in: ids }, endedAt: null } }),
-    Promise.all(ids.map((monitorId) => prisma.monitorTick.findFirst({ where: { monitorId }, orderBy: { dueAt: "desc" } }))),
+    prisma.monitorTick.groupBy({ by: ["monitorId"], where: { monitorId: { in: ids } }, _max: { dueAt: true } }),
   ]);
-  return { runs: runs.filter((r) => r !== null), incidents, ticks: ticks.filter((t) => t !== null) };
+  const [runs, ticks] = await Promise.all([
+    prisma.collectionRun.findMany({
+      where: { OR: lastRuns.map((r) => ({ monitorId: r.monitorId, startedAt: r._max.startedAt! })) },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      select: { id: true, monitorId: true, status: true, startedAt: true, finishedAt: true },
+    }),
+    // (monitor, due time) is unique: one tick each.
+    prisma.monitorTick.findMany({ where: { OR: lastTicks.map((t) => ({ monitorId: t.monitorId, dueAt: t._max.dueAt! })) } }),
+  ]);
+  return { runs, incidents, ticks };
 }
 
 // Scheduling
