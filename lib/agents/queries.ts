@@ -90,7 +90,7 @@ export async function announceServers({ workspaceId, agentId, names }: { workspa
       outcomes.push({ name, refused: row.kind === "http" ? "an HTTP server has this name" : "another agent serves this name" });
     }
   }
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return outcomes;
 }
 
@@ -101,7 +101,7 @@ export async function bindServer({ workspaceId, serverId, agentId }: { workspace
     data: agentId ? { kind: "agent", agentId } : { kind: "stdio", agentId: null },
     select: { id: true },
   });
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return row;
 }
 

@@ -41,8 +41,8 @@ export const FORWARDED_HEADER = "x-switchboard-forwarded";
 const tokenCache = () => piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
 
 /** Forget every cached token verdict (after a revocation or a membership change). */
-export function clearTokenCache(): void {
-  forgetCache("tokenCache");
+export function clearTokenCache(): Promise<void> {
+  return forgetCache("tokenCache");
 }
 
 /**

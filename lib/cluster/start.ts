@@ -26,6 +26,7 @@ interface ClusterDeps {
 }
 
 const CHANNEL = "switchboard";
+const ANNOUNCE_WAIT_MS = 2_000;
 
 /** What instances tell each other; `from` is the sender's instance id. */
 type Message =
@@ -115,8 +116,8 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
         log("[cluster] instance channel back up");
         resetAll();
         // Forgets announced while we could not hear them.
-        forgetCache("tokenCache", { announce: false });
-        forgetCache("serverCache", { announce: false });
+        void forgetCache("tokenCache", { announce: false });
+        void forgetCache("serverCache", { announce: false });
       }
       void post({ k: "hi", from: instanceId, url });
       void post({ k: "state", from: instanceId, url, links: localLinks(), watchers: [...localWatchers()] });
@@ -148,7 +149,14 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
       void post({ k: "watch", from: instanceId, w: workspaceId, n: count });
     },
   });
-  runtime().cacheAnnouncer = (cache) => void post({ k: "forget", from: instanceId, cache });
+  // The write that forgets waits for the notification to be committed (bounded: a stalled channel
+  // must not hold the request; the others forget everything when their channel comes back).
+  runtime().cacheAnnouncer = async (cache) => {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<void>((resolve) => (timer = setTimeout(resolve, ANNOUNCE_WAIT_MS)));
+    await Promise.race([post({ k: "forget", from: instanceId, cache }), stalled]);
+    clearTimeout(timer);
+  };
   relay.onLinkChanged((agentId, servers) => void post({ k: "link", from: instanceId, agentId, servers }));
   relay.onRevokeElsewhere((agentId) => void post({ k: "revoke", from: instanceId, agentId }));
 

@@ -44,7 +44,7 @@ export async function verifyGatewayAccessToken(token: string, resource: string):
  */
 export async function revokeGatewayGrants({ userId, clientId }: { userId: string; clientId: string }): Promise<void> {
   await q.revokeGrants({ userId, clientId });
-  forgetCache("gatewayTokenCache");
+  await forgetCache("gatewayTokenCache");
 }
 
 function grantFor(info: GatewayTokenIntrospection, resource: string, now: number): GatewayGrant | null {

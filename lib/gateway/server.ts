@@ -38,7 +38,7 @@ export async function setExposure(principal: Principal, serverId: string, input:
     readOnly: input.readOnly ?? before?.readOnly ?? false,
     rateLimitPerMinute: input.rateLimitPerMinute === undefined ? (before?.rateLimitPerMinute ?? null) : input.rateLimitPerMinute,
   });
-  forgetCache("gatewayCache");
+  await forgetCache("gatewayCache");
   if (!row.enabled) await closeUpstreamsOf(server.id);
   const details = { enabled: row.enabled, tools: row.tools ? (JSON.parse(row.tools) as string[]) : null, readOnly: row.readOnly, rateLimitPerMinute: row.rateLimitPerMinute };
   await audit(principal, { action: "gateway.exposure_changed", target: { type: "server", id: server.id, name: server.name }, details });

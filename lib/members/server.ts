@@ -51,7 +51,7 @@ export async function updateMemberRole(principal: Principal, userId: string, rol
   const outcome = await q.changeRole({ workspaceId: principal.workspaceId, userId, role });
   if (outcome === "not_found") throw notFound("Member");
   if (outcome === "last_owner") throw lastOwner(userId === principal.userId ? "You are" : `${target.user.name} is`);
-  clearTokenCache();
+  await clearTokenCache();
   await audit(principal, { action: "member.role_changed", target: { type: "user", id: userId, name: target.user.email }, details: { from: target.role, to: role } });
   return toDto({ ...target, role });
 }
@@ -78,7 +78,7 @@ async function remove(principal: Principal, target: MemberRow): Promise<void> {
   const { outcome, tokensRevoked } = await q.removeMember({ workspaceId: principal.workspaceId, userId });
   if (outcome === "not_found") throw notFound("Member");
   if (outcome === "last_owner") throw lastOwner(self ? "You are" : `${target.user.name} is`);
-  clearTokenCache();
+  await clearTokenCache();
   await audit(principal, { action: self ? "member.left" : "member.removed", target: { type: "user", id: userId, name: target.user.email }, details: { role: target.role, tokensRevoked } });
 }
 
@@ -89,7 +89,7 @@ export async function transferOwnership(principal: Principal, userId: string): P
   const outcome = await q.transferOwnership({ workspaceId: principal.workspaceId, fromUserId: principal.userId, toUserId: userId });
   if (outcome === "not_found") throw notFound("Member");
   if (outcome === "not_owner") throw new SwitchboardError("forbidden", "Only an owner can transfer ownership", { requiredRole: "owner" });
-  clearTokenCache();
+  await clearTokenCache();
   await audit(principal, { action: "member.ownership_transferred", target: { type: "user", id: userId, name: target.user.email }, details: { from: principal.userId, previousRole: target.role } });
   const [owner, previousOwner] = await Promise.all([requireMember(principal, userId), requireMember(principal, principal.userId)]);
   return { owner: toDto(owner), previousOwner: toDto(previousOwner) };

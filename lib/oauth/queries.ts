@@ -3,8 +3,8 @@ import { forgetCache } from "@/lib/runtime";
 
 // The call path masks a server's stored secret values (./secret-values), cached with the
 // server rows: every write of a token or a client registration empties that cache everywhere.
-function secretsChanged<T>(row: T): T {
-  forgetCache("serverCache");
+async function secretsChanged<T>(row: T): Promise<T> {
+  await forgetCache("serverCache");
   return row;
 }
 

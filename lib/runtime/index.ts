@@ -14,7 +14,7 @@ export interface Runtime {
   readonly instanceId: string;
   readonly startedAt: Date;
   /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */
-  cacheAnnouncer?: (name: CacheName) => void;
+  cacheAnnouncer?: (name: CacheName) => Promise<void>;
   readonly pieces: { [K in PieceName]?: unknown };
 }
 
@@ -141,12 +141,13 @@ const freshEpochs = (): Record<CacheName, number> => ({ tokenCache: 0, serverCac
 
 /**
  * Empties one of the process's caches, and (unless `announce` is false: the message came from
- * another instance) has every other instance empty its own (lib/cluster).
+ * another instance) has every other instance empty its own (lib/cluster). Awaited before a write
+ * answers, so a request the caller sends next to another instance finds it already told.
  */
-export function forgetCache(name: CacheName, { announce = true }: { announce?: boolean } = {}): void {
+export async function forgetCache(name: CacheName, { announce = true }: { announce?: boolean } = {}): Promise<void> {
   existingPiece<{ clear(): void }>(name)?.clear();
   piece("cacheEpochs", freshEpochs)[name] += 1;
-  if (announce) runtime().cacheAnnouncer?.(name);
+  if (announce) await runtime().cacheAnnouncer?.(name);
 }
 
 /** The cache's epoch now; store what a read found only if the epoch is still the same after it. */

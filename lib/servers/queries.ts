@@ -58,7 +58,7 @@ export async function createServer({ data }: { data: Prisma.ServerUncheckedCreat
 
 export async function updateServer({ workspaceId, id, data }: { workspaceId: string; id: string; data: Prisma.ServerUncheckedUpdateInput }) {
   const row = await prisma.server.update({ where: { id, workspaceId }, data, include: withLatestSession });
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return row;
 }
 
@@ -67,7 +67,7 @@ export async function archiveServers({ workspaceId, ids, agentId, by }: { worksp
   const where: Prisma.ServerWhereInput = { workspaceId, archivedAt: null, ...(ids ? { id: { in: ids } } : {}), ...(agentId ? { agentId } : {}) };
   const rows = await prisma.server.findMany({ where, select: { id: true, name: true } });
   if (rows.length) await prisma.server.updateMany({ where: { id: { in: rows.map((r) => r.id) }, archivedAt: null }, data: { archivedAt: new Date(), archivedBy: by } });
-  if (rows.length) forgetCache("serverCache");
+  if (rows.length) await forgetCache("serverCache");
   return rows;
 }
 
@@ -75,7 +75,7 @@ export async function archiveServers({ workspaceId, ids, agentId, by }: { worksp
 export async function restoreServer({ workspaceId, id }: { workspaceId: string; id: string }) {
   try {
     const row = await prisma.server.update({ where: { id, workspaceId }, data: { archivedAt: null, archivedBy: null }, include: withLatestSession });
-    forgetCache("serverCache");
+    await forgetCache("serverCache");
     return row;
   } catch (err) {
     if (isUniqueViolation(err)) return null;
@@ -99,7 +99,7 @@ export async function purgeServer({ workspaceId, id }: { workspaceId: string; id
     deleted += (await prisma.call.deleteMany({ where: { id: { in: batch.map((c) => c.id) } } })).count;
   }
   await prisma.server.deleteMany({ where: { workspaceId, id } });
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return deleted;
 }
 

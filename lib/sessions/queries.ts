@@ -41,7 +41,7 @@ export function closeOpenSessions({ serverId }: { serverId: string }) {
 /** The era verdict is kept on the server row, so the next connect can skip the probe. */
 export async function rememberEra({ serverId, era }: { serverId: string; era: string }) {
   const row = await prisma.server.update({ where: { id: serverId }, data: { eraHint: era, eraHintAt: new Date() } });
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return row;
 }
 

@@ -94,6 +94,6 @@ export async function workspaceLiveParts({ id }: { id: string }) {
 /** Deletes a workspace; everything in it goes with it (foreign keys cascade). */
 export async function deleteWorkspace({ id }: { id: string }) {
   const row = await prisma.workspace.delete({ where: { id } });
-  forgetCache("serverCache");
+  await forgetCache("serverCache");
   return row;
 }

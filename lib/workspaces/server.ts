@@ -92,7 +92,7 @@ async function issueToken(input: { workspaceId: string; userId: string; name: st
 export async function revokeToken(principal: Principal, id: string): Promise<void> {
   const revoked = await q.revokeToken({ workspaceId: principal.workspaceId, userId: principal.userId, id });
   if (!revoked) throw notFound("Token");
-  clearTokenCache();
+  await clearTokenCache();
   await audit(principal, { action: "token.revoked", target: { type: "token", id, name: revoked.name } });
 }
 

@@ -94,7 +94,7 @@ export async function deleteWorkspace(principal: Principal, confirm: string): Pr
   for (const agentId of live.agentIds) revokeLink(agentId);
   await Promise.all(live.serverIds.map((id) => disconnectServer(id, row.id).catch(() => undefined)));
   await q.deleteWorkspace({ id: row.id });
-  clearTokenCache();
+  await clearTokenCache();
   // The workspace's own audit rows go with it; this record is kept outside any workspace.
   await auditAs(
     { workspaceId: null, type: principal.via === "token" ? "token" : "user", id: principal.userId, name: principal.userName, client: principal.client },
