@@ -29,16 +29,21 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
 
   const rows = calls.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Object.values(filters).some(Boolean);
+  const indexing = calls.data?.pages.some((p) => p.searchIncomplete) ? <IndexingNote /> : null;
   if (rows.length === 0) {
     return (
-      <EmptyState title={filtered ? "No calls match these filters" : "No calls yet"}>
-        {filtered ? "Try widening the time range or clearing a filter." : "Run a tool, read a resource or get a prompt, and it shows up here."}
-      </EmptyState>
+      <>
+        {indexing}
+        <EmptyState title={filtered ? "No calls match these filters" : "No calls yet"}>
+          {filtered ? "Try widening the time range or clearing a filter." : "Run a tool, read a resource or get a prompt, and it shows up here."}
+        </EmptyState>
+      </>
     );
   }
 
   return (
     <div className={calls.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={calls.isFetching || undefined}>
+      {indexing}
       <div className={`${COLUMNS} border-b max-md:hidden pr-3 pb-1.5 text-xs font-medium text-muted ${onToggle ? "pl-16" : "pl-10"}`} aria-hidden>
         <span>Time</span>
         <span>Server</span>
@@ -64,6 +69,16 @@ export function HistoryList({ filters, selected = [], onToggle }: { filters: Cal
       </div>
       {calls.error && <ErrorAlert error={calls.error} />}
     </div>
+  );
+}
+
+/** A search answered while imported calls wait for the search index: older matches may be missing. */
+function IndexingNote() {
+  return (
+    <p role="status" className="mb-2 rounded-md border px-3 py-2 text-xs text-muted" data-testid="search-indexing">
+      Search is still indexing calls added in bulk (an import or an upgrade): the newest were searched, older matches may be
+      missing for a minute; the list refreshes until the answer is whole.
+    </p>
   );
 }
 

@@ -29,6 +29,8 @@ export function useCalls(filters: CallFilters) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
     staleTime: 5_000,
+    // A search answered while the index catches up on an import asks again until it is whole.
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.searchIncomplete) ? 5_000 : false),
   });
 }
 

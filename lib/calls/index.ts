@@ -111,6 +111,11 @@ export type CallSummary = Omit<CallDto, "params" | "result"> & { paramsPreview: 
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+  /**
+   * Present on a history search while many calls wait for the search index (after an import or an
+   * upgrade): the newest of them were searched, older ones may be missing until it catches up.
+   */
+  searchIncomplete?: true;
 }
 
 export const callKeys = {

@@ -23,20 +23,34 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
 
 // Past this many FTS hits the word is common: scanning newest-first with LIKE finds a page sooner.
 const FTS_CAP = 2000;
+/**
+ * Past this many calls not indexed yet (an import, an upgrade: the indexer catches up at tens of
+ * thousands a second), a page of history LIKE-scans only the newest this many of them and says its
+ * answer may miss older ones; an export scans them all.
+ */
+const TAIL_SCAN = Number(process.env.SWITCHBOARD_SEARCH_TAIL_SCAN ?? 20_000);
+
+interface Candidates {
+  ids: string[] | null;
+  /** Calls not indexed yet were left unsearched: the answer may miss some. */
+  incomplete: boolean;
+}
 
 /**
  * SQLite: the ids of the workspace's calls whose text holds `q`, from the FTS5 trigram index
  * (migrations history_search_fts5 and history_search_batched) for the calls it holds, and a LIKE
- * scan of the few it does not hold yet (lib/calls/search-index.ts indexes finished calls in
- * batches). Null when it cannot narrow the search (fewer than three characters, a common word,
+ * scan of those it does not hold yet (lib/calls/search-index.ts indexes finished calls in
+ * batches). Null ids when it cannot narrow the search (fewer than three characters, a common word,
  * PostgreSQL). The LIKE filter still applies to what it returns.
  */
-async function searchCandidates(workspaceId: string, q: string): Promise<string[] | null> {
-  if (databaseProvider !== "sqlite" || [...q].length < 3) return null;
+async function searchCandidates(workspaceId: string, q: string, exact: boolean): Promise<Candidates> {
+  if (databaseProvider !== "sqlite" || [...q].length < 3) return { ids: null, incomplete: false };
   const phrase = `"${q.replace(/"/g, '""')}"`;
-  const [{ hits }] = await prisma.$queryRaw<{ hits: number | bigint }[]>`
-    SELECT count(*) AS hits FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})`;
-  if (Number(hits) > FTS_CAP) return null;
+  const [{ hits, tail }] = await prisma.$queryRaw<{ hits: number | bigint; tail: number | bigint }[]>`
+    SELECT (SELECT count(*) FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})) AS hits,
+      (SELECT ifnull(max(rowid), 0) FROM "call") - (SELECT indexed_through FROM call_search_state) AS tail`;
+  if (Number(hits) > FTS_CAP) return { ids: null, incomplete: false };
+  const scan = exact ? Number.MAX_SAFE_INTEGER : TAIL_SCAN;
   // One statement reads one snapshot: a call the indexer takes meanwhile is found in the index or
   // in the tail, never in neither. CROSS JOIN keeps the index first (as `rowid IN (subquery)`
   // SQLite walks the workspace's calls); `+workspace_id` keeps the tail a rowid range.
@@ -44,14 +58,14 @@ async function searchCandidates(workspaceId: string, q: string): Promise<string[
   const rows = await prisma.$queryRaw<{ id: string }[]>`
     SELECT c.id FROM call_search s CROSS JOIN "call" c ON c.rowid = s.rowid WHERE call_search MATCH ${phrase} AND c.workspace_id = ${workspaceId}
     UNION
-    SELECT id FROM "call" WHERE rowid > (SELECT indexed_through FROM call_search_state) AND +workspace_id = ${workspaceId}
-      AND (params LIKE ${like} OR result LIKE ${like} OR error LIKE ${like})
+    SELECT id FROM "call" WHERE rowid > max((SELECT indexed_through FROM call_search_state), (SELECT ifnull(max(rowid), 0) FROM "call") - ${scan})
+      AND +workspace_id = ${workspaceId} AND (params LIKE ${like} OR result LIKE ${like} OR error LIKE ${like})
     UNION
     SELECT c.id FROM call_search_unindexed u CROSS JOIN "call" c ON c.rowid = u.call_rowid WHERE c.workspace_id = ${workspaceId}
       AND (c.params LIKE ${like} OR c.result LIKE ${like} OR c.error LIKE ${like})
     LIMIT ${FTS_CAP + 1}`;
-  if (rows.length > FTS_CAP) return null;
-  return rows.map((r) => r.id);
+  if (rows.length > FTS_CAP) return { ids: null, incomplete: false };
+  return { ids: rows.map((r) => r.id), incomplete: Number(tail) > scan };
 }
 
 // Past this many calls with a tag, the tag is common: walking newest first and checking each call's tags finds a page sooner.
@@ -86,12 +100,6 @@ function intersect(a: string[] | null, b: string[] | null): string[] | null {
 }
 
 /**
- * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
- * so a history index still drives the newest-first order; a rare tag also narrows to its ids first. `q` is a
- * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
- * indexes serve the ILIKE itself, SQLite's FTS5 index and the not-yet-indexed tail narrow it first (searchCandidates).
- */
-/**
  * One origin, every origin ("any"), or by default everything but the reads the console makes by
  * itself: automatic origins, and the resource reads an MCP App makes (loading its own UI first).
  */
@@ -101,15 +109,24 @@ function originWhere(origin: string | undefined): Prisma.CallWhereInput {
   return { origin: { notIn: [...AUTOMATIC_ORIGINS] }, NOT: { origin: "app", method: "resources/read" } };
 }
 
-export async function callsWhere({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> }): Promise<Prisma.CallWhereInput> {
+type Filters = { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit"> };
+
+/**
+ * The history filters as a where clause. `tag` and `starred` are EXISTS-style relation filters,
+ * so a history index still drives the newest-first order; a rare tag also narrows to its ids first. `q` is a
+ * case-insensitive substring of arguments, result or error on both databases; PostgreSQL's pg_trgm
+ * indexes serve the ILIKE itself, SQLite's FTS5 index and the not-yet-indexed tail narrow it first (searchCandidates).
+ * Also says whether calls not indexed yet were left out of a search (never when `exact`).
+ */
+async function callsWhere({ workspaceId, userId, query }: Filters, { exact }: { exact: boolean }): Promise<{ where: Prisma.CallWhereInput; incomplete: boolean }> {
   // A rare tag or word narrows to a list of ids; the filters below still apply to them.
   const [searched, tagged] = await Promise.all([
-    query.q ? searchCandidates(workspaceId, query.q) : null,
+    query.q ? searchCandidates(workspaceId, query.q, exact) : null,
     query.tag ? taggedCandidates(workspaceId, query.tag) : null,
   ]);
-  const both = intersect(searched, tagged);
+  const both = intersect(searched?.ids ?? null, tagged);
   const candidates = both && (await narrowCandidates(both, query));
-  return {
+  const where: Prisma.CallWhereInput = {
     // Candidates are this workspace's calls already; without the workspace condition SQLite looks
     // them up by id instead of walking the workspace's newest-first index past every other call.
     // Their server and status are checked already (narrowCandidates).
@@ -127,13 +144,14 @@ export async function callsWhere({ workspaceId, userId, query }: { workspaceId: 
     ...(query.tag ? { tags: { some: { tag: query.tag } } } : {}),
     ...(query.starred ? { stars: { some: { userId } } } : {}),
   };
+  return { where, incomplete: searched?.incomplete ?? false };
 }
 
 /** Newest first, keyset pagination on (startedAt, id). `userId` is the caller (for `starred`). */
 export async function listCalls({ workspaceId, userId, query }: { workspaceId: string; userId: string; query: ListCallsQuery }) {
-  const where = await callsWhere({ workspaceId, userId, query });
+  const { where, incomplete } = await callsWhere({ workspaceId, userId, query }, { exact: false });
   const after = query.cursor ? await prisma.call.findFirst({ where: { id: query.cursor, workspaceId }, select: { startedAt: true, id: true } }) : null;
-  if (query.cursor && !after) return { items: [], nextCursor: null };
+  if (query.cursor && !after) return { items: [], nextCursor: null, incomplete };
   const rows = await prisma.call.findMany({
     where: after ? { AND: [where, keysetBefore(after)] } : where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -143,7 +161,7 @@ export async function listCalls({ workspaceId, userId, query }: { workspaceId: s
   });
   const items = rows.slice(0, query.limit);
   const previews = await previewsFor(items.map((r) => r.id));
-  return { items: items.map((r) => ({ ...r, ...previews.get(r.id) })), nextCursor: rows.length > query.limit ? items[items.length - 1]!.id : null };
+  return { items: items.map((r) => ({ ...r, ...previews.get(r.id) })), nextCursor: rows.length > query.limit ? items[items.length - 1]!.id : null, incomplete };
 }
 
 /**
@@ -169,7 +187,7 @@ async function previewsFor(ids: string[]) {
  * that survives rows being deleted meanwhile. Bodies are left out (see callBodies) with their sizes.
  */
 export async function listCallsAfter({ workspaceId, userId, query, after, limit }: { workspaceId: string; userId: string; query: Omit<ListCallsQuery, "cursor" | "limit">; after: { startedAt: Date; id: string } | null; limit: number }) {
-  const where = await callsWhere({ workspaceId, userId, query });
+  const { where } = await callsWhere({ workspaceId, userId, query }, { exact: true });
   return prisma.call.findMany({
     where: after ? { AND: [where, keysetBefore(after)] } : where,
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],

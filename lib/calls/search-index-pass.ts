@@ -13,11 +13,18 @@ const MIN_CHARS = 32_000;
 const MAX_CHARS = 4_000_000;
 const FIRST_CHARS = 48_000;
 const MAX_ROWS = 20_000;
+/**
+ * Past this many calls to index, a run is a backlog: FTS5 merges less often and batches last up to
+ * 25 ms (under the console's 50 ms busy timeout for a write waiting on the indexer's thread).
+ */
+export const BACKLOG_CALLS = 10_000;
+const BACKLOG_BUDGET_MS = 25;
 
 /** Statements of one pass, prepared once per connection. */
 interface Statements {
   pass: (rows: number, chars: number) => number;
   waiting: BetterSqlite3.Statement;
+  backlog: BetterSqlite3.Statement;
 }
 
 const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
@@ -25,7 +32,7 @@ const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
 function statements(db: BetterSqlite3.Database): Statements {
   let s = prepared.get(db);
   if (s) return s;
-  tuneMerging(db);
+  setMerging(db, false);
   // Prisma's adapter turns safe integers on for the connection: rowids and lengths as numbers here.
   const prepare = (sql: string) => db.prepare(sql).safeIntegers(false);
   const through = prepare(`SELECT "indexed_through" AS n FROM "call_search_state" WHERE "id" = 1`).pluck();
@@ -67,25 +74,29 @@ function statements(db: BetterSqlite3.Database): Statements {
     `SELECT (SELECT ifnull(max(rowid), 0) FROM "call") > (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1)
       OR EXISTS (SELECT 1 FROM "call_search_unindexed" u JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending')`,
   ).pluck();
-  s = { pass, waiting };
+  const backlog = prepare(`SELECT (SELECT ifnull(max(rowid), 0) FROM "call") - (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1)`).pluck();
+  s = { pass, waiting, backlog };
   prepared.set(db, s);
   return s;
 }
 
 /**
  * FTS5 merges its segments as it goes: once 4 share a level ('automerge'), all at once at 16
- * ('crisismerge'). Raising them to 16 and 64 halved the merge work of indexing a million imported
- * calls, but in steady use (a few calls per pass) it made each call's indexing 2.4× the CPU, a
- * tenth of the console's under call load (docs/benchmarks.md, issue 28): the defaults stay, and a
- * database a build of this afternoon tuned is set back. Stored in the index's own config table.
+ * ('crisismerge'). 16 and 64 halve the merge work of indexing a large backlog (an import, an
+ * upgrade), but in steady use (a few calls per pass) they made each call's indexing 2.4× the CPU, a
+ * tenth of the console's under call load (docs/benchmarks.md, issue 28): a run with a backlog sets
+ * them for itself and the defaults back when it ends (at the next start, after a crash). Stored in
+ * the index's own config table.
  */
-function tuneMerging(db: BetterSqlite3.Database): void {
+function setMerging(db: BetterSqlite3.Database, backlog: boolean): void {
+  const [automerge, crisismerge] = backlog ? [16, 64] : [4, 16];
   const config = db.prepare(`SELECT "k", "v" FROM "call_search_config" WHERE "k" IN ('automerge', 'crisismerge')`).safeIntegers(false).all() as { k: string; v: number }[];
-  if (config.length === 0) return;
+  const now = new Map(config.map((r) => [r.k, r.v]));
+  if ((now.get("automerge") ?? 4) === automerge && (now.get("crisismerge") ?? 16) === crisismerge) return;
   try {
-    db.exec(`INSERT INTO "call_search"("call_search", rank) VALUES ('automerge', 4); INSERT INTO "call_search"("call_search", rank) VALUES ('crisismerge', 16);`);
+    db.exec(`INSERT INTO "call_search"("call_search", rank) VALUES ('automerge', ${automerge}); INSERT INTO "call_search"("call_search", rank) VALUES ('crisismerge', ${crisismerge});`);
   } catch (err) {
-    // Another writer holds the lock: set back at the next start, answers are the same.
+    // Another writer holds the lock: the next run sets them, answers are the same.
     if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
   }
 }
@@ -108,23 +119,33 @@ export async function indexCalls(
   { budgetMs = 10, waitTurn, run }: { budgetMs?: number; waitTurn?: () => Promise<void>; run?: IndexRun } = {},
 ): Promise<number> {
   await waitTurn?.();
-  const { pass, waiting } = statements(db);
+  const { pass, waiting, backlog } = statements(db);
+  const large = (backlog.get() as number) > BACKLOG_CALLS;
+  if (large) setMerging(db, true);
+  const budget = large ? Math.max(budgetMs, BACKLOG_BUDGET_MS) : budgetMs;
   let batches = 0;
   let chars = FIRST_CHARS;
-  while (waiting.get()) {
-    await waitTurn?.();
-    const start = performance.now();
-    const handled = pass(MAX_ROWS, chars);
-    const ms = performance.now() - start;
-    if (!handled) break;
-    batches++;
-    if (run) {
-      run.batches++;
-      run.calls += handled;
-      run.longestMs = Math.max(run.longestMs, ms);
+  try {
+    while (waiting.get()) {
+      await waitTurn?.();
+      const start = performance.now();
+      const handled = pass(MAX_ROWS, chars);
+      const ms = performance.now() - start;
+      if (!handled) break;
+      batches++;
+      if (run) {
+        run.batches++;
+        run.calls += handled;
+        run.longestMs = Math.max(run.longestMs, ms);
+      }
+      chars = Math.round(Math.min(MAX_CHARS, Math.max(MIN_CHARS, chars * Math.min(2, Math.max(0.5, budget / Math.max(ms, 0.1))))));
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    chars = Math.round(Math.min(MAX_CHARS, Math.max(MIN_CHARS, chars * Math.min(2, Math.max(0.5, budgetMs / Math.max(ms, 0.1))))));
-    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    if (large) {
+      await waitTurn?.();
+      setMerging(db, false);
+    }
   }
   return batches;
 }

@@ -21,6 +21,8 @@ describe.skipIf(onPostgres)("history search index, SQLite", () => {
   let api: Awaited<ReturnType<typeof setupOwner>>["api"];
   let serverId: string;
   let workspaceId: string;
+  let token: string;
+  const TAIL_SCAN = 1000;
   const ids = async (q: string) => (await api("GET", `/api/v1/calls?q=${encodeURIComponent(q)}&origin=any`)).body.items.map((c: { id: string }) => c.id) as string[];
   const indexNow = async () => {
     const db = new Database(sb.dbFile);
@@ -47,8 +49,12 @@ describe.skipIf(onPostgres)("history search index, SQLite", () => {
     sb.db.run(`UPDATE "call" SET status = ?, result = ?, finished_at = ?, duration_ms = 1 WHERE id = ?`, status, JSON.stringify({ content: [{ type: "text", text }] }), new Date(), id);
 
   beforeAll(async () => {
-    [sb, everything] = await Promise.all([startConsole({ env: { SWITCHBOARD_SEARCH_INDEX_MS: "0" } }), startEverything("streamableHttp")]);
+    [sb, everything] = await Promise.all([
+      startConsole({ env: { SWITCHBOARD_SEARCH_INDEX_MS: "0", SWITCHBOARD_SEARCH_TAIL_SCAN: String(TAIL_SCAN) } }),
+      startEverything("streamableHttp"),
+    ]);
     const owner = await setupOwner(sb.url);
+    token = owner.token;
     api = owner.api;
     workspaceId = owner.workspace.id;
     serverId = (await api("POST", "/api/v1/servers", { name: "everything", url: everything.url })).body.server.id;
@@ -152,7 +158,34 @@ describe.skipIf(onPostgres)("history search index, SQLite", () => {
       await other.stop();
     }
     expect(await inIndex("cassowary")).toBe(20_000);
+    // A backlog that large ran with less merging; the defaults are back once it is indexed.
+    expect(await sb.db.get("SELECT v FROM call_search_config WHERE k IN ('automerge', 'crisismerge') AND v NOT IN (4, 16)")).toBeUndefined();
     await expect(integrityCheck()).resolves.toBeTypeOf("number");
+  });
+
+  it("an import larger than the tail a search scans: the page says it is incomplete until indexed, the export is exact", async () => {
+    await indexNow();
+    // 3,000 calls arrive unindexed (as db:copy or an upgrade writes them); every 1,000th holds the word.
+    await sb.db.run(
+      `WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 3000)
+       INSERT INTO "call" (id, workspace_id, server_id, method, name, params, result, status, request_id, trace_id, started_at)
+       SELECT 'import-' || n, ?, ?, 'tools/call', 'echo', '{"message":"' || CASE WHEN n % 1000 = 0 THEN 'Pademelon' ELSE 'Wombat' END || '"}', '{"text":"ok"}',
+         'ok', 'import-' || n, 't', ? FROM g`,
+      workspaceId, serverId, new Date(),
+    );
+    const search = async () => (await api("GET", "/api/v1/calls?q=pademelon&origin=any")).body as { items: { id: string }[]; searchIncomplete?: boolean };
+    const during = await search();
+    // Only the newest 1,000 unindexed calls were scanned: the newest match is there, the older two may not be.
+    expect(during.searchIncomplete).toBe(true);
+    expect(during.items.map((c) => c.id)).toEqual(["import-3000"]);
+    const exported = await fetch(`${sb.url}/api/v1/calls/export?format=ndjson&origin=any&q=pademelon`, { headers: { authorization: `Bearer ${token}` } });
+    const lines = (await exported.text()).trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(lines.sort()).toEqual(["import-1000", "import-2000", "import-3000"]);
+
+    await indexNow();
+    const after = await search();
+    expect(after.searchIncomplete).toBeUndefined();
+    expect(after.items.map((c) => c.id).sort()).toEqual(["import-1000", "import-2000", "import-3000"]);
   });
 
   it("the migration keeps the calls indexed by the former triggers searchable, with nothing left to index", async () => {
