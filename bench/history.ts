@@ -159,22 +159,30 @@ async function benchHistoryOn(sb: ConsoleHandle, label: string): Promise<void> {
     const lines = [
       `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average after seeding: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}. ${ROWS.toLocaleString("en")} calls in one workspace (seeded${label === "SQLite" ? " and indexed for search" : ""} in ${(seedMs / 1000).toFixed(1)} s), ${label}; ${SAMPLES} requests per row through \`GET /api/v1/calls\` (50 per page).`,
       "",
-      "| query | p50 ms | p95 ms | rows | target p95 ≤ 50 ms |",
-      "| --- | ---: | ---: | ---: | --- |",
+      "| query | first request ms | p50 ms | p95 ms | rows | target p95 ≤ 50 ms |",
+      "| --- | ---: | ---: | ---: | ---: | --- |",
     ];
+    const timed = async (name: string, query: string) => {
+      const start = performance.now();
+      const res = await fetch(`${sb.url}/api/v1/calls?limit=50${query ? `&${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await res.json()) as { items?: unknown[] };
+      if (!body.items) throw new Error(`${name}: ${JSON.stringify(body)}`);
+      return { ms: performance.now() - start, rows: body.items.length };
+    };
+    // One request per row first, reported apart: right after seeding, the first ones read a cold
+    // page cache (gigabytes just written), which is not what a person paging history meets.
+    const first = new Map<string, number>();
+    for (const { name, query } of cases) first.set(name, (await timed(name, query)).ms);
     for (const { name, query } of cases) {
       const times: number[] = [];
       let rows = 0;
       for (let i = 0; i < SAMPLES; i++) {
-        const start = performance.now();
-        const res = await fetch(`${sb.url}/api/v1/calls?limit=50${query ? `&${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } });
-        const body = (await res.json()) as { items?: unknown[] };
-        times.push(performance.now() - start);
-        if (!body.items) throw new Error(`${name}: ${JSON.stringify(body)}`);
-        rows = body.items.length;
+        const t = await timed(name, query);
+        times.push(t.ms);
+        rows = t.rows;
       }
       const p95 = percentile(times, 95);
-      lines.push(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${p95.toFixed(1)} | ${rows} | ${p95 <= 50 ? "met" : "**not met**"} |`);
+      lines.push(`| ${name} | ${first.get(name)!.toFixed(1)} | ${percentile(times, 50).toFixed(1)} | ${p95.toFixed(1)} | ${rows} | ${p95 <= 50 ? "met" : "**not met**"} |`);
     }
     const grown = ((await databaseBytes(sb)) - sizeBefore) / 2 ** 20;
     lines.push("", `Database size: ${grown.toFixed(0)} MiB more for the seeded calls, every index included (the text search index too).`);
