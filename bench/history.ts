@@ -82,11 +82,11 @@ function* seededRows({ workspaceId, userId, serverIds }: Ids, sqlite: boolean): 
 
 /**
  * Straight into the database (the API would take hours); the indexes are maintained as for any
- * call, and on SQLite the seeded calls are indexed for search as the console's indexer would.
+ * call, and on SQLite the console's indexer indexes the seeded calls for search before this returns.
  */
 export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
   if (sb.db.provider === "sqlite") {
-    const db = new Database(sb.dbFile);
+    const db = new Database(sb.dbFile, { timeout: 60_000 });
     const insert = db.prepare(`INSERT INTO call (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})`);
     const tag = db.prepare(`INSERT INTO call_tag (${TAG_COLUMNS.join(", ")}) VALUES (${TAG_COLUMNS.map(() => "?").join(", ")})`);
     db.transaction(() => {
@@ -95,9 +95,9 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
         for (const t of row.tags) tag.run(...t);
       }
     })();
-    // Imported here: loading lib/db at the top would bind this process's client to no database before the relay bench sets its own.
-    const { indexCalls } = await import("@/lib/calls/search-index");
-    await indexCalls(db);
+    // The console's own indexer takes the backlog (a second indexer here would only fight it for the lock).
+    const left = db.prepare(`SELECT (SELECT ifnull(max(rowid), 0) FROM "call") - indexed_through FROM call_search_state`).pluck();
+    while (Number(left.get()) > 0) await new Promise((resolve) => setTimeout(resolve, 500));
     // What the console's hourly statistics upkeep does (lib/db/client.ts optimizeSqlite), as PostgreSQL's autovacuum would analyse.
     db.pragma("analysis_limit = 1000");
     db.pragma("optimize = 0x10002");
