@@ -17,7 +17,7 @@ const MAX_ROWS = 20_000;
  * Past this many calls to index, a run is a backlog: FTS5 merges less often and batches last up to
  * 25 ms (under the console's 50 ms busy timeout for a write waiting on the indexer's thread).
  */
-export const BACKLOG_CALLS = 10_000;
+const BACKLOG_CALLS = 10_000;
 const BACKLOG_BUDGET_MS = 25;
 
 /** Statements of one pass, prepared once per connection. */
