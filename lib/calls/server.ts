@@ -270,11 +270,8 @@ export async function getCall(principal: Principal, id: string): Promise<CallDto
 export async function listCalls(principal: Principal, query: ListCallsQuery): Promise<Page<CallSummary>> {
   const page = await q.listCalls({ workspaceId: principal.workspaceId, userId: principal.userId, query });
   const reviews = await reviewsFor(principal, page.items.map((r) => r.id));
-  return {
-    items: page.items.map((row) => toCallSummary(row, reviews.get(row.id))),
-    nextCursor: page.nextCursor,
-    ...(page.incomplete ? { searchIncomplete: true as const } : {}),
-  };
+  const items = page.items.map((row) => toCallSummary(row, reviews.get(row.id)));
+  return { items, nextCursor: page.nextCursor, ...(page.incomplete ? { searchIncomplete: true as const } : {}) };
 }
 
 /**
