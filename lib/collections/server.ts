@@ -16,7 +16,6 @@ import { getRun } from "./runner";
 
 export { startRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
 
-
 const isPlaceholder = (serverId: string) => serverId.includes("{{");
 
 /** Steps as stored: every step has an id; a step naming a server by id must name one of this workspace. */

@@ -15,7 +15,6 @@ import { computeUptime } from "./uptime";
 
 export { startMonitorScheduler } from "./scheduler";
 
-
 function checkSchedule(schedule: MonitorSchedule): void {
   if (!("cron" in schedule)) return;
   const problem = cronProblem(schedule.cron, schedule.timeZone);

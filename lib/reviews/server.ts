@@ -1,7 +1,6 @@
 import "server-only";
-import { assertOwnOrAdmin } from "@/lib/access";
+import { assertOwnOrAdmin, type Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
-import type { Principal } from "@/lib/access";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import type { CreateView, NoteDto, SavedViewDto, TagCount, ViewFilters } from "./index";
 import * as q from "./queries";
@@ -15,7 +14,6 @@ function ownOnly(principal: Principal, authorId: string | null): void {
   if (authorId !== null && authorId === principal.userId && principal.tokenScope !== "read") return;
   throw new SwitchboardError("forbidden", "Only the note's author can edit it");
 }
-
 
 function toNoteDto(row: q.NoteRow): NoteDto {
   return {
