@@ -62,7 +62,11 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
       ) : messages.length === 0 && !traffic.isPending ? (
         <EmptyState title="No messages">{direction || method || q ? "Nothing matches the filter." : "Nothing was recorded for this session."}</EmptyState>
       ) : (
-        <ol aria-label="Messages" className="flex flex-col divide-y rounded-md border text-xs">
+        <ol
+          aria-label="Messages"
+          aria-busy={traffic.isPlaceholderData || undefined}
+          className={`flex flex-col divide-y rounded-md border text-xs ${traffic.isPlaceholderData ? "opacity-60 transition-opacity" : ""}`}
+        >
           {messages.map((m) => (
             <TrafficRow key={m.id} message={m} serverId={server.id} pinned={pinnedIds.has(m.id)} />
           ))}

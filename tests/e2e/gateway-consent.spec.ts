@@ -63,7 +63,8 @@ test("a host signs a person in, asks for consent and gets a token for the endpoi
 test("Deny sends the host access_denied", async ({ browser }) => {
   const host = new TestHost("Claude-ish <b>Host</b>");
   await auth(host, { serverUrl: endpoint });
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  const page = await context.newPage();
   let callback: URL | undefined;
   await page.route(`${HOST_REDIRECT}**`, (route) => {
     callback = new URL(route.request().url());
@@ -76,4 +77,5 @@ test("Deny sends the host access_denied", async ({ browser }) => {
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByText("back in the host")).toBeVisible();
   expect(callback?.searchParams.get("error")).toBe("access_denied");
+  await context.close();
 });

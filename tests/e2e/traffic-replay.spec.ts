@@ -44,7 +44,10 @@ async function openRequest(page: Page) {
   await page.goto(`${sb.url}/servers/${serverId}`);
   await new LivePage(page).openView("Traffic");
   await page.getByRole("textbox", { name: "Method" }).fill("tools/call");
-  const request = page.getByTestId("traffic-row").and(page.locator('[data-direction="out"][data-kind="request"]')).first();
+  // Until the filtered page arrives the list shows the unfiltered one (marked busy), whose first
+  // request is \`initialize\`: a row opened there would be gone a moment later.
+  await expect(page.getByRole("list", { name: "Messages" })).not.toHaveAttribute("aria-busy", "true");
+  const request = page.getByTestId("traffic-row").and(page.locator('[data-direction="out"][data-kind="request"]')).filter({ hasText: "tools/call" }).first();
   await expect(async () => {
     if (!(await request.getByRole("group", { name: "Message actions" }).isVisible())) await request.getByRole("button").first().click();
     await expect(request.getByRole("group", { name: "Message actions" })).toBeVisible({ timeout: 2_000 });
