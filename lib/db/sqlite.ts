@@ -47,7 +47,24 @@ export const OPTIMIZE_INTERVAL_MS = 3_600_000;
 export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> }): Promise<void> {
   await client.$queryRawUnsafe("PRAGMA analysis_limit = 1000");
   await client.$queryRawUnsafe("PRAGMA optimize = 0x10002");
+  await sizeSearchIndexForThePlanner(client);
   // Statistics another connection wrote (another instance, an import) do not reach an open
   // connection until its schema reloads: this reloads them.
   await client.$executeRawUnsafe("ANALYZE sqlite_schema");
+}
+
+/**
+ * Analysed while the index was small (a new file, an import not indexed yet), "call_search_data"
+ * (FTS5's blocks of the history search index) was counted at 2 rows, and with that the planner ran
+ * FTS5's delete of merged segments (`id >= ? AND id <= ?`) as a scan of the whole table: indexing
+ * slowed as the index grew, a million imported calls took 770 s instead of ~20 (docs/benchmarks.md,
+ * issue 28). Its statistic is fixed at a size where a rowid range is always searched; the planner
+ * keeps a table's estimate until it reads another, so deleting the row would not do on an open
+ * connection.
+ */
+async function sizeSearchIndexForThePlanner(client: { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> }): Promise<void> {
+  const present = (await client.$queryRawUnsafe("SELECT name FROM sqlite_master WHERE name IN ('sqlite_stat1', 'call_search_data')")) as { name: string }[];
+  if (present.length < 2) return;
+  await client.$executeRawUnsafe("DELETE FROM sqlite_stat1 WHERE tbl = 'call_search_data'");
+  await client.$executeRawUnsafe("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('call_search_data', NULL, '1000000')");
 }
