@@ -80,6 +80,7 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
   const echo = { serverId: server, method: "tools/call", name: "echo", arguments: { message: "alpha" }, assert: [{ kind: "status", equals: "ok" }] };
   const collection = (await api("POST", "/api/v1/collections", { name: "Echo checks", steps: [echo, echo] })).body.collection.id as string;
   const run = (await api("POST", `/api/v1/collections/${collection}/runs`, {})).body.run.id as string;
+  const monitor = (await api("POST", "/api/v1/monitors", { collectionId: collection, schedule: { everySeconds: 3600 } })).body.monitor.id as string;
   const cookie = await sessionCookie(sb.url, owner.email, owner.password);
   const signedIn = (route: string, url: string): Page => ({ route, url, signedIn: true });
   const pages: Page[] = [
@@ -112,6 +113,9 @@ export async function seed(sb: ConsoleHandle, everythingUrl: string): Promise<{ 
     signedIn("/collections/[id]", `/collections/${collection}`),
     signedIn("/runs/[id]", `/runs/${run}`),
     signedIn("/settings/environments", "/settings/environments"),
+    signedIn("/monitors", "/monitors"),
+    signedIn("/monitors/[id]", `/monitors/${monitor}`),
+    signedIn("/alerts", "/alerts"),
   ];
   return { cookie, pages, api };
 }
