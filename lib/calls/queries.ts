@@ -25,8 +25,8 @@ export function findCallByRequestId({ workspaceId, requestId }: { workspaceId: s
 const FTS_CAP = 2000;
 /**
  * Past this many calls not indexed yet (an import, an upgrade: the indexer takes ~30 s for a
- * million on 2 cores), a page of history LIKE-scans only the newest this many of them and says its answer may
- * miss older ones; an export scans them all.
+ * million on 2 cores), a page of history LIKE-scans only the newest this many of them and says
+ * its answer may miss older ones; an export scans them all.
  */
 const TAIL_SCAN = Number(process.env.SWITCHBOARD_SEARCH_TAIL_SCAN ?? 20_000);
 

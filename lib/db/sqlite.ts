@@ -57,7 +57,7 @@ export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Pro
  * Analysed while the index was small (a new file, an import not indexed yet), "call_search_data"
  * (FTS5's blocks of the history search index) was counted at 2 rows, and with that the planner ran
  * FTS5's delete of merged segments (`id >= ? AND id <= ?`) as a scan of the whole table: indexing
- * slowed as the index grew, a million imported calls took 770 s instead of ~20 (docs/benchmarks.md,
+ * slowed as the index grew, a million imported calls took 770 s instead of ~20 s (docs/benchmarks.md,
  * issue 28). Its statistic is fixed at a size where a rowid range is always searched; the planner
  * keeps a table's estimate until it reads another, so deleting the row would not do on an open
  * connection.

@@ -45,7 +45,7 @@ async function openRequest(page: Page) {
   await new LivePage(page).openView("Traffic");
   await page.getByRole("textbox", { name: "Method" }).fill("tools/call");
   // Until the filtered page arrives the list shows the unfiltered one (marked busy), whose first
-  // request is \`initialize\`: a row opened there would be gone a moment later.
+  // request is `initialize`: a row opened there would be gone a moment later.
   await expect(page.getByRole("list", { name: "Messages" })).not.toHaveAttribute("aria-busy", "true");
   const request = page.getByTestId("traffic-row").and(page.locator('[data-direction="out"][data-kind="request"]')).filter({ hasText: "tools/call" }).first();
   await expect(async () => {
