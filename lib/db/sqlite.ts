@@ -37,6 +37,9 @@ export function releasingFailedCommits(factory: PrismaBetterSQLite3): PrismaBett
 
 export const OPTIMIZE_INTERVAL_MS = 3_600_000;
 
+/** The two raw-SQL methods of a Prisma client (or a test's stand-in) the statistics upkeep needs. */
+type SqlRunner = { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> };
+
 /**
  * SQLite keeps no statistics unless asked (PostgreSQL's autovacuum analyses by itself): without
  * them, history filters that combine a rare and a common value can walk the wrong index at a
@@ -44,7 +47,7 @@ export const OPTIMIZE_INTERVAL_MS = 3_600_000;
  * changed a lot since the last analysis; analysis_limit samples each index, so it stays in
  * milliseconds. Run at open and hourly, as SQLite recommends for long-lived connections.
  */
-export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> }): Promise<void> {
+export async function optimizeSqlite(client: SqlRunner): Promise<void> {
   await client.$queryRawUnsafe("PRAGMA analysis_limit = 1000");
   await client.$queryRawUnsafe("PRAGMA optimize = 0x10002");
   await sizeSearchIndexForThePlanner(client);
@@ -62,7 +65,7 @@ export async function optimizeSqlite(client: { $queryRawUnsafe(sql: string): Pro
  * keeps a table's estimate until it reads another, so deleting the row would not do on an open
  * connection.
  */
-async function sizeSearchIndexForThePlanner(client: { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUnsafe(sql: string): Promise<number> }): Promise<void> {
+async function sizeSearchIndexForThePlanner(client: SqlRunner): Promise<void> {
   const present = (await client.$queryRawUnsafe("SELECT name FROM sqlite_master WHERE name IN ('sqlite_stat1', 'call_search_data')")) as { name: string }[];
   if (present.length < 2) return;
   await client.$executeRawUnsafe("DELETE FROM sqlite_stat1 WHERE tbl = 'call_search_data'");
