@@ -1,25 +1,58 @@
 import "server-only";
-import { encryptJson } from "@/lib/crypto";
-import { DEFAULT_REDACTION_KEYS, mentionsSecretValue, redact, type SecretValues } from "@/lib/redaction";
+import { decryptJson, encryptJson } from "@/lib/crypto";
+import { DEFAULT_REDACTION_KEYS, joinSecretValues, mentionsSecretValue, redact, type SecretValues } from "@/lib/redaction";
 import { serverSecretValues } from "@/lib/oauth/server";
 
-/** The server's stored secret values (cached): what a recorded call must not show. */
-export function callSecrets(call: { workspaceId: string; serverId: string; row?: Parameters<typeof serverSecretValues>[0]["row"] }): Promise<SecretValues> {
-  return serverSecretValues({ workspaceId: call.workspaceId, serverId: call.serverId, row: call.row });
-}
-
 /**
- * The arguments as history keeps them: secret-named fields (also inside JSON in strings) and the
- * server's stored secret values masked; the original sealed for Run again when anything was.
+ * What a recorded call must not show: the server's stored secret values (cached) and the call's
+ * own (`own`: secrets its caller put into the request, such as a collection environment's).
  */
-export function recordedParams(params: Record<string, unknown>, secrets: SecretValues): { params: string; paramsSecret: string | null } {
-  const shown = redact(params, DEFAULT_REDACTION_KEYS, { secrets });
-  return { params: JSON.stringify(shown.value), paramsSecret: shown.masked.length ? encryptJson(params) : null };
+export async function callSecrets(call: { workspaceId: string; serverId: string; row?: Parameters<typeof serverSecretValues>[0]["row"]; own?: SecretValues }): Promise<SecretValues> {
+  const stored = await serverSecretValues({ workspaceId: call.workspaceId, serverId: call.serverId, row: call.row });
+  return joinSecretValues(stored, call.own);
 }
 
 /**
- * A result or error (JSON text) as history keeps it: the server's stored secret values masked
- * wherever they occur. Results keep their field names (the person who called sees what came back).
+ * The request as history keeps it: its name (tool, prompt or resource URI) and arguments with
+ * secret-named fields (also inside JSON in strings) and secret values masked. When anything was,
+ * the original is sealed for Run again, with those of the call's own secret values that it holds
+ * (a re-run masks them again; the server's are read afresh).
+ */
+export function recordedRequest({ name, params, secrets, own }: { name: string; params: Record<string, unknown>; secrets: SecretValues; own?: SecretValues }): { name: string; params: string; paramsSecret: string | null } {
+  const shownName = redact(name, DEFAULT_REDACTION_KEYS, { secrets });
+  const shown = redact(params, DEFAULT_REDACTION_KEYS, { secrets });
+  if (!shownName.masked.length && !shown.masked.length) return { name, params: JSON.stringify(shown.value), paramsSecret: null };
+  const sent = `${name}\n${JSON.stringify(params)}`;
+  const held = (own?.values ?? []).filter((value) => sent.includes(value));
+  return { name: shownName.value, params: JSON.stringify(shown.value), paramsSecret: encryptJson(held.length ? [params, held] : params) };
+}
+
+/**
+ * The request to send again: as `recordedRequest` sealed it (the name as the request carried it,
+ * and the call's own secret values in it), else as recorded.
+ */
+export function sealedRequest({ sealed, method, recorded }: { sealed: string | null; method: string; recorded: { name: string; params: Record<string, unknown> } }): { name: string; params: Record<string, unknown>; secrets?: SecretValues } {
+  if (!sealed) return recorded;
+  const { params, own } = openSealed(sealed);
+  const name = method === "resources/read" ? params.uri : params.name;
+  return { name: typeof name === "string" ? name : recorded.name, params, secrets: own };
+}
+
+/** The call's own secret values that `recordedRequest` sealed with its request (for a task's outcome, recorded later). */
+export function sealedSecrets(sealed: string | null): SecretValues | undefined {
+  return sealed ? openSealed(sealed).own : undefined;
+}
+
+// Older rows sealed the params alone (always an object); now an array when own secrets came along.
+function openSealed(sealed: string): { params: Record<string, unknown>; own: SecretValues } {
+  const opened = decryptJson<Record<string, unknown> | [Record<string, unknown>, string[]]>(sealed);
+  const [params, own] = Array.isArray(opened) ? opened : [opened, []];
+  return { params, own: { values: [...own].sort((a, b) => b.length - a.length) } };
+}
+
+/**
+ * A result, error or progress (JSON text) as history keeps it: secret values masked wherever they
+ * occur. Results keep their field names (the person who called sees what came back).
  */
 export function recordedText(text: string, secrets: SecretValues): string;
 export function recordedText(text: string | null, secrets: SecretValues): string | null;

@@ -6,7 +6,7 @@ import type { ServerSecretRow } from "@/lib/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
 import { recordPending, recordProgress, type CallCompletion } from "./journal";
-import { callSecrets, recordedParams, recordedText } from "./redacted";
+import { callSecrets, recordedRequest, recordedText } from "./redacted";
 import { takeCallRoom } from "./quota";
 
 interface RelayedCall {
@@ -51,8 +51,7 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
     userId: call.userId,
     userName: call.userName,
     method: call.method,
-    name: call.name,
-    ...recordedParams(call.params, secrets),
+    ...recordedRequest({ name: call.name, params: call.params, secrets }),
     requestId: crypto.randomUUID(),
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: null,

@@ -10,13 +10,13 @@ import { getConnection, serverFailure, upstream } from "@/lib/sessions/server";
 import { isSignInRequired } from "@/lib/oauth";
 import { credentialUsed } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
-import { decryptJson } from "@/lib/crypto";
 import type { SecretValues } from "@/lib/redaction";
+import { holdTrafficSecrets } from "@/lib/traffic/server";
 import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
-import { callSecrets, recordedParams, recordedText } from "./redacted";
+import { callSecrets, recordedRequest, recordedText, sealedRequest } from "./redacted";
 import { recordFailedCall, recordPending, recordProgress, type CallCompletion, type PendingCall } from "./journal";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
@@ -45,14 +45,8 @@ interface CallRequest {
   rerunOfId?: string;
   origin?: CallOrigin;
   parentCallId?: string;
-  /** Secret values the caller put in the arguments (a collection environment's secrets): masked in history like the server's own. */
+  /** Secret values the caller put in the request (a collection environment's secrets): masked in history and traffic like the server's own. */
   secrets?: SecretValues;
-}
-
-/** Both sets of secret values, longest first (a longer value must be masked before a value inside it). */
-function withSecrets(a: SecretValues, b: SecretValues | undefined): SecretValues {
-  if (!b?.values.length) return a;
-  return { values: [...new Set([...a.values, ...b.values])].sort((x, y) => y.length - x.length) };
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
@@ -81,8 +75,9 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     throw new SwitchboardError("conflict", "A call with this requestId exists already; a re-run is a new request");
   }
   await takeCallRoom(principal.workspaceId);
-  // History shows the arguments with secrets masked; the original is kept, sealed, for Run again.
-  const secrets = withSecrets(await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }), req.secrets);
+  // History shows the name and arguments with secrets masked; the original is kept, sealed, for Run again.
+  const where = { workspaceId: principal.workspaceId, serverId: server.id, row: server, own: req.secrets };
+  const secrets = await callSecrets(where);
   const base = {
     id: crypto.randomUUID(),
     workspaceId: principal.workspaceId,
@@ -90,8 +85,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     userId: principal.userId,
     userName: principal.userName,
     method: req.method,
-    name: req.name,
-    ...recordedParams(req.params, secrets),
+    ...recordedRequest({ name: req.name, params: req.params, secrets, own: req.secrets }),
     requestId,
     traceId: crypto.randomBytes(16).toString("hex"),
     rerunOfId: req.rerunOfId ?? null,
@@ -117,6 +111,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
 
+  holdTrafficSecrets({ sessionId: live.sessionId, secrets: req.secrets });
   let asTask = false;
   let sentInvalid = false;
   if (req.method === "tools/call") {
@@ -150,9 +145,10 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   let progressWrite: Promise<unknown> = Promise.resolve();
   let lastProgress: Progress | null = null;
   const onProgress = (p: Progress) => {
-    lastProgress = p;
-    publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...p });
-    progressWrite = progressWrite.then(() => recordProgress(pending.id, recordedText(JSON.stringify(p), secrets))).catch(() => undefined);
+    const shown = recordedText(JSON.stringify(p), secrets);
+    lastProgress = JSON.parse(shown) as Progress;
+    publish(principal.workspaceId, { type: "progress", serverId: server.id, callId: pending.id, requestId, ...lastProgress });
+    progressWrite = progressWrite.then(() => recordProgress(pending.id, shown)).catch(() => undefined);
   };
   const options = { timeoutMs, signal: controller.signal, onProgress, maxTotalTimeoutMs: req.maxTotalTimeoutMs ?? server.maxTotalTimeoutMs ?? undefined };
   let outcome: { status: CallStatus; result?: Record<string, unknown>; error?: CallError };
@@ -179,7 +175,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   const durationMs = performance.now() - t0;
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   // Asked again: a token refreshed during the call is a secret value too (a failed read keeps the first answer).
-  const secretsNow = await callSecrets({ workspaceId: principal.workspaceId, serverId: server.id, row: server }).then((now) => withSecrets(now, req.secrets), () => secrets);
+  const secretsNow = await callSecrets(where).catch(() => secrets);
   const completion: CallCompletion = {
     status: outcome.status,
     isError: outcome.result?.isError === true,
@@ -284,15 +280,13 @@ export async function exportCalls(principal: Principal, query: ExportCallsQuery)
   return { stream: exportCallsStream(principal, query), fileName: exportFileName(format) };
 }
 
-/** Runs a stored call again as a new call linked to the original; never a replay. */
+/**
+ * Runs a stored call again as a new call linked to the original; never a replay. What history
+ * masked is sent as it was (sealed) and recorded masked again, the call's own secrets included.
+ */
 export async function rerunCall(principal: Principal, id: string): Promise<CallDto> {
   const original = await getCall(principal, id);
   const sealed = await q.findParamsSecret({ workspaceId: principal.workspaceId, id });
-  return runCall(principal, {
-    serverId: original.serverId,
-    method: original.method,
-    name: original.name,
-    params: sealed ? decryptJson<Record<string, unknown>>(sealed) : (original.params as Record<string, unknown>),
-    rerunOfId: original.id,
-  });
+  const sent = sealedRequest({ sealed, method: original.method, recorded: { name: original.name, params: original.params as Record<string, unknown> } });
+  return runCall(principal, { serverId: original.serverId, method: original.method, ...sent, rerunOfId: original.id });
 }

@@ -6,7 +6,7 @@ import { getConnection } from "@/lib/sessions/server";
 import type { CallError, CallStatus } from "./index";
 import * as q from "./queries";
 import { recordTaskCompletion, recordTaskState } from "./journal";
-import { callSecrets, recordedText } from "./redacted";
+import { callSecrets, recordedText, sealedSecrets } from "./redacted";
 import { piece } from "@/lib/runtime";
 
 const DEFAULT_POLL_MS = 1000;
@@ -120,7 +120,7 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
   if (!current || current.status !== "pending") return;
   const finishedAt = new Date();
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-  const secrets = await callSecrets(current);
+  const secrets = await callSecrets({ ...current, own: sealedSecrets(await q.findParamsSecret({ workspaceId: current.workspaceId, id: callId })) });
   const taskStatus = status === "ok" || (status === "error" && outcome.result) ? "completed" : status === "cancelled" ? "cancelled" : "failed";
   await recordTaskCompletion(callId, {
     status,

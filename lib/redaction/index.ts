@@ -7,4 +7,4 @@
  */
 export { DEFAULT_REDACTION_KEYS, OAUTH_SECRET_FIELDS, OAUTH_SECRET_HEADERS, REDACTED, redactionKeys, redactionMatcher, type MatchOptions } from "./lists";
 export { MAX_DEPTH, redact } from "./redact";
-export { NO_SECRETS, maskSecretValues, mentionsSecretValue, secretValues, type SecretValues } from "./secret-values";
+export { NO_SECRETS, joinSecretValues, maskSecretValues, mentionsSecretValue, secretValues, type SecretValues } from "./secret-values";

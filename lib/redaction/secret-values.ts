@@ -33,6 +33,13 @@ export function secretValues(stored: Iterable<string | null | undefined>): Secre
   return { values: [...found].sort((a, b) => b.length - a.length) };
 }
 
+/** Several sets as one, longest first (a longer value must be masked before a value inside it). */
+export function joinSecretValues(...sets: (SecretValues | undefined)[]): SecretValues {
+  const given = sets.filter((set): set is SecretValues => !!set?.values.length);
+  if (given.length <= 1) return given[0] ?? NO_SECRETS;
+  return { values: [...new Set(given.flatMap((set) => set.values))].sort((a, b) => b.length - a.length) };
+}
+
 /** The text with every occurrence of a secret value replaced by "[redacted]" (the same string when none occurs). */
 export function maskSecretValues(text: string, secrets: SecretValues): string {
   let out = text;

@@ -52,6 +52,8 @@ interface Pieces {
   interactionWaiters: unknown;
   /** lib/traffic: the batched writer of recorded JSON-RPC traffic. */
   trafficWriter: unknown;
+  /** lib/traffic: secret values calls handed in, masked in their session's traffic from then on. */
+  trafficSecrets: unknown;
   /** lib/retention: the hourly purge. */
   retention: unknown;
   /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */

@@ -10,7 +10,7 @@ import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
 import { isPerMemberMode } from "@/lib/oauth";
 import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues } from "@/lib/oauth/server";
-import { trafficSink } from "@/lib/traffic/server";
+import { trafficSecrets, trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor, refuseElsewhere } from "./transport";
@@ -150,7 +150,7 @@ function open(server: ServerSecretRow): LiveEntry {
         onClose: (reason) => void lost(server, row.id, reason),
         onLog: (message) => void recordLog({ workspaceId: server.workspaceId, serverId: server.id, sessionId: row.id, message }).catch(() => undefined),
         onTraffic: trafficSink(server.workspaceId, row.id),
-        trafficSecrets: () => knownSecretValues(server.id),
+        trafficSecrets: () => trafficSecrets({ sessionId: row.id, known: knownSecretValues(server.id) }),
         onServerRequest: (request, signal) => handleServerRequest(server, row.id, request, signal),
         onElicitationComplete: (elicitationId) => void elicitationCompleted(server, elicitationId).catch(() => undefined),
         onUrlElicitationRequired: (elicitations) => void urlElicitationsRequired(server, row.id, elicitations).catch(() => undefined),

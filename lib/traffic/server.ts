@@ -6,6 +6,7 @@ import { callsOfSession, findMessage, listPinned, listTraffic, pin, unpin, type 
 import { enqueueTraffic, flushTraffic } from "./writer";
 
 export { flushTraffic } from "./writer";
+export { holdTrafficSecrets, trafficSecrets } from "./secrets";
 
 /** The `onTraffic` sink of a session's connection: queues each message for a batched insert. */
 export function trafficSink(workspaceId: string, sessionId: string): (record: TrafficRecord) => void {
