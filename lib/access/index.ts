@@ -94,3 +94,20 @@ export function assertOwnOrAdmin(principal: Pick<Principal, "userId" | "role">, 
   if (roleAtLeast(principal.role, "admin")) return;
   throw new SwitchboardError("forbidden", `Only the ${what}'s author or an admin can change it`, { requiredRole: "admin", role: principal.role });
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The one gate of every API route (lib/api/route.ts): the caller's role against the matrix's least
+ * role, and a read-only token writes nothing anywhere, its user's own things included (workspaces,
+ * tokens, profile, stars). The refusal to throw, or null when the request may go on.
+ */
+export function gateRefusal({ access, principal, method }: { access: Access; principal: Pick<Principal, "role" | "tokenScope">; method: string }): SwitchboardError | null {
+  const readOnly = principal.tokenScope === "read";
+  const write = !SAFE_METHODS.has(method.toUpperCase());
+  if (access !== "public" && roleAtLeast(principal.role, access) && !(readOnly && write)) return null;
+  const details = { requiredRole: access, role: principal.role, ...(readOnly && write ? { requiredScope: "full" } : {}) };
+  if (readOnly && (write || access !== "viewer")) return new SwitchboardError("forbidden", "This API token is read-only", details);
+  const article = principal.role === "admin" || principal.role === "owner" ? "an" : "a";
+  return new SwitchboardError("forbidden", `This needs the ${access} role or higher; you are ${article} ${principal.role}`, details);
+}

@@ -29,13 +29,48 @@ export interface AlertDto {
   deliveries: AlertDelivery[];
 }
 
-/** A webhook URL as the browser may see it: the scheme and host, never the path (Slack's carries a token). */
+/** A webhook URL as the browser may see it: the scheme and host, never the credentials or the path (Slack's carries a token). */
 export function maskWebhook(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}/…`;
   } catch {
     return "…";
+  }
+}
+
+// Any absolute URL in a text (an error message may quote the one it failed on).
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
+// A shorter piece (a one-letter user name) would blot out unrelated letters of the text.
+const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Text about a webhook (a delivery's error) as the browser may see it: every URL in it masked as
+ * maskWebhook does, and the webhook's own credentials, path and query removed wherever they
+ * appear. Without `url`, only the URLs are masked (deliveries recorded before).
+ */
+export function maskWebhookText({ text, url }: { text: string; url?: string }): string {
+  let masked = text.replace(URL_IN_TEXT, (found) => maskWebhook(found));
+  for (const secret of url === undefined ? [] : webhookSecrets(url)) masked = masked.split(secret).join("…");
+  return masked;
+}
+
+function webhookSecrets(url: string): string[] {
+  if (!URL.canParse(url)) return [url];
+  const parsed = new URL(url);
+  const raw = [parsed.username, parsed.password, parsed.search.slice(1), ...parsed.searchParams.values()];
+  if (parsed.pathname !== "/") raw.push(parsed.pathname);
+  const pieces = raw.flatMap((piece) => [piece, safeDecode(piece)]).filter((piece) => piece.length >= MIN_SECRET_LENGTH);
+  // Longest first, so a query is removed whole before its values.
+  return [url, ...new Set(pieces)].sort((a, b) => b.length - a.length);
+}
+
+/** A percent-encoded piece of a URL decoded, or as it is when it does not decode. */
+export function safeDecode(piece: string): string {
+  try {
+    return decodeURIComponent(piece);
+  } catch {
+    return piece;
   }
 }
 

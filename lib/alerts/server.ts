@@ -1,11 +1,12 @@
 import "server-only";
 import type { Principal } from "@/lib/access";
+import { retryOnOutage } from "@/lib/db/client";
 import { publish } from "@/lib/events/server";
 import { sendMail } from "@/lib/mail/server";
 import { findAddressRefusal } from "@/lib/net";
 import { outboundFetch } from "@/lib/net/server";
-import { maskWebhook, type AlertDelivery, type AlertDto, type AlertEvent, type AlertTargets } from "./index";
-import { insertAlert, listAlertRows, setAlertDeliveries, type AlertRow } from "./queries";
+import { maskWebhook, maskWebhookText, safeDecode, type AlertDelivery, type AlertDto, type AlertEvent, type AlertTargets } from "./index";
+import { insertAlert, listAlertRows, setAlertDeliveries, type AlertRow, type Tx } from "./queries";
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -42,16 +43,28 @@ function toDto(row: AlertRow): AlertDto {
     server: row.serverId ? { id: row.serverId, name: row.serverName ?? "" } : null,
     runId: row.runId,
     incidentId: row.incidentId,
-    deliveries: JSON.parse(row.deliveries) as AlertDelivery[],
+    // Deliveries recorded before their details were masked may quote a webhook URL.
+    deliveries: (JSON.parse(row.deliveries) as AlertDelivery[]).map((d) => ({ ...d, detail: maskWebhookText({ text: d.detail }) })),
   };
+}
+
+/** fetch refuses a URL with credentials: they go as HTTP basic authentication, as curl sends them. */
+function withoutCredentials(url: string): { href: string; headers: Record<string, string> } {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (!parsed || (!parsed.username && !parsed.password)) return { href: url, headers: {} };
+  const basic = Buffer.from(`${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`).toString("base64");
+  parsed.username = "";
+  parsed.password = "";
+  return { href: parsed.href, headers: { authorization: `Basic ${basic}` } };
 }
 
 async function postWebhook(workspaceId: string, url: string, body: string): Promise<AlertDelivery> {
   const target = maskWebhook(url);
+  const { href, headers } = withoutCredentials(url);
   const send = async () => {
-    const response = await outboundFetch({ workspaceId })(url, {
+    const response = await outboundFetch({ workspaceId })(href, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...headers },
       body,
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       redirect: "error",
@@ -69,21 +82,28 @@ async function postWebhook(workspaceId: string, url: string, body: string): Prom
       if (response.status < 500) break;
     } catch (err) {
       const refusal = findAddressRefusal(err);
-      if (refusal) return { channel: "webhook", target, ok: false, detail: refusal.message };
+      if (refusal) return { channel: "webhook", target, ok: false, detail: maskWebhookText({ text: refusal.message, url }) };
       const e = err as Error & { cause?: Error };
       detail = e.cause?.message ?? e.message;
     }
   }
-  return { channel: "webhook", target, ok: false, detail };
+  return { channel: "webhook", target, ok: false, detail: maskWebhookText({ text: detail, url }) };
 }
 
+const consoleDelivery: AlertDelivery = { channel: "console", target: "console", ok: true, detail: "listed" };
+/** How long the outcome of a delivery is retried through a database outage before it stays "pending". */
+const RECORD_RETRY_MS = 5 * 60_000;
+
 /**
- * Records an alert (the console channel), then delivers it by mail and to each webhook, storing
- * each outcome on the row. Never throws for a delivery: a refused or failing target is a failed delivery.
+ * Records an alert (the console channel) with each mail and webhook delivery `pending`: an alert
+ * whose deliveries never ran, or whose outcome could not be recorded, shows so. In `tx` when given
+ * (a monitor's alert commits with the incident that raised it, so it is raised once or not at all).
  */
-export async function raiseAlert(input: RaiseAlertInput): Promise<AlertDto> {
-  const consoleDelivery: AlertDelivery = { channel: "console", target: "console", ok: true, detail: "listed" };
-  const row = await insertAlert({
+export function recordAlert({ input, tx }: { input: RaiseAlertInput; tx?: Tx }): Promise<AlertRow> {
+  const pending = (channel: "mail" | "webhook", target: string): AlertDelivery => ({ channel, target, ok: false, detail: "pending" });
+  const deliveries = [consoleDelivery, ...input.targets.mail.map((to) => pending("mail", to)), ...input.targets.webhooks.map((hook) => pending("webhook", maskWebhook(hook)))];
+  return insertAlert({
+    tx,
     data: {
       workspaceId: input.workspaceId,
       event: input.event,
@@ -95,9 +115,16 @@ export async function raiseAlert(input: RaiseAlertInput): Promise<AlertDto> {
       serverName: input.server?.name ?? null,
       runId: input.runId ?? null,
       incidentId: input.incidentId ?? null,
-      deliveries: JSON.stringify([consoleDelivery]),
+      deliveries: JSON.stringify(deliveries),
     },
   });
+}
+
+/**
+ * Sends a recorded alert by mail and to each webhook, once, and stores each outcome on the row
+ * (retried through a database outage). Never throws for a delivery: a refused or failing target is a failed delivery.
+ */
+export async function deliverAlert({ row, input }: { row: AlertRow; input: RaiseAlertInput }): Promise<AlertDto> {
   const url = alertLink(input.path);
   const body = JSON.stringify({
     event: input.event,
@@ -115,9 +142,22 @@ export async function raiseAlert(input: RaiseAlertInput): Promise<AlertDto> {
     }),
     ...input.targets.webhooks.map((hook) => postWebhook(input.workspaceId, hook, body)),
   ]);
-  const stored = deliveries.length ? await setAlertDeliveries({ id: row.id, deliveries: JSON.stringify([consoleDelivery, ...deliveries]) }) : row;
+  const record = () => setAlertDeliveries({ id: row.id, deliveries: JSON.stringify([consoleDelivery, ...deliveries]) });
+  const stored = deliveries.length
+    ? await retryOnOutage({ attempt: record, deadlineMs: RECORD_RETRY_MS }).catch((err: unknown) => {
+        // Sent, but the outcome could not be stored: the row keeps saying "pending" (never sent again).
+        console.error(`[alerts] the deliveries of alert ${row.id} could not be recorded`, err);
+        return row;
+      })
+    : row;
   publish(input.workspaceId, { type: "alert", alertId: row.id });
   return toDto(stored);
+}
+
+/** Records an alert (through a database outage, for a while), then delivers it: `recordAlert` and `deliverAlert`. */
+export async function raiseAlert(input: RaiseAlertInput): Promise<AlertDto> {
+  const row = await retryOnOutage({ attempt: () => recordAlert({ input }), deadlineMs: RECORD_RETRY_MS });
+  return deliverAlert({ row, input });
 }
 
 /** The workspace's alerts, newest first. */

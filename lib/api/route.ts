@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { accessFor, operatorTrustedOrigins, roleAtLeast, type Access } from "@/lib/access";
+import { accessFor, gateRefusal, operatorTrustedOrigins, type Access } from "@/lib/access";
 import { databaseFault } from "@/lib/db/client";
 import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { forwardRequest } from "@/lib/cluster/server";
@@ -49,9 +49,8 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       const { key, access } = routeAccess(request, routedAs);
       const principal = await authenticate(request);
       if (principal.via === "session") refuseCrossSite(request, { requireOrigin: true });
-      if (access === "public" || !roleAtLeast(principal.role, access)) {
-        throw new SwitchboardError("forbidden", forbiddenMessage(access, principal.role, principal.tokenScope), { requiredRole: access, role: principal.role });
-      }
+      const refusal = gateRefusal({ access, principal, method: request.method });
+      if (refusal) throw refusal;
       judged = key;
       return markRoute(toReply(await handler({ request, principal, params: await pathParams(params) })), judged);
     } catch (err) {
@@ -140,11 +139,6 @@ function refuseCrossSite(request: ApiRequest, { requireOrigin }: { requireOrigin
 function trustedOrigins(request: ApiRequest): Set<string> {
   const configured = process.env.SWITCHBOARD_URL ? [new URL(process.env.SWITCHBOARD_URL).origin] : [];
   return new Set([requestOrigin(request), ...configured, ...operatorTrustedOrigins()]);
-}
-
-function forbiddenMessage(access: Access, role: string, scope?: string): string {
-  if (scope === "read" && access !== "viewer") return "This API token is read-only";
-  return `This needs the ${access} role or higher; you are ${role === "admin" || role === "owner" ? "an" : "a"} ${role}`;
 }
 
 function toReply(result: unknown): Reply {

@@ -12,6 +12,10 @@ export function findMonitorRow({ workspaceId, id }: { workspaceId: string; id: s
 
 export type MonitorRow = NonNullable<Awaited<ReturnType<typeof findMonitorRow>>>;
 
+export function countMonitors({ workspaceId }: { workspaceId: string }) {
+  return prisma.monitor.count({ where: { workspaceId } });
+}
+
 export function insertMonitor({
   data,
 }: {
@@ -55,18 +59,36 @@ export function dueMonitors({ now, limit }: { now: Date; limit: number }) {
 
 export type DueMonitor = Awaited<ReturnType<typeof dueMonitors>>[number];
 
-/** Compare-and-set: moves a monitor's next run from `due` to `next`; 1 when this instance won the tick. */
-export async function claimTick({ id, due, next }: { id: string; due: Date; next: Date }): Promise<boolean> {
-  const { count } = await prisma.monitor.updateMany({ where: { id, enabled: true, nextRunAt: due }, data: { nextRunAt: next } });
-  return count === 1;
+type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
+
+export interface TickClaim {
+  monitorId: string;
+  workspaceId: string;
+  due: Date;
+  next: Date;
+  instanceId: string;
+  outcome: "ran" | "skipped";
+  reason: string | null;
+  runId: string | null;
 }
 
-export function insertTick({ data }: { data: { monitorId: string; workspaceId: string; dueAt: Date; instanceId: string; outcome: string; reason: string | null; runId: string | null } }) {
-  return prisma.monitorTick.create({ data });
+/**
+ * Claims a due tick and records it, in `tx`: a compare-and-set moves the monitor's next run from
+ * `due` to `next` (true for the one instance whose statement changed the row), then the tick is
+ * inserted (its unique (monitor, due) a second guard). Both commit with the caller's transaction
+ * (the run's insert, for a tick that runs) or neither: a failed write leaves the due time due.
+ */
+export async function claimTick({ tx, claim }: { tx: Tx; claim: TickClaim }): Promise<boolean> {
+  const { monitorId, workspaceId, due, next, instanceId, outcome, reason, runId } = claim;
+  const { count } = await tx.monitor.updateMany({ where: { id: monitorId, enabled: true, nextRunAt: due }, data: { nextRunAt: next } });
+  if (count !== 1) return false;
+  await tx.monitorTick.create({ data: { monitorId, workspaceId, dueAt: due, instanceId, outcome, reason, runId } });
+  return true;
 }
 
-export function updateTick({ id, data }: { id: string; data: { outcome?: string; reason?: string | null; runId?: string | null } }) {
-  return prisma.monitorTick.update({ where: { id }, data });
+/** A tick claimed and recorded as skipped, in one transaction; false when another instance had it. */
+export function claimSkippedTick({ claim }: { claim: Omit<TickClaim, "outcome" | "runId"> }): Promise<boolean> {
+  return prisma.$transaction((tx) => claimTick({ tx, claim: { ...claim, outcome: "skipped", runId: null } }));
 }
 
 /** Ticks are kept for a week (a 5 s monitor records 17,280 a day); runs stay as collection runs. */
@@ -102,23 +124,31 @@ export function findOpenIncident({ monitorId, kind }: { monitorId: string; kind:
   return prisma.incident.findFirst({ where: { monitorId, kind, endedAt: null } });
 }
 
-/** Opens an incident; the unique `openKey` (monitor and kind while open) makes a second opener fail. */
-export function openIncident({ data }: { data: { workspaceId: string; monitorId: string; kind: string; runIds: string } }) {
-  return prisma.incident.create({ data: { ...data, openKey: `${data.monitorId}:${data.kind}` } });
+/**
+ * Opens an incident and runs `within` (its alert's insert) in the same transaction; the unique
+ * `openKey` (monitor and kind while open) makes a second opener fail.
+ */
+export function openIncident<T>({ data, within }: { data: { workspaceId: string; monitorId: string; kind: string; runIds: string }; within: (tx: Tx, incidentId: string) => Promise<T> }): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    const incident = await tx.incident.create({ data: { ...data, openKey: `${data.monitorId}:${data.kind}` } });
+    return within(tx, incident.id);
+  });
 }
 
 export function setIncidentRuns({ id, runIds }: { id: string; runIds: string }) {
   return prisma.incident.update({ where: { id }, data: { runIds } });
 }
 
-/** Closes an open incident; true for the one instance whose write closed it. */
-export async function closeIncident({ id, at }: { id: string; at: Date }): Promise<boolean> {
-  const { count } = await prisma.incident.updateMany({ where: { id, endedAt: null }, data: { endedAt: at, openKey: null } });
-  return count === 1;
+/** Closes an open incident and runs `within` in the same transaction, for the one instance whose write closed it; else null. */
+export function closeIncident<T>({ id, at, within }: { id: string; at: Date; within: (tx: Tx) => Promise<T> }): Promise<T | null> {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.incident.updateMany({ where: { id, endedAt: null }, data: { endedAt: at, openKey: null } });
+    return count === 1 ? within(tx) : null;
+  });
 }
 
 // Uptime
 
 export function finishedRuns({ monitorId, since }: { monitorId: string; since: Date }) {
-  return prisma.collectionRun.findMany({ where: { monitorId, startedAt: { gte: since }, finishedAt: { not: null } }, select: { status: true, startedAt: true, finishedAt: true }, orderBy: { startedAt: "asc" } });
+  return prisma.collectionRun.findMany({ where: { monitorId, startedAt: { gte: since }, finishedAt: { not: null }, status: { not: "interrupted" } }, select: { status: true, startedAt: true, finishedAt: true }, orderBy: { startedAt: "asc" } });
 }

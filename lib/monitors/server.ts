@@ -9,6 +9,7 @@ import { publish } from "@/lib/events/server";
 import { toIncidentDto, toMonitorDto, toTickDto } from "./dto";
 import type { IncidentDto, MonitorDto, MonitorSchedule, MonitorTickDto, UptimeDto } from "./index";
 import * as q from "./queries";
+import { assertMonitorRoom } from "./quota";
 import { cronProblem, nextDue } from "./schedule";
 import type { CreateMonitor, UpdateMonitor } from "./schemas";
 import { computeUptime } from "./uptime";
@@ -55,6 +56,7 @@ export async function getMonitor(principal: Principal, id: string): Promise<Moni
 export async function createMonitor(principal: Principal, input: CreateMonitor): Promise<MonitorDto> {
   checkSchedule(input.schedule);
   const collection = await requireCollection(principal, input.collectionId);
+  await assertMonitorRoom({ workspaceId: principal.workspaceId });
   const row = await q.insertMonitor({
     data: {
       workspaceId: principal.workspaceId,

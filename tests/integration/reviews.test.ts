@@ -136,8 +136,9 @@ describe("notes, tags, stars and saved views against server-everything", () => {
     for (const id of [calls[3], calls[5]]) expect((await owner("PUT", `/api/v1/calls/${id}/star`)).body).toEqual({ starred: true });
     expect((await owner("PUT", `/api/v1/calls/${calls[5]}/star`)).status).toBe(200);
     expect((await member("PUT", `/api/v1/calls/${calls[5]}/star`)).status).toBe(200);
-    // Stars are personal, so even a read-only token may set its creator's star.
-    expect((await readOnly("PUT", `/api/v1/calls/${calls[0]}/star`)).status).toBe(200);
+    // A read-only token writes nothing, not even its creator's star.
+    expect((await readOnly("PUT", `/api/v1/calls/${calls[0]}/star`)).status).toBe(403);
+    expect((await owner("PUT", `/api/v1/calls/${calls[0]}/star`)).status).toBe(200);
     expect((await owner("PUT", "/api/v1/calls/no-such-call/star")).status).toBe(404);
 
     expect(await allPages(owner, { starred: "1" })).toEqual([calls[5], calls[3], calls[0]]);

@@ -9,11 +9,13 @@ import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
  * The role matrix, end to end: every route file under app/api/v1 × every role (and a read-only
  * token), against the running console, through both pipelines (the direct path for bearer tokens,
  * and Next's). A refused pair must answer 403 naming the role it needs; an allowed pair must get
- * past the gate (any answer but 401 and the matrix's 403). A new pipeline joins PIPELINES.
+ * past the gate (any answer but 401 and the matrix's 403). A read-only token acts as a viewer and
+ * writes nothing: every non-GET route answers it 403 naming the full scope. A new pipeline joins
+ * PIPELINES.
  */
 describe.each(PIPELINES)("role × route through %s", (_label, env) => {
   let sb: ConsoleHandle;
-  const callers: Caller[] = [];
+  const callers: (Caller & { readOnly?: boolean })[] = [];
 
   beforeAll(async () => {
     sb = await startConsole({ env });
@@ -27,7 +29,7 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
     const readOnly = await owner.api("POST", "/api/v1/tokens", { name: "read", scope: "read" });
     expect(readOnly.status).toBe(201);
     expect(readOnly.body.token.scope).toBe("read");
-    callers.push({ label: "owner's read-only token", role: "viewer", token: readOnly.body.secret });
+    callers.push({ label: "owner's read-only token", role: "viewer", token: readOnly.body.secret, readOnly: true });
   });
   afterAll(async () => {
     await sb?.stop();
@@ -45,9 +47,11 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
         const needed = ROUTE_ACCESS[route.key] as Role;
         const { status, body } = await send(sb.url, caller.token, route.method, route.path);
         const refusedByMatrix = status === 403 && body?.error?.details?.requiredRole === needed;
-        const shouldPass = roleAtLeast(caller.role, needed);
+        const readOnlyWrite = caller.readOnly === true && route.method !== "GET";
+        const shouldPass = roleAtLeast(caller.role, needed) && !readOnlyWrite;
         if (shouldPass && (status === 401 || refusedByMatrix)) failures.push(`${caller.label} ${route.key}: ${status}, expected to pass the gate`);
         if (!shouldPass && !refusedByMatrix) failures.push(`${caller.label} ${route.key}: ${status}, expected 403 (needs ${needed})`);
+        if (readOnlyWrite && body?.error?.details?.requiredScope !== "full") failures.push(`${caller.label} ${route.key}: ${status}, expected 403 naming the full scope`);
         if (!shouldPass && refusedByMatrix && body.error.code !== "forbidden") failures.push(`${caller.label} ${route.key}: wrong error shape`);
       }
     }

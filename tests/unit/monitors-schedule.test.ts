@@ -28,6 +28,13 @@ describe("nextDue", () => {
     expect(nextDue({ cron: "0 9 * * *", timeZone: "Europe/Paris" }, new Date("2026-03-27T12:00:00Z"), new Date("2026-03-27T12:00:00Z")).toISOString()).toBe("2026-03-28T08:00:00.000Z");
     expect(nextDue({ cron: "*/15 * * * *", timeZone: "UTC" }, new Date("2026-11-27T10:07:00Z"), new Date("2026-11-27T10:07:00Z")).toISOString()).toBe("2026-11-27T10:15:00.000Z");
   });
+
+  it("runs a cron stored before the floor was checked at most every 5 s", () => {
+    const due = new Date("2026-11-27T10:00:00Z");
+    expect(nextDue({ cron: "* * * * * *", timeZone: "UTC" }, due, due).toISOString()).toBe("2026-11-27T10:00:05.000Z");
+    expect(nextDue({ cron: "*/5 * * * * *", timeZone: "UTC" }, due, due).toISOString()).toBe("2026-11-27T10:00:05.000Z");
+    expect(nextDue({ cron: "0,30 * * * * *", timeZone: "UTC" }, due, due).toISOString()).toBe("2026-11-27T10:00:30.000Z");
+  });
 });
 
 describe("schedules as the API takes them", () => {
@@ -36,6 +43,13 @@ describe("schedules as the API takes them", () => {
     expect(cronProblem("every minute", "UTC")?.field).toBe("cron");
     expect(cronProblem("61 * * * *", "UTC")?.field).toBe("cron");
     expect(cronProblem("* * * * *", "Mars/Olympus")?.field).toBe("timeZone");
+  });
+
+  it("refuses a cron whose runs come closer than the 5 s floor of everySeconds", () => {
+    for (const cron of ["* * * * * *", "*/2 * * * * *", "*/4 * * * * *", "0,1 * * * * *", "*/7 * * * * *", "58,0 * * * * *", "0,3 0 9 * * *", "* * * * * * *"]) {
+      expect(cronProblem(cron, "UTC"), cron).toEqual({ field: "cron", message: expect.stringMatching(/at most every 5 seconds/) });
+    }
+    for (const cron of ["*/5 * * * * *", "0 * * * * *", "*/10 * * * * *", "* * * * *", "0 9 * * 1-5", "0 0 0 29 2 *"]) expect(cronProblem(cron, "Europe/Paris"), cron).toBeNull();
   });
 
   it("takes {everySeconds} or {cron, timeZone}, never both, at most every 5 s", () => {
