@@ -66,9 +66,8 @@ export async function removeMember(principal: Principal, userId: string): Promis
   await remove(principal, target);
 }
 
-/** POST /members/leave – anyone may leave, except the last owner (a read-only token cannot). */
+/** POST /members/leave – anyone may leave, except the last owner (a read-only token cannot: the gate refuses its writes). */
 export async function leaveWorkspace(principal: Principal): Promise<void> {
-  if (principal.tokenScope === "read") throw new SwitchboardError("forbidden", "This API token is read-only");
   await remove(principal, await requireMember(principal, principal.userId));
 }
 

@@ -11,7 +11,7 @@ async function requireCall(principal: Principal, callId: string): Promise<void> 
 
 /** A note's words stay its author's: only the author edits it. */
 function ownOnly(principal: Principal, authorId: string | null): void {
-  if (authorId !== null && authorId === principal.userId && principal.tokenScope !== "read") return;
+  if (authorId !== null && authorId === principal.userId) return;
   throw new SwitchboardError("forbidden", "Only the note's author can edit it");
 }
 

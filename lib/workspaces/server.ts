@@ -74,10 +74,9 @@ export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> 
   return rows.map(toTokenInfo);
 }
 
-/** A read-only token can only make read-only (and gateway) tokens. */
+/** A read-only token makes none: the gate refuses its writes (lib/access `gateRefusal`). */
 export async function createToken(principal: Principal, input: CreateToken) {
-  const scopes = principal.tokenScope === "read" ? input.scopes.map((s) => (s === "full" ? "read" : s)) : input.scopes;
-  const scope = formatTokenScopes(scopes);
+  const scope = formatTokenScopes(input.scopes);
   const issued = await issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
   await audit(principal, { action: "token.created", target: { type: "token", id: issued.token.id, name: issued.token.name }, details: { scope, prefix: issued.token.prefix } });
   return issued;
