@@ -7,6 +7,7 @@ import type { CallError, CallStatus } from "./index";
 import * as q from "./queries";
 import { recordTaskCompletion, recordTaskState } from "./journal";
 import { callSecrets, recordedText, sealedSecrets } from "./redacted";
+import { redact, type SecretValues } from "@/lib/redaction";
 import { piece } from "@/lib/runtime";
 
 const DEFAULT_POLL_MS = 1000;
@@ -108,9 +109,10 @@ async function poll(callId: string): Promise<number | null | "stop"> {
 
 type TaskCallRow = NonNullable<Awaited<ReturnType<typeof q.findTaskCall>>>;
 
-/** Stores and announces the task's state (the call stays pending until the task ends). */
+/** Stores and announces the task's state (the call stays pending until the task ends); secrets in its status message masked. */
 export async function recordState(call: Pick<TaskCallRow, "id" | "workspaceId" | "serverId" | "requestId">, info: TaskInfo): Promise<void> {
-  const state = { taskId: info.taskId, taskStatus: info.status, taskStatusMessage: info.statusMessage, taskPollIntervalMs: info.pollIntervalMs, taskUpdatedAt: new Date() };
+  const statusMessage = info.statusMessage === null ? null : redact(info.statusMessage, [], { secrets: await taskCallSecrets(call) }).value;
+  const state = { taskId: info.taskId, taskStatus: info.status, taskStatusMessage: statusMessage, taskPollIntervalMs: info.pollIntervalMs, taskUpdatedAt: new Date() };
   await recordTaskState(call.id, state);
   announce({ ...call, ...state, status: "pending" });
 }
@@ -120,7 +122,7 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
   if (!current || current.status !== "pending") return;
   const finishedAt = new Date();
   const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-  const secrets = await callSecrets({ ...current, own: sealedSecrets(await q.findParamsSecret({ workspaceId: current.workspaceId, id: callId })) });
+  const secrets = await taskCallSecrets(current);
   const taskStatus = status === "ok" || (status === "error" && outcome.result) ? "completed" : status === "cancelled" ? "cancelled" : "failed";
   await recordTaskCompletion(callId, {
     status,
@@ -134,6 +136,12 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
     taskUpdatedAt: finishedAt,
   });
   announce({ ...current, taskStatus, status });
+}
+
+/** What a task call's record must not show: the server's stored secret values and the call's own (sealed with its request). */
+async function taskCallSecrets(call: { id: string; workspaceId: string; serverId: string }): Promise<SecretValues> {
+  const own = sealedSecrets(await q.findParamsSecret({ workspaceId: call.workspaceId, id: call.id }));
+  return callSecrets({ workspaceId: call.workspaceId, serverId: call.serverId, own });
 }
 
 function announce(row: { id: string; workspaceId: string; serverId: string; requestId: string; taskId: string | null; taskStatus: string | null; taskStatusMessage: string | null; status: string }): void {

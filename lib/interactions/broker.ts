@@ -4,6 +4,7 @@ import { callEndingOf, type ServerRequest, type ServerRequestOutcome } from "@/l
 import type { InteractionKind, InteractionStatus, Root } from "./index";
 import * as q from "./queries";
 import { checkSamplingSequence } from "./sampling";
+import { recordedJson } from "./recorded";
 import { piece } from "@/lib/runtime";
 
 /** How long a request waits for a person while someone watches the workspace. */
@@ -62,12 +63,11 @@ export async function handleServerRequest(
   const attended = subscriberCount(server.workspaceId) > 0;
   const policy = attended ? null : settings?.unattendedPolicy === "wait" ? "wait" : "decline";
   const waitMs = attended ? ATTENDED_WAIT_MS : (settings?.unattendedWaitMs ?? 60_000);
+  const scope = { workspaceId: server.workspaceId, serverId: server.id, sessionId };
   const base = {
-    workspaceId: server.workspaceId,
-    serverId: server.id,
-    sessionId,
+    ...scope,
     kind,
-    request: JSON.stringify(params),
+    request: await recordedJson({ ...scope, value: params }),
     attended,
     policy,
     elicitationId: kind === "elicitation-url" && typeof params.elicitationId === "string" ? params.elicitationId : null,
@@ -98,7 +98,7 @@ export async function handleServerRequest(
     data: {
       status: settlement.status,
       outcome: settlement.note,
-      response: settlement.response ? JSON.stringify(settlement.response) : null,
+      response: settlement.response ? await recordedJson({ ...scope, value: settlement.response }) : null,
       answeredBy: settlement.answeredBy ?? null,
       answeredAt: new Date(),
     },
@@ -163,7 +163,7 @@ export async function urlElicitationsRequired(server: ServerScope, sessionId: st
         serverId: server.id,
         sessionId,
         kind: "elicitation-url",
-        request: JSON.stringify(params),
+        request: await recordedJson({ workspaceId: server.workspaceId, serverId: server.id, sessionId, value: params }),
         fromError: true,
         attended: subscriberCount(server.workspaceId) > 0,
         elicitationId: typeof params.elicitationId === "string" ? params.elicitationId : null,

@@ -1,7 +1,7 @@
 import "server-only";
 import { publish } from "@/lib/events/server";
 import { DEFAULT_REDACTION_KEYS, redact } from "@/lib/redaction";
-import { serverSecretValues } from "@/lib/oauth/server";
+import { sessionSecrets } from "@/lib/traffic/server";
 import type { LogMessage } from "@/lib/mcp/server";
 import { LOG_LEVELS, severityOf, type ListLogsQuery, type LogLevel, type LogLineDto, type LogPage } from "./index";
 import * as q from "./queries";
@@ -9,14 +9,18 @@ import * as q from "./queries";
 /** Stored `data` is cut here (a server may log megabytes); the cut text is kept as a string. */
 const MAX_DATA_CHARS = 64 * 1024;
 
-/** Stores a server's log line with its session and pushes it to the workspace's live channel. */
+/**
+ * Stores a server's log line with its session and pushes it to the workspace's live channel; the
+ * session's secret values (the server's stored ones and those its calls brought) are masked.
+ */
 export async function recordLog(input: { workspaceId: string; serverId: string; sessionId: string; message: LogMessage }): Promise<void> {
   const { workspaceId, serverId, sessionId, message } = input;
   const level = (LOG_LEVELS as readonly string[]).includes(message.level) ? message.level : "info";
-  const secrets = await serverSecretValues({ workspaceId, serverId });
+  const secrets = await sessionSecrets({ workspaceId, serverId, sessionId });
   let data = JSON.stringify(redact(message.data ?? null, DEFAULT_REDACTION_KEYS, { secrets }).value) ?? "null";
   if (data.length > MAX_DATA_CHARS) data = JSON.stringify(`${data.slice(0, MAX_DATA_CHARS)}… (cut)`);
-  const row = await q.insertLog({ workspaceId, serverId, sessionId, level, severity: severityOf(level), logger: message.logger, data });
+  const logger = message.logger === null ? null : redact(message.logger, [], { secrets }).value;
+  const row = await q.insertLog({ workspaceId, serverId, sessionId, level, severity: severityOf(level), logger, data });
   publish(workspaceId, { type: "log", serverId, sessionId, log: { id: row.id, level, logger: row.logger, data: JSON.parse(data), at: row.createdAt.toISOString() } });
 }
 
