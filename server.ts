@@ -46,8 +46,11 @@ const hostname = process.env.HOST ?? "127.0.0.1";
 async function main() {
   const { start } = await import("./lib/start");
   const app = await start({ dev, hostname, port });
-  const server = createServer(app.request);
+  const server = createServer(app.serverOptions, app.request);
   server.on("upgrade", app.upgrade);
+  // Node hands a CONNECT over like an upgrade (and without a listener drops it unanswered).
+  server.on("connect", app.upgrade);
+  server.on("clientError", app.clientError);
   // Without this a port already in use is an uncaught exception that Next swallows: the process
   // would live on serving nothing.
   server.once("error", (err) => {

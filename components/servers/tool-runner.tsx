@@ -3,7 +3,7 @@
 import { useMemo, useState, type KeyboardEvent } from "react";
 import Form from "@rjsf/core";
 import type { ErrorSchema } from "@rjsf/utils";
-import validator from "@rjsf/validator-ajv8";
+import { customizeValidator } from "@rjsf/validator-ajv8";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -18,10 +18,14 @@ import type { CallDto } from "@/lib/calls";
 import { isApiError } from "@/lib/api-client";
 import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
 import { useCan } from "@/lib/auth/hooks";
+import { linearRegExp } from "@/lib/json-schema";
 import type { ToolDefinition } from "@/lib/mcp";
 import { ResultPane } from "./result-pane";
 import { rjsfTemplates } from "./rjsf-theme";
 import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
+
+// A server's patterns run in linear time in the form too (lib/json-schema), or one could freeze the tab.
+const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
 
 type Mode = "form" | "json";
 

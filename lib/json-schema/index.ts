@@ -1,14 +1,42 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
+import { RE2JS } from "re2js";
 
 export interface FieldError {
   path: string;
   message: string;
 }
 
-const draft7 = addFormats.default(new Ajv({ allErrors: true, strict: false, validateSchema: false }));
-const draft2020 = addFormats.default(new Ajv2020({ allErrors: true, strict: false, validateSchema: false }));
+/**
+ * ajv's regex engine (`code.regExp`) for `pattern` and `patternProperties`: RE2 semantics, linear
+ * in the text. A schema comes from a server or a member and runs on the console's main thread
+ * (or the browser's): JavaScript's backtracking engine took minutes on `(a+)+$` against 30 a's
+ * and a '!'. A pattern RE2 cannot run (look-around, back-references) is not checked here (it
+ * matches everything); the rest of the schema still is, and the server validates again.
+ */
+export const linearRegExp = Object.assign(
+  (pattern: string): { test(text: string): boolean; toString(): string } => {
+    let re: RE2JS | null = null;
+    try {
+      re = RE2JS.compile(withRe2Escapes(pattern));
+    } catch {
+      // Not checked: see above.
+    }
+    // ajv keys its compiled patterns by toString().
+    return { test: (text) => re === null || re.matcher(text).find(), toString: () => `/${pattern}/` };
+  },
+  { code: 'require("@/lib/json-schema").linearRegExp' },
+);
+
+/** `\uXXXX` and `\u{X…}` (ECMAScript) as RE2 writes them, `\x{X…}`; every other escape as it was. */
+function withRe2Escapes(pattern: string): string {
+  return pattern.replace(/\\(u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|[^])/g, (escape, _rest: string, braced?: string, four?: string) => (braced ?? four ? `\\x{${braced ?? four}}` : escape));
+}
+
+const options = { allErrors: true, strict: false, validateSchema: false, code: { regExp: linearRegExp } };
+const draft7 = addFormats.default(new Ajv(options));
+const draft2020 = addFormats.default(new Ajv2020(options));
 const compiled = new WeakMap<object, ReturnType<Ajv["compile"]> | null>();
 
 /**

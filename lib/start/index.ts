@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next, { type NextConfig } from "next";
 import { apiPipeline, headersForEveryPath } from "@/lib/api/pipeline";
@@ -24,7 +24,7 @@ import { onSessionConnected } from "@/lib/sessions/server";
 import { forgetRollupsBefore } from "@/lib/stats/rollup";
 import { countUsers } from "@/lib/workspaces/queries";
 import { setupCode } from "@/lib/workspaces/setup-code";
-import { requestFront } from "./front";
+import { clientError, requestFront } from "./front";
 import { startIdleCollector } from "./idle-collect";
 
 // After the grace period for requests in flight, the rest of a stop gets this long.
@@ -36,10 +36,15 @@ export interface StartOptions {
   port: number;
 }
 
-/** What server.ts holds of the console: its HTTP server's handlers and the way to stop it. */
+/** What server.ts holds of the console: its HTTP server's options and handlers and the way to stop it. */
 export interface Console {
+  /** A client gets this long to send a request's head (Node's check runs every `connectionsCheckingInterval`). */
+  serverOptions: Pick<ServerOptions, "headersTimeout" | "connectionsCheckingInterval">;
   request(req: IncomingMessage, res: ServerResponse): void;
+  /** Upgrades and CONNECT requests. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** A request Node's parser refused. */
+  clientError(err: NodeJS.ErrnoException, socket: Duplex): void;
   /** Logs what a person needs once the port is open. */
   listening(): void;
   /** Graceful stop: no new requests, writes in flight finish (up to the grace period), pending calls marked interrupted. */
@@ -60,7 +65,6 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   const app = next({ dev, hostname, port });
   const nextRequest = app.getRequestHandler();
   await app.prepare();
-  const nextUpgrade = app.getUpgradeHandler();
 
   // On PostgreSQL other instances may share the database: join them (events, agents, forwarding).
   const cluster = postgres
@@ -85,10 +89,6 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   const configFile = "../../next.config.js";
   const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
   const api = dev || process.env.SWITCHBOARD_DIRECT_API === "0" ? null : apiPipeline({ headers: await headersForEveryPath(nextConfig) });
-  const front = requestFront({
-    trustProxy: process.env.SWITCHBOARD_TRUST_PROXY === "1",
-    pipelines: [...(api ? [api] : []), (req, res) => void nextRequest(req, res)],
-  });
   const relay = attachRelay({
     publish: events.publish,
     agents: {
@@ -96,6 +96,16 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
       announceServers: agentQueries.announceServers,
       touch: agentQueries.touchAgent,
     },
+  });
+  // The time a client has to send a request's head or finish an upgrade's handshake; Node's
+  // requestTimeout (300 s, a whole request's) bounds it.
+  const handshakeMs = Math.min(Number(process.env.SWITCHBOARD_HANDSHAKE_TIMEOUT_MS) || 10_000, 300_000);
+  const front = requestFront({
+    trustProxy: process.env.SWITCHBOARD_TRUST_PROXY === "1",
+    pipelines: [...(api ? [api] : []), (req, res) => void nextRequest(req, res)],
+    // In development Next serves its HMR socket from the listener it adds to the server on its first request.
+    upgrades: [relay, ...(dev ? [{ handles: (req: IncomingMessage) => req.url?.startsWith("/_next/") === true, upgrade: () => undefined }] : [])],
+    handshakeMs,
   });
   // MCP Apps run on their own origin: a second port here, or SWITCHBOARD_SANDBOX_ORIGIN in front of it.
   const configuredSandboxPort = process.env.SWITCHBOARD_SANDBOX_PORT;
@@ -118,14 +128,13 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   let stopping = false;
 
   return {
+    serverOptions: { headersTimeout: handshakeMs, connectionsCheckingInterval: Math.min(Math.ceil(handshakeMs / 2), 30_000) },
     request(req, res) {
       idle.touch();
       front.request(req, res);
     },
-    upgrade(req, socket, head) {
-      if (relay.handles(req)) relay.upgrade(req, socket, head);
-      else void nextUpgrade(req, socket, head);
-    },
+    upgrade: front.upgrade,
+    clientError,
     listening() {
       console.log(`Switchboard listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
       // Anyone who can reach the console could otherwise claim it first.
