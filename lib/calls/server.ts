@@ -11,11 +11,12 @@ import { isSignInRequired } from "@/lib/oauth";
 import { credentialUsed } from "@/lib/oauth/server";
 import { audit } from "@/lib/audit/server";
 import type { SecretValues } from "@/lib/redaction";
-import { holdTrafficSecrets } from "@/lib/traffic/server";
+import { holdSessionSecrets } from "@/lib/redaction/server";
 import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
 import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
+import { refuseOwnOutage, unsentOnOutage } from "./outage";
 import { callSecrets, recordedRequest, recordedText, sealedRequest } from "./redacted";
 import { recordFailedCall, recordPending, recordProgress, type CallCompletion, type PendingCall } from "./journal";
 import { toCallDto, toCallSummary } from "./dto";
@@ -103,6 +104,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     if (err instanceof SwitchboardError && isSignInRequired(err.details)) throw err;
     // The agent is connected to another instance: the whole request is forwarded there.
     if (err instanceof ServedElsewhere) throw err;
+    unsentOnOutage(err);
     const { status, error } = toCallError(serverFailure(server, err));
     const now = new Date();
     const call = { ...base, sessionId: null, credentialMode: null, credentialUserId: null, credentialUserName: null, sentInvalid: false, client: null, startedAt: now };
@@ -111,7 +113,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
 
-  holdTrafficSecrets({ sessionId: live.sessionId, secrets: req.secrets });
+  holdSessionSecrets({ sessionId: live.sessionId, secrets: req.secrets });
   let asTask = false;
   let sentInvalid = false;
   if (req.method === "tools/call") {
@@ -167,6 +169,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
       outcome = { status: result.isError === true ? "error" : "ok", result };
     }
   } catch (err) {
+    await refuseOwnOutage({ id: pending.id, err, startedAt });
     outcome = toCallError(serverFailure(server, err));
   } finally {
     running().delete(key);

@@ -6,6 +6,7 @@ import * as q from "./queries";
 import { checkSamplingSequence } from "./sampling";
 import { recordedJson } from "./recorded";
 import { piece } from "@/lib/runtime";
+import type { SecretValues } from "@/lib/redaction";
 
 /** How long a request waits for a person while someone watches the workspace. */
 const ATTENDED_WAIT_MS = 10 * 60_000;
@@ -41,6 +42,11 @@ interface ServerScope {
   workspaceId: string;
 }
 
+/** A session's server as its requests are recorded: `secrets` are what the rows must not show (lib/sessions hands them in). */
+interface RecordingScope extends ServerScope {
+  secrets(): Promise<SecretValues>;
+}
+
 /**
  * Answers one server-initiated request. Roots are answered from the server's stored list.
  * Elicitation and sampling become a persisted interaction that waits for a person; with nobody
@@ -50,7 +56,7 @@ interface ServerScope {
  * A sampling request that breaks the tool-use sequencing rules is refused (-32602) and recorded.
  */
 export async function handleServerRequest(
-  server: ServerScope,
+  server: RecordingScope,
   sessionId: string,
   request: ServerRequest,
   signal: AbortSignal,
@@ -63,11 +69,13 @@ export async function handleServerRequest(
   const attended = subscriberCount(server.workspaceId) > 0;
   const policy = attended ? null : settings?.unattendedPolicy === "wait" ? "wait" : "decline";
   const waitMs = attended ? ATTENDED_WAIT_MS : (settings?.unattendedWaitMs ?? 60_000);
-  const scope = { workspaceId: server.workspaceId, serverId: server.id, sessionId };
+  const secrets = await server.secrets();
   const base = {
-    ...scope,
+    workspaceId: server.workspaceId,
+    serverId: server.id,
+    sessionId,
     kind,
-    request: await recordedJson({ ...scope, value: params }),
+    request: recordedJson({ secrets, value: params }),
     attended,
     policy,
     elicitationId: kind === "elicitation-url" && typeof params.elicitationId === "string" ? params.elicitationId : null,
@@ -98,7 +106,7 @@ export async function handleServerRequest(
     data: {
       status: settlement.status,
       outcome: settlement.note,
-      response: settlement.response ? await recordedJson({ ...scope, value: settlement.response }) : null,
+      response: settlement.response ? recordedJson({ secrets, value: settlement.response }) : null,
       answeredBy: settlement.answeredBy ?? null,
       answeredAt: new Date(),
     },
@@ -154,7 +162,8 @@ export async function elicitationCompleted(server: ServerScope, elicitationId: s
 }
 
 /** `URLElicitationRequired` (-32042): each URL becomes an interaction a person can open; nothing waits on it. */
-export async function urlElicitationsRequired(server: ServerScope, sessionId: string, elicitations: Record<string, unknown>[]): Promise<void> {
+export async function urlElicitationsRequired(server: RecordingScope, sessionId: string, elicitations: Record<string, unknown>[]): Promise<void> {
+  const secrets = await server.secrets();
   for (const params of elicitations) {
     if (params.mode !== "url" || typeof params.url !== "string") continue;
     const row = await q.createInteraction({
@@ -163,7 +172,7 @@ export async function urlElicitationsRequired(server: ServerScope, sessionId: st
         serverId: server.id,
         sessionId,
         kind: "elicitation-url",
-        request: await recordedJson({ workspaceId: server.workspaceId, serverId: server.id, sessionId, value: params }),
+        request: recordedJson({ secrets, value: params }),
         fromError: true,
         attended: subscriberCount(server.workspaceId) > 0,
         elicitationId: typeof params.elicitationId === "string" ? params.elicitationId : null,

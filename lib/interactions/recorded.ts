@@ -1,6 +1,5 @@
 import "server-only";
-import { redact } from "@/lib/redaction";
-import { sessionSecrets } from "@/lib/traffic/server";
+import { redact, type SecretValues } from "@/lib/redaction";
 
 /**
  * A server request's params (or the answer sent back) as JSON text for the interaction row: the
@@ -9,7 +8,6 @@ import { sessionSecrets } from "@/lib/traffic/server";
  * read the workspace's interactions reads the same row. Field names stay, as a form may ask for
  * a "password".
  */
-export async function recordedJson({ workspaceId, serverId, sessionId, value }: { workspaceId: string; serverId: string; sessionId: string | null; value: unknown }): Promise<string> {
-  const secrets = await sessionSecrets({ workspaceId, serverId, sessionId });
+export function recordedJson({ secrets, value }: { secrets: SecretValues; value: unknown }): string {
   return JSON.stringify(redact(value, [], { secrets }).value);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { decryptJson } from "@/lib/crypto";
 import type { OAuthTokenRecord } from "@/lib/mcp/server";
 import { NO_SECRETS, secretValues, type SecretValues } from "@/lib/redaction";
+import { sessionHeldSecrets } from "@/lib/redaction/server";
 import { cacheEpoch, piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import * as q from "./queries";
@@ -83,4 +84,13 @@ function open<T>(sealed: string | null): T | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What anything recorded from a session must not show (its traffic, log lines, the requests it
+ * sends a person): the server's stored values and those its calls handed in (lib/redaction).
+ */
+export async function sessionSecrets({ workspaceId, serverId, sessionId }: { workspaceId: string; serverId: string; sessionId: string | null }): Promise<SecretValues> {
+  const known = await serverSecretValues({ workspaceId, serverId });
+  return sessionId ? sessionHeldSecrets({ sessionId, known }) : known;
 }

@@ -277,8 +277,8 @@ export function forgetServerCredentials(serverId: string): Promise<number> {
 
 export { callbackPage } from "./page";
 export { clientMetadataDocument } from "./client-metadata";
-export { connectionEnterprise } from "./enterprise";
-export { knownSecretValues, serverSecretValues } from "./secret-values";
+export { assertIdpTokenEndpoint, connectionEnterprise } from "./enterprise";
+export { knownSecretValues, serverSecretValues, sessionSecrets } from "./secret-values";
 
 function covers(granted: string, wanted: string): boolean {
   const have = new Set(granted.split(" "));

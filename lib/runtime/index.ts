@@ -53,7 +53,7 @@ interface Pieces {
   /** lib/traffic: the batched writer of recorded JSON-RPC traffic. */
   trafficWriter: unknown;
   /** lib/traffic: secret values calls handed in, masked in their session's traffic from then on. */
-  trafficSecrets: unknown;
+  sessionSecrets: unknown;
   /** lib/retention: the hourly purge. */
   retention: unknown;
   /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */

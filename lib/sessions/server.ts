@@ -9,8 +9,9 @@ import type { ServerSecretRow } from "@/lib/servers/server";
 import { recordLog } from "@/lib/logs/server";
 import { outboundFetch } from "@/lib/net/server";
 import { isPerMemberMode } from "@/lib/oauth";
-import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues } from "@/lib/oauth/server";
-import { trafficSecrets, trafficSink } from "@/lib/traffic/server";
+import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues, sessionSecrets } from "@/lib/oauth/server";
+import { sessionHeldSecrets } from "@/lib/redaction/server";
+import { trafficSink } from "@/lib/traffic/server";
 import { ensureHealthMonitor, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor, refuseElsewhere } from "./transport";
@@ -136,6 +137,7 @@ function open(server: ServerSecretRow): LiveEntry {
     try {
       // Loaded before anything is recorded, so that traffic masks OAuth tokens from the first message.
       await serverSecretValues({ workspaceId: server.workspaceId, serverId: server.id, row: server });
+      const recording = { id: server.id, workspaceId: server.workspaceId, secrets: () => sessionSecrets({ workspaceId: server.workspaceId, serverId: server.id, sessionId: row.id }) };
       const connection = await openConnection({
         ...(await upstreamConfig(server)),
         transport: server.transport as "auto",
@@ -150,10 +152,10 @@ function open(server: ServerSecretRow): LiveEntry {
         onClose: (reason) => void lost(server, row.id, reason),
         onLog: (message) => void recordLog({ workspaceId: server.workspaceId, serverId: server.id, sessionId: row.id, message }).catch(() => undefined),
         onTraffic: trafficSink(server.workspaceId, row.id),
-        trafficSecrets: () => trafficSecrets({ sessionId: row.id, known: knownSecretValues(server.id) }),
-        onServerRequest: (request, signal) => handleServerRequest(server, row.id, request, signal),
+        trafficSecrets: () => sessionHeldSecrets({ sessionId: row.id, known: knownSecretValues(server.id) }),
+        onServerRequest: (request, signal) => handleServerRequest(recording, row.id, request, signal),
         onElicitationComplete: (elicitationId) => void elicitationCompleted(server, elicitationId).catch(() => undefined),
-        onUrlElicitationRequired: (elicitations) => void urlElicitationsRequired(server, row.id, elicitations).catch(() => undefined),
+        onUrlElicitationRequired: (elicitations) => void urlElicitationsRequired(recording, row.id, elicitations).catch(() => undefined),
       });
       const { info } = connection;
       await q.markConnected({ id: row.id, ...info });

@@ -3,22 +3,9 @@ import { SwitchboardError } from "@/lib/errors";
 import type { TrafficRecord } from "@/lib/mcp/server";
 import { CALL_REQUEST_METHODS, type ListTrafficQuery, type TrafficDirection, TrafficKind, TrafficMessageDto, TrafficPage } from "./index";
 import { callsOfSession, findMessage, listPinned, listTraffic, pin, unpin, type TrafficRow } from "./queries";
-import { serverSecretValues } from "@/lib/oauth/server";
-import type { SecretValues } from "@/lib/redaction";
-import { trafficSecrets } from "./secrets";
 import { enqueueTraffic, flushTraffic } from "./writer";
 
 export { flushTraffic } from "./writer";
-export { holdTrafficSecrets, trafficSecrets } from "./secrets";
-
-/**
- * `trafficSecrets` once the server's stored values are loaded: what anything else recorded from a
- * session must not show either (its log lines, the requests it sends a person).
- */
-export async function sessionSecrets({ workspaceId, serverId, sessionId }: { workspaceId: string; serverId: string; sessionId: string | null }): Promise<SecretValues> {
-  const known = await serverSecretValues({ workspaceId, serverId });
-  return sessionId ? trafficSecrets({ sessionId, known }) : known;
-}
 
 /** The `onTraffic` sink of a session's connection: queues each message for a batched insert. */
 export function trafficSink(workspaceId: string, sessionId: string): (record: TrafficRecord) => void {

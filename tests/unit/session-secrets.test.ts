@@ -2,7 +2,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { RecordingTransport, TRAFFIC_BODY_CAP, type TrafficRecord } from "@/lib/mcp/recording-transport";
 import { secretValues } from "@/lib/redaction";
-import { holdTrafficSecrets, trafficSecrets } from "@/lib/traffic/secrets";
+import { holdSessionSecrets, sessionHeldSecrets } from "@/lib/redaction/server";
 
 const SECRET = "env-secret-4b1e9a";
 
@@ -11,7 +11,7 @@ function recorded(sessionId: string) {
   const records: TrafficRecord[] = [];
   const inner = { start: async () => {}, send: async () => {}, close: async () => {} } as unknown as Transport;
   const known = secretValues(["stored-header-value"]);
-  const transport = new RecordingTransport(inner, { sink: (r) => records.push(r), moreSecrets: () => trafficSecrets({ sessionId, known }) });
+  const transport = new RecordingTransport(inner, { sink: (r) => records.push(r), moreSecrets: () => sessionHeldSecrets({ sessionId, known }) });
   return { transport, inner, records };
 }
 
@@ -22,7 +22,7 @@ describe("traffic: secret values a call hands in", () => {
     await transport.send(request(`n-${SECRET}`));
     expect(records[0]!.body).toContain(SECRET);
 
-    holdTrafficSecrets({ sessionId: "session-a", secrets: secretValues([SECRET]) });
+    holdSessionSecrets({ sessionId: "session-a", secrets: secretValues([SECRET]) });
     await transport.send(request(`n-${SECRET}`));
     inner.onmessage?.({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: `Unknown tool: n-${SECRET}` } } as JSONRPCMessage);
     inner.onmessage?.({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `later: ${SECRET}` } } as JSONRPCMessage);
@@ -32,7 +32,7 @@ describe("traffic: secret values a call hands in", () => {
   });
 
   it("stay with their session, keep the server's stored values, and skip values too short to mask", async () => {
-    holdTrafficSecrets({ sessionId: "session-b", secrets: secretValues([SECRET, "ab1"]) });
+    holdSessionSecrets({ sessionId: "session-b", secrets: secretValues([SECRET, "ab1"]) });
     const other = recorded("session-c");
     await other.transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: SECRET } } as JSONRPCMessage);
     expect(other.records[0]!.body).toContain(SECRET);
@@ -44,18 +44,18 @@ describe("traffic: secret values a call hands in", () => {
 
   it("answers the same set while nothing changes (the transport merges once per change)", () => {
     const known = secretValues(["stored-header-value"]);
-    holdTrafficSecrets({ sessionId: "session-d", secrets: secretValues([SECRET]) });
-    const first = trafficSecrets({ sessionId: "session-d", known });
-    expect(trafficSecrets({ sessionId: "session-d", known })).toBe(first);
-    holdTrafficSecrets({ sessionId: "session-d", secrets: secretValues([SECRET]) });
-    expect(trafficSecrets({ sessionId: "session-d", known })).toBe(first);
-    holdTrafficSecrets({ sessionId: "session-d", secrets: secretValues(["another-secret-77"]) });
-    expect(trafficSecrets({ sessionId: "session-d", known }).values).toContain("another-secret-77");
-    expect(trafficSecrets({ sessionId: "session-none", known })).toBe(known);
+    holdSessionSecrets({ sessionId: "session-d", secrets: secretValues([SECRET]) });
+    const first = sessionHeldSecrets({ sessionId: "session-d", known });
+    expect(sessionHeldSecrets({ sessionId: "session-d", known })).toBe(first);
+    holdSessionSecrets({ sessionId: "session-d", secrets: secretValues([SECRET]) });
+    expect(sessionHeldSecrets({ sessionId: "session-d", known })).toBe(first);
+    holdSessionSecrets({ sessionId: "session-d", secrets: secretValues(["another-secret-77"]) });
+    expect(sessionHeldSecrets({ sessionId: "session-d", known }).values).toContain("another-secret-77");
+    expect(sessionHeldSecrets({ sessionId: "session-none", known })).toBe(known);
   });
 
   it("masks a secret before a long body is cut", async () => {
-    holdTrafficSecrets({ sessionId: "session-e", secrets: secretValues([SECRET]) });
+    holdSessionSecrets({ sessionId: "session-e", secrets: secretValues([SECRET]) });
     const { transport, records } = recorded("session-e");
     const padding = "x".repeat(TRAFFIC_BODY_CAP - 40);
     await transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { data: `${padding}${SECRET}${SECRET}` } } as JSONRPCMessage);

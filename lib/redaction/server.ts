@@ -1,5 +1,5 @@
 import "server-only";
-import { joinSecretValues, type SecretValues } from "@/lib/redaction";
+import { joinSecretValues, type SecretValues } from "./secret-values";
 import { piece } from "@/lib/runtime";
 
 /** Sessions whose calls handed in secret values, least recently used first; the oldest is forgotten beyond this. */
@@ -9,18 +9,18 @@ const MAX_VALUES = 1000;
 
 interface Held {
   values: Set<string>;
-  /** The last answer of `trafficSecrets`, while neither set changes (the recording transport merges once per change). */
+  /** The last answer of `sessionHeldSecrets`, while neither set changes (the recording transport merges once per change). */
   joined: { known: SecretValues; secrets: SecretValues } | null;
 }
 
-const held = () => piece("trafficSecrets", () => new Map<string, Held>());
+const held = () => piece("sessionSecrets", () => new Map<string, Held>());
 
 /**
  * Secret values a call brings that the server's stored ones do not cover (a collection
  * environment's secrets): masked in every message of the session recorded from now on, both
  * directions, since a server may quote them in any later answer too. Call before the request is sent.
  */
-export function holdTrafficSecrets({ sessionId, secrets }: { sessionId: string; secrets: SecretValues | undefined }): void {
+export function holdSessionSecrets({ sessionId, secrets }: { sessionId: string; secrets: SecretValues | undefined }): void {
   if (!sessionId || !secrets?.values.length) return;
   const sessions = held();
   const entry = sessions.get(sessionId) ?? { values: new Set<string>(), joined: null };
@@ -38,7 +38,7 @@ export function holdTrafficSecrets({ sessionId, secrets }: { sessionId: string; 
 }
 
 /** What a session's recorded messages must not show: the server's stored values (`known`) and those its calls handed in. */
-export function trafficSecrets({ sessionId, known }: { sessionId: string; known: SecretValues }): SecretValues {
+export function sessionHeldSecrets({ sessionId, known }: { sessionId: string; known: SecretValues }): SecretValues {
   const entry = held().get(sessionId);
   if (!entry) return known;
   if (entry.joined?.known !== known) entry.joined = { known, secrets: joinSecretValues(known, { values: [...entry.values] }) };
