@@ -11,6 +11,13 @@ import { safeNextPath } from "@/lib/auth";
 import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
 import { useSignInOptions, useSsoSignIn } from "@/lib/sso/hooks";
 
+// The console's own refusals of an SSO sign-in (lib/sso/guard.ts, saml-binding.ts), in fixed words: the query string is anyone's to write.
+const SSO_ERRORS: Record<string, string> = {
+  email_outside_verified_domain: "This identity provider signs in only people with an email address in its organisation's verified domain: sign in with your own organisation's identity provider, or with your password.",
+  idp_blocked_by_network_policy: "This identity provider cannot be reached under the console's outbound network policy: ask your workspace's admin.",
+  saml_response_not_started_here: "The identity provider's answer does not belong to a sign-in started in this browser: start the sign-in again from this page.",
+};
+
 /**
  * Signs in and goes back to `?next=` (a same-origin path, checked with safeNextPath) or the servers.
  * The query is read when the form is sent, so the page itself is static.
@@ -69,7 +76,7 @@ export function SignInForm() {
           Sign in with {p.name}
         </Button>
       ))}
-      {ssoError && <ErrorAlert error={new Error(`The sign-in with your identity provider did not complete (${ssoError.replace(/_/g, " ")})`)} />}
+      {ssoError && <ErrorAlert error={new Error(SSO_ERRORS[ssoError] ?? `The sign-in with your identity provider did not complete (${ssoError.replace(/_/g, " ")})`)} />}
       <ErrorAlert error={sso.error} />
       {!!options.data?.providers.length && <p className="text-center text-sm text-muted">or with your password</p>}
       <Field label="Email" required>

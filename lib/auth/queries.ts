@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db/client";
 
 export function findMembership({ userId, workspaceId }: { userId: string; workspaceId?: string | null }) {
-  return prisma.member.findFirst({ where: { userId, ...(workspaceId ? { workspaceId } : {}) }, orderBy: { createdAt: "asc" } });
+  return prisma.member.findFirst({ where: { userId, ...(workspaceId ? { workspaceId } : {}) }, orderBy: { createdAt: "asc" }, include: { workspace: { select: { ssoRequired: true } } } });
 }
 
 /** A token (revoked ones too) by the hash of its secret, with its owner's membership. */

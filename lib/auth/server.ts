@@ -8,7 +8,7 @@ import { consoleOrigin, requestOrigin, type ClientInfo, type Principal } from ".
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
-import { ssoSessionStands } from "@/lib/sso/server";
+import { signedInWithSso, ssoSessionStands } from "@/lib/sso/server";
 
 export { auth, createUserWithPassword } from "./better-auth";
 export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "./gateway-oauth";
@@ -63,6 +63,10 @@ export async function authenticate(request: RequestHead): Promise<Principal> {
   const wanted = request.headers.get(WORKSPACE_HEADER) ?? new URL(request.url).searchParams.get("workspace");
   const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });
   if (!member) throw new SwitchboardError("forbidden", wanted ? "You are not a member of this workspace" : "You are not a member of any workspace");
+  // A password session that outlived "require SSO" (the browser's session cache keeps one up to a minute) ends here.
+  if (member.workspace.ssoRequired && member.role !== "owner" && !(await signedInWithSso(session.user.id))) {
+    throw new SwitchboardError("unauthorized", "This workspace requires signing in with your organisation's identity provider: sign out, then use its button on the sign-in page");
+  }
   touchMember(member.id);
   const role = asRole(member.role);
   return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role, memberRole: role, via: "session", client: clientInfo(request) };

@@ -1,5 +1,6 @@
-import { CrossAppAccessProvider, discoverAndRequestJwtAuthGrant, requestJwtAuthorizationGrant, type CrossAppAccessProviderOptions, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { CrossAppAccessProvider, discoverAuthorizationServerMetadata, requestJwtAuthorizationGrant, type CrossAppAccessProviderOptions, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { SwitchboardError } from "@/lib/errors";
+import { findAddressRefusal } from "@/lib/net";
 
 /**
  * Enterprise-managed authorization (SEP-990, cross-app access): the member's ID token from the
@@ -7,8 +8,9 @@ import { SwitchboardError } from "@/lib/errors";
  * authorization server for an access token (RFC 7523 JWT bearer), by the SDK's own functions.
  */
 export interface EnterpriseCredentials {
-  /** The IdP's issuer; its token endpoint is discovered from it unless given. */
+  /** The IdP's issuer; the ID token goes only to the token endpoint its metadata names. */
   idpIssuer: string;
+  /** An admin's setting: used only when it is the one the issuer's metadata names (idpTokenEndpoint()). */
   idpTokenEndpoint?: string;
   idpClientId: string;
   idpClientSecret?: string;
@@ -19,6 +21,31 @@ export interface EnterpriseCredentials {
   expectedIssuer?: string;
   /** The member's current ID token, read at every exchange (a new SSO sign-in replaces it); throws in plain words when there is none. */
   idToken: () => Promise<string>;
+  /** The workspace's outbound fetch (lib/net): the IdP's metadata and token exchange, and the authorization server. */
+  fetch: FetchLike;
+}
+
+const sameUrl = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).href.replace(/\/+$/, "") === new URL(b).href.replace(/\/+$/, "");
+
+/**
+ * The IdP's own token endpoint, from the issuer's metadata read through `fetch`: the only place a
+ * member's ID token is sent. A configured endpoint that is not it is refused (422), so that an
+ * admin cannot point members' ID tokens at a collector of their choosing.
+ */
+export async function idpTokenEndpoint({ issuer, configured, fetch }: { issuer: string; configured?: string | null; fetch: FetchLike }): Promise<string> {
+  let own: string | undefined;
+  try {
+    own = (await discoverAuthorizationServerMetadata(issuer, { fetchFn: fetch }))?.token_endpoint;
+  } catch (err) {
+    const refusal = findAddressRefusal(err);
+    if (refusal) throw new SwitchboardError("forbidden", refusal.message, { rule: refusal.rule });
+    throw new SwitchboardError("upstream_error", `The identity provider's metadata (${issuer}) could not be read: ${(err as Error).message}`);
+  }
+  if (!own) throw new SwitchboardError("upstream_error", `The identity provider ${issuer} publishes no metadata naming its token endpoint`);
+  if (configured && !sameUrl(configured, own)) {
+    throw new SwitchboardError("unprocessable", `The IdP token endpoint ${configured} is not ${issuer}'s own (its metadata names ${own}): members' ID tokens are sent only to their identity provider's token endpoint`, { field: "idpTokenEndpoint" });
+  }
+  return own;
 }
 
 /**
@@ -39,17 +66,16 @@ export function enterpriseProvider(credentials: EnterpriseCredentials): OAuthCli
         clientId: credentials.idpClientId,
         ...(credentials.idpClientSecret ? { clientSecret: credentials.idpClientSecret } : {}),
         ...(ctx.scope ? { scope: ctx.scope } : {}),
-        fetchFn: ctx.fetchFn,
+        fetchFn: credentials.fetch,
       };
+      const tokenEndpoint = await idpTokenEndpoint({ issuer: credentials.idpIssuer, configured: credentials.idpTokenEndpoint, fetch: credentials.fetch });
       try {
-        const grant = credentials.idpTokenEndpoint
-          ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: credentials.idpTokenEndpoint })
-          : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: credentials.idpIssuer });
-        return grant.jwtAuthGrant;
+        return (await requestJwtAuthorizationGrant({ ...request, tokenEndpoint })).jwtAuthGrant;
       } catch (err) {
         throw exchangeRefused(credentials.idpIssuer, err);
       }
     },
+    fetchFn: credentials.fetch,
   };
   return credentials.expectedIssuer ? new CrossAppAccessProvider({ ...options, expectedIssuer: credentials.expectedIssuer }) : new CrossAppAccessProvider(options);
 }

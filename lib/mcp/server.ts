@@ -9,7 +9,7 @@ export { runOAuthChecks } from "./oauth-checks";
 export { leaveSession } from "./transports";
 export { openRelayedUpstream, type UpstreamConfig } from "./upstream";
 export type { MachineCredentials } from "./oauth-machine";
-export type { EnterpriseCredentials } from "./oauth-enterprise";
+export { idpTokenEndpoint, type EnterpriseCredentials } from "./oauth-enterprise";
 export { callbackSteps, refreshSteps, signInSteps } from "./oauth-steps";
 export { createOAuthRecorder, type OAuthRecorder } from "./oauth-trace";
 export type {

@@ -1,7 +1,8 @@
 import "server-only";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
-import type { EnterpriseCredentials } from "@/lib/mcp/server";
+import { idpTokenEndpoint, type EnterpriseCredentials } from "@/lib/mcp/server";
+import { outboundFetch } from "@/lib/net/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { currentIdToken } from "@/lib/sso/server";
 import type { AuthMode, OAuthStatus } from "./index";
@@ -31,7 +32,19 @@ export async function connectionEnterprise(server: ServerSecretRow): Promise<Ent
     clientSecret: decryptJson<string>(oauthClientSecret),
     ...(server.oauthIssuer ? { expectedIssuer: server.oauthIssuer } : {}),
     idToken: () => currentIdToken(identity),
+    fetch: outboundFetch({ workspaceId: server.workspaceId }),
   };
+}
+
+/**
+ * On saving an enterprise-managed server (422): an IdP token endpoint, when one is given, must be
+ * the one the issuer's metadata names, read under the workspace's outbound policy. Members' ID
+ * tokens are sent there; any other URL would hand them to whoever runs it.
+ */
+export async function assertIdpTokenEndpoint({ workspaceId, idpIssuer, idpTokenEndpoint: configured }: { workspaceId: string; idpIssuer: string | null; idpTokenEndpoint: string | null }): Promise<void> {
+  if (!configured) return;
+  if (!idpIssuer) throw new SwitchboardError("unprocessable", "An IdP token endpoint needs its IdP issuer: the endpoint must be the one the issuer's metadata names", { field: "idpTokenEndpoint" });
+  await idpTokenEndpoint({ issuer: idpIssuer, configured, fetch: outboundFetch({ workspaceId }) });
 }
 
 /** `GET /servers/:id/oauth` for an enterprise-managed server: "signed in" is the caller's sign-in with the IdP. */

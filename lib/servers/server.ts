@@ -1,6 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/server";
-import { forgetServerCredentials } from "@/lib/oauth/server";
+import { assertIdpTokenEndpoint, forgetServerCredentials } from "@/lib/oauth/server";
 import type { Principal } from "@/lib/access";
 import type { AuthMode, ClientAuth } from "@/lib/oauth";
 import { decryptJson, encryptJson } from "@/lib/crypto";
@@ -72,6 +72,7 @@ export async function createServer(principal: Principal, input: CreateServer): P
   await assertNameFree(principal.workspaceId, input.name);
   await assertServerRoom(principal.workspaceId);
   await assertUrlAllowed({ url: input.url, workspaceId: principal.workspaceId });
+  await assertIdpTokenEndpoint({ workspaceId: principal.workspaceId, idpIssuer: input.idpIssuer ?? null, idpTokenEndpoint: input.idpTokenEndpoint ?? null });
   const row = await q.createServer({
     data: {
       workspaceId: principal.workspaceId,
@@ -141,6 +142,13 @@ export async function updateServer(principal: Principal, id: string, input: Upda
     idpIssuer: input.idpIssuer === undefined ? current.idpIssuer : input.idpIssuer,
     idpClientId: input.idpClientId === undefined ? current.idpClientId : input.idpClientId,
   });
+  if (input.idpIssuer !== undefined || input.idpTokenEndpoint !== undefined) {
+    await assertIdpTokenEndpoint({
+      workspaceId: principal.workspaceId,
+      idpIssuer: input.idpIssuer === undefined ? current.idpIssuer : input.idpIssuer,
+      idpTokenEndpoint: input.idpTokenEndpoint === undefined ? current.idpTokenEndpoint : input.idpTokenEndpoint,
+    });
+  }
   const eraChanged = input.protocolEra !== undefined && input.protocolEra !== current.protocolEra;
   const connectionChanged = input.url !== undefined || input.transport !== undefined || eraChanged || headers !== undefined || oauthChanged;
   const row = await q.updateServer({

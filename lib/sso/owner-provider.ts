@@ -1,10 +1,10 @@
 import "server-only";
 import { createHmac, randomUUID } from "node:crypto";
-import { discoverOIDCConfig } from "@better-auth/sso";
-import { operatorTrustedOrigins, type Principal } from "@/lib/access";
+import type { Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import { derivedSecret } from "@/lib/crypto";
 import { notFound, SwitchboardError } from "@/lib/errors";
+import { discoverIdp, idpFetch } from "./discovery";
 import { resolveTxt } from "./dns";
 import type { WorkspaceProviderDto } from "./index";
 import { operatorProviders } from "./provider";
@@ -18,14 +18,6 @@ export const challengeName = (domain: string) => `_switchboard-challenge.${domai
 /** The record's value: derived from the console's secret, so it needs no storage and nobody else can compute it. */
 function challengeValue(row: { providerId: string; domain: string; createdAt: Date }): string {
   return `switchboard-verification=${createHmac("sha256", derivedSecret("sso-domain")).update(`${row.providerId}\n${row.domain}\n${row.createdAt.getTime()}`).digest("base64url")}`;
-}
-
-/** SWITCHBOARD_TRUSTED_ORIGINS admits an IdP on a private address; any other must be public HTTPS. */
-function fetchable(url: string): boolean {
-  const u = new URL(url);
-  if (operatorTrustedOrigins().includes(u.origin)) return true;
-  const host = u.hostname.replace(/^\[|\]$/g, "");
-  return u.protocol === "https:" && host !== "localhost" && !/^[\d.]+$/.test(host) && !host.includes(":");
 }
 
 export function toProviderDto(row: q.SsoProviderRow, origin: string): WorkspaceProviderDto {
@@ -46,33 +38,24 @@ export function toProviderDto(row: q.SsoProviderRow, origin: string): WorkspaceP
 export async function registerWorkspaceProvider(principal: Principal, input: RegisterSsoProvider, origin: string): Promise<WorkspaceProviderDto> {
   const domain = input.domain.toLowerCase();
   if (await q.findWorkspaceProvider({ workspaceId: principal.workspaceId })) throw new SwitchboardError("conflict", "This workspace already has an identity provider: remove it first");
-  if (operatorProviders().some((p) => p.domain.toLowerCase() === domain) || (await q.findProviderByDomain({ domain }))) {
+  // A pending claim blocks nobody: whoever publishes the TXT record first holds the domain.
+  if (operatorProviders().some((p) => p.domain.toLowerCase() === domain) || (await q.findVerifiedProviderByDomain({ domain }))) {
     throw new SwitchboardError("conflict", `The domain ${domain} is already claimed by another identity provider`);
   }
   const issuer = input.issuer.replace(/\/+$/, "");
-  if (!fetchable(issuer)) throw new SwitchboardError("bad_request", "The issuer must be a public https:// URL (an internal IdP's origin goes in SWITCHBOARD_TRUSTED_ORIGINS)");
-  let discovered;
-  try {
-    discovered = await discoverOIDCConfig({ issuer, isTrustedOrigin: fetchable });
-  } catch (err) {
-    throw new SwitchboardError("upstream_error", `The identity provider's configuration (${issuer}/.well-known/openid-configuration) could not be read: ${(err as Error).message}`);
-  }
+  // Through the workspace's outbound policy, as its MCP servers: the IdP is a URL its owner supplied.
+  const discovered = await discoverIdp({ issuer, fetch: idpFetch({ workspaceId: principal.workspaceId, issuer }), workspaceId: principal.workspaceId });
   const oidcConfig = {
     name: input.name,
-    issuer: discovered.issuer,
+    ...discovered,
     clientId: input.clientId,
     clientSecret: input.clientSecret,
-    authorizationEndpoint: discovered.authorizationEndpoint,
-    tokenEndpoint: discovered.tokenEndpoint,
-    tokenEndpointAuthentication: discovered.tokenEndpointAuthentication ?? "client_secret_basic",
-    jwksEndpoint: discovered.jwksEndpoint,
-    userInfoEndpoint: discovered.userInfoEndpoint,
-    discoveryEndpoint: discovered.discoveryEndpoint,
     pkce: true,
     scopes: ["openid", "email", "profile", "offline_access"],
     overrideUserInfo: false,
   };
-  const providerId = domain.replace(/[^a-z0-9]+/g, "-");
+  const slug = domain.replace(/[^a-z0-9]+/g, "-");
+  const providerId = (await q.findProviderByProviderId({ providerId: slug })) ? `${slug}-${randomUUID().slice(0, 8)}` : slug;
   let row;
   try {
     row = await q.createWorkspaceProvider({ id: randomUUID(), providerId, issuer: discovered.issuer, domain, workspaceId: principal.workspaceId, userId: principal.userId, oidcConfig: sealOidcConfig(oidcConfig) });
@@ -98,7 +81,8 @@ export async function verifyWorkspaceProvider(principal: Principal, origin: stri
   if (!records.some((r) => r.trim() === expected)) {
     throw new SwitchboardError("unprocessable", `No TXT record ${challengeName(row.domain)} with the value ${expected} was found (${records.length} other record(s)); DNS changes can take a while to appear`);
   }
-  const verified = await q.markProviderVerified({ id: row.id });
+  const verified = await q.markProviderVerified({ id: row.id, domain: row.domain });
+  if (!verified) throw new SwitchboardError("conflict", `The domain ${row.domain} was verified first by another workspace's identity provider`);
   await audit(principal, { action: "workspace.sso_domain_verified", target: { type: "workspace", id: principal.workspaceId }, details: { domain: row.domain } });
   return toProviderDto(verified, origin);
 }

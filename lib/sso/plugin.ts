@@ -2,6 +2,7 @@ import "server-only";
 import { sso } from "@better-auth/sso";
 import { auditAs } from "@/lib/audit/server";
 import { encryptJson } from "@/lib/crypto";
+import { emailInDomain, ssoGuardPlugin } from "./guard";
 import { storeIdentityToken } from "./identity-tokens";
 import { operatorProvider, operatorProviders, operatorSamlProvider } from "./provider";
 import * as q from "./queries";
@@ -9,8 +10,10 @@ import * as q from "./queries";
 /**
  * The plugin's own endpoints that manage providers: closed to the public (better-auth's
  * disabledPaths). Workspace owners register and verify theirs through /api/v1/workspace/sso/provider.
+ * The shared OIDC callback (`/sso/callback`, for a plugin-wide redirect URI the console does not
+ * use) is closed too: every sign-in comes back to its provider's own `/sso/callback/<providerId>`.
  */
-export const SSO_MANAGEMENT_PATHS = ["/sso/register", "/sso/providers", "/sso/get-provider", "/sso/update-provider", "/sso/delete-provider", "/sso/request-domain-verification", "/sso/verify-domain"];
+export const SSO_MANAGEMENT_PATHS = ["/sso/callback", "/sso/register", "/sso/providers", "/sso/get-provider", "/sso/update-provider", "/sso/delete-provider", "/sso/request-domain-verification", "/sso/verify-domain"];
 
 /**
  * better-auth's SSO plugin (@better-auth/sso) with the operator's OIDC provider
@@ -63,7 +66,7 @@ export function ssoPlugins() {
         const operator = own ? null : operatorProviders().find((p) => p.providerId === used.providerId);
         if (!own && !operator) return;
         const issuer = own ? used.issuer : operator!.issuer;
-        const inDomain = !own || user.email.toLowerCase().endsWith(`@${own.domain}`);
+        const inDomain = !own || emailInDomain(user.email, own.domain);
         const workspace = own ? await q.findWorkspaceById({ id: own.workspaceId }) : await q.findSsoWorkspace({ slug: operator!.workspace });
         if (workspace && inDomain && (await q.joinWorkspace({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
           await auditAs(
@@ -79,5 +82,6 @@ export function ssoPlugins() {
         }
       },
     }),
+    ssoGuardPlugin(),
   ];
 }

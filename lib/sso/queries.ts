@@ -98,8 +98,12 @@ export function findWorkspaceProvider({ workspaceId }: { workspaceId: string }) 
   return prisma.ssoProvider.findFirst({ where: { organizationId: workspaceId }, select: providerSelect });
 }
 
-export function findProviderByDomain({ domain }: { domain: string }) {
-  return prisma.ssoProvider.findFirst({ where: { domain }, select: providerSelect });
+export function findVerifiedProviderByDomain({ domain }: { domain: string }) {
+  return prisma.ssoProvider.findFirst({ where: { domain, domainVerified: true }, select: providerSelect });
+}
+
+export function findProviderByProviderId({ providerId }: { providerId: string }) {
+  return prisma.ssoProvider.findUnique({ where: { providerId }, select: { id: true } });
 }
 
 export function findProviderByIssuer({ issuer }: { issuer: string }) {
@@ -115,8 +119,12 @@ export function createWorkspaceProvider(data: { id: string; providerId: string; 
   return prisma.ssoProvider.create({ data: { ...rest, organizationId: workspaceId, domainVerified: false }, select: providerSelect });
 }
 
-export function markProviderVerified({ id }: { id: string }) {
-  return prisma.ssoProvider.update({ where: { id }, data: { domainVerified: true }, select: providerSelect });
+/** Marks the claim verified unless another claim of the domain was verified first (then null: first to verify wins). */
+export function markProviderVerified({ id, domain }: { id: string; domain: string }) {
+  return prisma.$transaction(async (tx) => {
+    if (await tx.ssoProvider.findFirst({ where: { domain, domainVerified: true, id: { not: id } }, select: { id: true } })) return null;
+    return tx.ssoProvider.update({ where: { id }, data: { domainVerified: true }, select: providerSelect });
+  });
 }
 
 export async function deleteWorkspaceProvider({ id, workspaceId, keepRequired }: { id: string; workspaceId: string; keepRequired: boolean }) {
@@ -129,4 +137,32 @@ export async function deleteWorkspaceProvider({ id, workspaceId, keepRequired }:
 
 export function findWorkspaceById({ id }: { id: string }) {
   return prisma.workspace.findUnique({ where: { id }, select: { id: true, name: true, ssoRequired: true, ssoDefaultRole: true } });
+}
+
+/** A workspace owner's provider by its providerId (null for the operator's, which live in the environment). */
+export function findOwnerProvider({ providerId }: { providerId: string }) {
+  return prisma.ssoProvider.findFirst({ where: { providerId, organizationId: { not: null } }, select: providerSelect });
+}
+
+export function findUserEmail({ id }: { id: string }) {
+  return prisma.user.findUnique({ where: { id }, select: { email: true } });
+}
+
+/**
+ * Requiring SSO takes effect at once: every console session of the workspace's members (not its
+ * owners, who keep their password) ends, and their API tokens in it are revoked.
+ */
+export async function cutMemberPasswordAccess({ workspaceId }: { workspaceId: string }): Promise<{ sessions: number; tokens: number }> {
+  const userIds = (await prisma.member.findMany({ where: { workspaceId, role: { not: "owner" } }, select: { userId: true } })).map((m) => m.userId);
+  if (!userIds.length) return { sessions: 0, tokens: 0 };
+  const [sessions, tokens] = await prisma.$transaction([
+    prisma.session.deleteMany({ where: { userId: { in: userIds } } }),
+    prisma.apiToken.updateMany({ where: { workspaceId, userId: { in: userIds }, revokedAt: null }, data: { revokedAt: new Date() } }),
+  ]);
+  return { sessions: sessions.count, tokens: tokens.count };
+}
+
+/** Whether the user ever signed in with SSO (their current identity is checked by ssoSessionStands). */
+export async function hasSsoIdentity({ userId }: { userId: string }): Promise<boolean> {
+  return (await prisma.identityToken.count({ where: { userId, viaSso: true } })) > 0;
 }

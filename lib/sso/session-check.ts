@@ -1,11 +1,12 @@
 import "server-only";
-import { discoverOIDCConfig } from "@better-auth/sso";
-import { refreshAccessToken } from "better-auth/oauth2";
+import { getOAuth2Tokens, refreshAccessTokenRequest } from "better-auth/oauth2";
 import { decodeJwt } from "jose";
 import { decryptJson, encryptJson } from "@/lib/crypto";
+import { discoverIdp, idpFetch } from "./discovery";
 import { sameIssuer } from "./identity-tokens";
 import { operatorProvider, operatorSamlProvider, recheckSeconds } from "./provider";
 import * as q from "./queries";
+import { openOidcConfig } from "./sealed-config";
 import { piece } from "@/lib/runtime";
 
 // When each user's next check is due, as this process last saw it: requests before then skip the database.
@@ -32,15 +33,21 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
   const provider = await clientAt(identity.issuer);
   try {
     if (!provider || !identity.refreshToken) throw new Error("no refresh token: the IdP must be asked again");
+    // The IdP is reached under the outbound policy (idpFetch): a workspace's, or the operator's issuer.
+    const fetch = idpFetch({ workspaceId: provider.workspaceId, issuer: provider.issuer });
     const { tokenEndpoint, tokenEndpointAuthentication } = provider.tokenEndpoint
       ? { tokenEndpoint: provider.tokenEndpoint, tokenEndpointAuthentication: provider.tokenEndpointAuthentication }
-      : await discoverOIDCConfig({ issuer: provider.issuer, isTrustedOrigin: () => true });
-    const tokens = await refreshAccessToken({
+      : await discoverIdp({ issuer: provider.issuer, fetch, workspaceId: provider.workspaceId });
+    const request = await refreshAccessTokenRequest({
       refreshToken: decryptJson<string>(identity.refreshToken),
       tokenEndpoint,
       options: { clientId: provider.clientId, ...(provider.clientSecret ? { clientSecret: provider.clientSecret } : {}) },
-      ...(tokenEndpointAuthentication === "client_secret_post" ? { authentication: "post" as const } : {}),
+      authentication: tokenEndpointAuthentication === "client_secret_post" ? "post" : "basic",
     });
+    const res = await fetch(tokenEndpoint, { method: "POST", body: request.body.toString(), headers: request.headers, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!res.ok || typeof data?.access_token !== "string") throw new Error(`the IdP refused the refresh (HTTP ${res.status})`);
+    const tokens = getOAuth2Tokens(data);
     const exp = tokens.idToken ? decodeJwt(tokens.idToken).exp : undefined;
     await q.saveRefreshedIdentity({
       id: identity.id,
@@ -57,11 +64,17 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
 }
 
 /** The console's client at the IdP that issued the identity: the operator's, or a workspace's verified provider. */
-async function clientAt(issuer: string): Promise<{ issuer: string; clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string } | null> {
+async function clientAt(issuer: string): Promise<{ issuer: string; workspaceId: string | null; clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string } | null> {
   const operator = operatorProvider();
-  if (operator && sameIssuer(operator.issuer, issuer)) return operator;
+  if (operator && sameIssuer(operator.issuer, issuer)) return { ...operator, workspaceId: null };
   const row = await q.findProviderByIssuer({ issuer });
   if (!row?.oidcConfig) return null;
-  const config = JSON.parse(row.oidcConfig) as { clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string };
-  return { issuer: row.issuer, ...config };
+  // Stored sealed (sealed-config.ts): the client secret is opened here, as for the plugin.
+  const config = JSON.parse(openOidcConfig(row.oidcConfig)!) as { clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string };
+  return { ...config, issuer: row.issuer, workspaceId: row.organizationId };
+}
+
+/** Whether the user has signed in with SSO: a member of a workspace requiring it is refused a session otherwise (a password one). */
+export function signedInWithSso(userId: string): Promise<boolean> {
+  return q.hasSsoIdentity({ userId });
 }

@@ -3,7 +3,9 @@ import { APIError } from "better-auth/api";
 import type { Principal } from "@/lib/access";
 import { audit } from "@/lib/audit/server";
 import { notFound, SwitchboardError } from "@/lib/errors";
+import { forgetCache } from "@/lib/runtime";
 import type { SignInOptions, WorkspaceSsoDto } from "./index";
+import { assertOwnerIdpVouchesFor } from "./guard";
 import { toProviderDto } from "./owner-provider";
 import { operatorProviders, recheckSeconds } from "./provider";
 import type { UpdateWorkspaceSso } from "./schemas";
@@ -45,26 +47,47 @@ export async function getWorkspaceSso(principal: Principal, origin: string): Pro
   };
 }
 
-/** `PATCH /api/v1/workspace/sso` (owner): require SSO (only with an identity provider for this workspace), the joining role. */
+/**
+ * `PATCH /api/v1/workspace/sso` (owner): require SSO (only with an identity provider for this
+ * workspace), the joining role. Turning the requirement on ends the members' sessions and revokes
+ * their API tokens in the workspace (owners keep theirs); they come back through the IdP.
+ */
 export async function updateWorkspaceSso(principal: Principal, input: UpdateWorkspaceSso, origin: string): Promise<WorkspaceSsoDto> {
   const before = await getWorkspaceSso(principal, origin);
   if (input.ssoRequired && before.provider?.state !== "active") {
     throw new SwitchboardError("unprocessable", "This workspace has no active identity provider to require: register one and verify its domain, or the operator sets one up with SWITCHBOARD_SSO_* or SWITCHBOARD_SAML_* (README)");
   }
   await q.updateWorkspaceSso({ id: principal.workspaceId, ...input });
-  await audit(principal, { action: "workspace.sso_changed", target: { type: "workspace", id: principal.workspaceId }, details: { before: { ssoRequired: before.ssoRequired, ssoDefaultRole: before.ssoDefaultRole }, after: input } });
+  // Password sessions and API tokens members got before would outlive the rule: they end now.
+  const cut = input.ssoRequired && !before.ssoRequired ? await q.cutMemberPasswordAccess({ workspaceId: principal.workspaceId }) : null;
+  if (cut) await Promise.all([forgetCache("tokenCache"), forgetCache("gatewayTokenCache")]);
+  await audit(principal, {
+    action: "workspace.sso_changed",
+    target: { type: "workspace", id: principal.workspaceId },
+    details: { before: { ssoRequired: before.ssoRequired, ssoDefaultRole: before.ssoDefaultRole }, after: input, ...(cut ? { membersSessionsEnded: cut.sessions, membersTokensRevoked: cut.tokens } : {}) },
+  });
   return getWorkspaceSso(principal, origin);
 }
 
 /**
- * better-auth database hook: a password sign-in creates no session for a member of a workspace
- * that requires SSO (owners excepted). It runs after the password was checked, so a wrong
- * password still answers as any wrong password does and the rule tells nobody who is a member.
+ * better-auth database hooks: a workspace owner's IdP creates no account and no session for an
+ * email outside its verified domain (guard.ts); a password sign-in creates no session for a
+ * member of a workspace that requires SSO (owners excepted). That runs after the password was
+ * checked, so a wrong password still answers as any wrong password does and the rule tells
+ * nobody who is a member.
  */
 export const ssoDatabaseHooks = {
+  user: {
+    create: {
+      before: async (user: { email?: string }, ctx: { path?: string; params?: Record<string, string | undefined> } | null) => {
+        await assertOwnerIdpVouchesFor({ email: user.email, ctx });
+      },
+    },
+  },
   session: {
     create: {
-      before: async (session: { userId: string }, ctx: { path?: string } | null) => {
+      before: async (session: { userId: string }, ctx: { path?: string; params?: Record<string, string | undefined> } | null) => {
+        await assertOwnerIdpVouchesFor({ userId: session.userId, ctx });
         if (ctx?.path !== "/sign-in/email") return;
         const required = await q.requiresSsoFor({ userId: session.userId });
         if (!required) return;

@@ -30,11 +30,21 @@ describe("single sign-on with SAML", () => {
     const fields = [...html.matchAll(/name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, unescape(m[2]!)]);
     expect(action).toBe(`${sb.url}/api/auth/sso/saml2/sp/acs/saml`);
     // A cross-site form POST: the IdP's origin, none of the console's cookies.
-    return fetch(action, {
+    const posted = await fetch(action, {
       method: "POST",
       redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(idp.entryPoint).origin },
       body: new URLSearchParams(fields),
+    });
+    if (posted.status !== 200) return posted;
+    // The console's page posts it again from its own origin, which carries its SameSite=Lax cookies (the sign-in this browser started).
+    const again = await posted.text();
+    const decode = (s: string) => unescape(s).replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+    return fetch(`${sb.url}${decode(/<form method="POST" action="([^"]+)"/.exec(again)![1]!)}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: sb.url, cookie: cookieOf(started) },
+      body: new URLSearchParams([...again.matchAll(/name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)])),
     });
   }
 

@@ -93,15 +93,17 @@ describe("single sign-on", () => {
     const mcp = await startOAuthMcpServer();
     const xaa = await startXaaServers({ resource: mcp.url, scope: TOOLS_SCOPE, idTokensFrom: { issuer: idp.issuer, audience: idp.clientId } });
     mcp.setIssuer(xaa.as.issuer);
+    // The SSO IdP's own token endpoint makes the ID-JAG (by asking the xaa test IdP, which trusts its ID tokens).
+    idp.exchangeAt = { tokenEndpoint: `${xaa.idp.issuer}/token`, clientId: xaa.idp.clientId, clientSecret: xaa.idp.clientSecret };
     try {
       const created = await owner.api("POST", "/api/v1/servers", {
         name: "xaa-sso",
         url: mcp.url,
         authMode: "enterprise-managed",
         idpIssuer: idp.issuer,
-        idpTokenEndpoint: `${xaa.idp.issuer}/token`,
-        idpClientId: xaa.idp.clientId,
-        idpClientSecret: xaa.idp.clientSecret,
+        idpTokenEndpoint: `${idp.issuer}/token`,
+        idpClientId: idp.exchangeClient.clientId,
+        idpClientSecret: idp.exchangeClient.clientSecret,
         oauthClientId: xaa.as.clientId,
         oauthClientSecret: xaa.as.clientSecret,
       });

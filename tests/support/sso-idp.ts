@@ -9,8 +9,14 @@ export interface SsoIdp {
   account: string;
   /** People by subject: their email and name. Deleting one is removing them at the IdP. */
   people: Map<string, { email: string; name: string }>;
+  /** The console's client for token exchange (SEP-990) at this IdP, which its /token serves by asking `exchangeAt`. */
+  exchangeClient: { clientId: string; clientSecret: string };
+  /** Where this IdP's token endpoint has ID-JAGs made (tests/support/xaa-servers.ts with idTokensFrom), with that server's client. */
+  exchangeAt: { tokenEndpoint: string; clientId: string; clientSecret: string } | null;
   close(): Promise<void>;
 }
+
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 
 /**
  * A company identity provider for SSO tests: a real OpenID provider (`oidc-provider`) on
@@ -22,7 +28,16 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const state: SsoIdp = { issuer, clientId: "switchboard", clientSecret: "idp-client-secret-0123456789", account: "carol", people: new Map(), close: async () => undefined };
+  const state: SsoIdp = {
+    issuer,
+    clientId: "switchboard",
+    clientSecret: "idp-client-secret-0123456789",
+    account: "carol",
+    people: new Map(),
+    exchangeClient: { clientId: "switchboard-xaa", clientSecret: "idp-xaa-secret-0123456789" },
+    exchangeAt: null,
+    close: async () => undefined,
+  };
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -33,6 +48,14 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+      },
+      {
+        client_id: state.exchangeClient.clientId,
+        client_secret: state.exchangeClient.clientSecret,
+        grant_types: [TOKEN_EXCHANGE],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: "client_secret_post",
       },
     ],
     scopes: ["openid", "email", "profile", "offline_access"],
@@ -48,6 +71,21 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   });
+  // The ID-JAG exchange at this IdP's own token endpoint, made by the xaa test IdP that trusts its ID tokens.
+  const exchangeParams = ["audience", "resource", "subject_token", "subject_token_type", "requested_token_type", "scope"];
+  provider.registerGrantType(
+    TOKEN_EXCHANGE,
+    async (ctx: { oidc: { params: Record<string, unknown> }; status: number; body: unknown }) => {
+      const at = state.exchangeAt;
+      if (!at) return void ((ctx.status = 400), (ctx.body = { error: "unsupported_grant_type" }));
+      const body = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, client_id: at.clientId, client_secret: at.clientSecret });
+      for (const name of exchangeParams) if (typeof ctx.oidc.params[name] === "string") body.set(name, ctx.oidc.params[name] as string);
+      const res = await fetch(at.tokenEndpoint, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      ctx.status = res.status;
+      ctx.body = await res.json();
+    },
+    exchangeParams,
+  );
   const callback = provider.callback();
   server.on("request", async (req, res) => {
     if (!req.url?.startsWith("/interaction/")) return callback(req, res);
