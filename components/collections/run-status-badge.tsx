@@ -7,6 +7,7 @@ const TONE: Record<RunStatus | StepRunStatus, BadgeTone> = {
   passed: "green",
   failed: "red",
   error: "amber",
+  interrupted: "neutral",
   skipped: "neutral",
 };
 

@@ -1,7 +1,10 @@
 import { prisma } from "@/lib/db/client";
 
-export function insertAlert({ data }: { data: { workspaceId: string; event: string; text: string; path: string; monitorId: string | null; monitorName: string | null; serverId: string | null; serverName: string | null; runId: string | null; incidentId: string | null; deliveries: string } }) {
-  return prisma.alert.create({ data });
+/** A transaction's client: a monitor's alert is recorded in the one that opens or closes its incident. */
+export type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
+
+export function insertAlert({ data, tx }: { data: { workspaceId: string; event: string; text: string; path: string; monitorId: string | null; monitorName: string | null; serverId: string | null; serverName: string | null; runId: string | null; incidentId: string | null; deliveries: string }; tx?: Tx }) {
+  return tx ? tx.alert.create({ data }) : prisma.alert.create({ data });
 }
 
 export function setAlertDeliveries({ id, deliveries }: { id: string; deliveries: string }) {

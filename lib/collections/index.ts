@@ -37,7 +37,8 @@ export interface CollectionDto {
   lastRun: RunSummary | null;
 }
 
-export const RUN_STATUSES = ["running", "passed", "failed", "error"] as const;
+/** `interrupted`: the console (its database, or the instance running it) stopped the run; it says nothing about the servers. */
+export const RUN_STATUSES = ["running", "passed", "failed", "error", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type StepRunStatus = "pending" | "running" | "passed" | "failed" | "error" | "skipped";
 export const RUN_ORIGINS = ["console", "api", "cli", "monitor"] as const;

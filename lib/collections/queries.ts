@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { databaseProvider, prisma, sql } from "@/lib/db/client";
 
 // Collections
 
@@ -67,17 +67,41 @@ export function deleteEnvironment({ id }: { id: string }) {
 
 const stepsInclude = { steps: { orderBy: { index: "asc" as const } } };
 
-export function insertRun({
+/** A transaction's client (the scheduler claims a monitor's tick in the one that inserts its run). */
+export type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
+
+/** Runs in the transaction that inserts a run, given its id; false rolls the insert back. */
+export type InsertRunClaim = (tx: Tx, runId: string) => Promise<boolean>;
+
+/** Rolls back a run's insert when its `claim` was lost. */
+class Unclaimed extends Error {}
+
+/**
+ * Inserts a `running` run, its steps and its lease in one transaction with `claim` (given the
+ * run's id): when `claim` answers false, nothing is written and the answer is null.
+ */
+export async function insertRun({
   data,
   steps,
+  leaseMs,
+  claim,
 }: {
   data: { workspaceId: string; collectionId: string; collectionName: string; environmentName: string | null; origin: string; stopOnFailure: boolean; startedById: string; startedByName: string; instanceId: string; variables: string; total: number; monitorId?: string | null };
   steps: { index: number; stepId: string; label: string }[];
+  leaseMs: number;
+  claim?: InsertRunClaim;
 }) {
-  return prisma.collectionRun.create({
-    data: { ...data, status: "running", steps: { create: steps.map((s) => ({ ...s, status: "pending" })) } },
-    include: stepsInclude,
-  });
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const run = await tx.collectionRun.create({ data: { ...data, status: "running", steps: { create: steps.map((s) => ({ ...s, status: "pending" })) } }, include: stepsInclude });
+      await renewLease({ id: run.id, ms: leaseMs, tx });
+      if (claim && !(await claim(tx, run.id))) throw new Unclaimed();
+      return run;
+    });
+  } catch (err) {
+    if (err instanceof Unclaimed) return null;
+    throw err;
+  }
 }
 
 export function findRun({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -94,14 +118,55 @@ export function listMonitorRuns({ workspaceId, monitorId, limit }: { workspaceId
   return prisma.collectionRun.findMany({ where: { workspaceId, monitorId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit, include: stepsInclude });
 }
 
-export function updateRunStep({ runId, index, data }: { runId: string; index: number; data: { status: string; callId?: string | null; durationMs?: number | null; error?: string | null; assertions?: string } }) {
-  return prisma.collectionRunStep.update({ where: { runId_index: { runId, index } }, data });
+// The runner's writes change a run only while it is `running`: once reaped (its lease ran out), a
+// late write of its instance changes nothing, and a count of 0 tells the runner to stop.
+
+export async function updateRunStep({ runId, index, data }: { runId: string; index: number; data: { status: string; callId?: string | null; durationMs?: number | null; error?: string | null; assertions?: string } }): Promise<number> {
+  return (await prisma.collectionRunStep.updateMany({ where: { runId, index, run: { is: { status: "running" } } }, data })).count;
 }
 
 export function skipRemainingSteps({ runId, from }: { runId: string; from: number }) {
   return prisma.collectionRunStep.updateMany({ where: { runId, index: { gte: from }, status: "pending" }, data: { status: "skipped" } });
 }
 
-export function updateRun({ id, data }: { id: string; data: { status?: string; passed?: number; failed?: number; finishedAt?: Date } }) {
-  return prisma.collectionRun.update({ where: { id }, data });
+export async function updateRun({ id, data }: { id: string; data: { status?: string; passed?: number; failed?: number; finishedAt?: Date } }): Promise<number> {
+  const ending = data.status !== undefined && data.status !== "running";
+  return (await prisma.collectionRun.updateMany({ where: { id, status: "running" }, data: ending ? { ...data, leaseUntil: null } : data })).count;
+}
+
+// Leases, measured by the database's clock on PostgreSQL (instances on several hosts share it, their
+// own clocks may differ; timestamp(3) columns hold UTC as Prisma writes them). SQLite is one file on one host.
+const postgres = databaseProvider === "postgresql";
+
+/** Moves a running run's lease to `ms` from now; 0 when the run is no longer running. */
+export async function renewLease({ id, ms, tx }: { id: string; ms: number; tx?: Tx }): Promise<number> {
+  const where = { id, status: "running" };
+  if (!postgres) return (await (tx ? tx.collectionRun.updateMany({ where, data: { leaseUntil: new Date(Date.now() + ms) } }) : prisma.collectionRun.updateMany({ where, data: { leaseUntil: new Date(Date.now() + ms) } }))).count;
+  const statement = sql.sql`UPDATE "collection_run" SET "lease_until" = (now() AT TIME ZONE 'UTC') + ${Math.round(ms)}::int * interval '1 millisecond' WHERE "id" = ${id} AND "status" = 'running'`;
+  return tx ? tx.$executeRaw(statement) : prisma.$executeRaw(statement);
+}
+
+/** Running runs whose lease ran out (of one monitor, or all): their instance stopped renewing them. */
+export async function expiredRuns({ monitorId }: { monitorId?: string } = {}): Promise<string[]> {
+  if (!postgres) {
+    const rows = await prisma.collectionRun.findMany({ where: { status: "running", leaseUntil: { lt: new Date() }, ...(monitorId ? { monitorId } : {}) }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+  const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "collection_run" WHERE "status" = 'running' AND "lease_until" < (now() AT TIME ZONE 'UTC') ${monitorId ? sql.sql`AND "monitor_id" = ${monitorId}` : sql.empty}`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Ends running runs as `interrupted` (they say nothing about the servers they called): the step
+ * that was running is an error giving `reason`, the steps not reached are skipped. How many ended.
+ */
+export async function interruptRuns({ ids, reason }: { ids: string[]; reason: string }): Promise<number> {
+  if (!ids.length) return 0;
+  const runId = { in: ids };
+  const [, , ended] = await prisma.$transaction([
+    prisma.collectionRunStep.updateMany({ where: { runId, status: "running", run: { is: { status: "running" } } }, data: { status: "error", error: reason } }),
+    prisma.collectionRunStep.updateMany({ where: { runId, status: "pending", run: { is: { status: "running" } } }, data: { status: "skipped" } }),
+    prisma.collectionRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "interrupted", finishedAt: new Date(), leaseUntil: null } }),
+  ]);
+  return ended.count;
 }

@@ -14,6 +14,7 @@ import { evaluate, type CallUnderTest } from "./assertions";
 import { toCollectionDto, toRunDto, toRunSummary } from "./dto";
 import { stepLabel, type Assertion, type AssertionOutcome, type RunDto, type RunOrigin, type RunStatus, type RunSummary, type Step, type StepRunStatus } from "./index";
 import { toJUnit } from "./junit";
+import { databaseInterruption, durably, holdLease, interruptRun, runLeaseMs } from "./lease";
 import * as q from "./queries";
 import { interpolate, resolveServerId, type VariableScope } from "./variables";
 
@@ -29,13 +30,24 @@ export interface StartRunInput {
   monitorId?: string;
 }
 
+type Started = { run: RunDto; finished: Promise<RunDto> };
+
 /**
  * Starts a run of a collection in this process and answers at once with the run (status
  * `running`) and a promise of the finished run. Steps run one after the other through `runCall`
  * (origin "collection"); each step's outcome is written and announced on the event bus as it ends.
  * Needs no HTTP request: monitors start runs with a workspace principal of their own.
  */
-export async function startRun({ principal, collectionId, environment, variables = {}, stopOnFailure = true, origin, monitorId }: StartRunInput): Promise<{ run: RunDto; finished: Promise<RunDto> }> {
+export async function startRun(input: StartRunInput): Promise<Started> {
+  return (await startClaimedRun({ ...input, claim: undefined }))!;
+}
+
+/**
+ * `startRun`, with `claim` run in the transaction that inserts the run (lib/monitors claims its
+ * tick there, so a tick and its run are written together or not at all): null, and nothing
+ * written, when `claim` answers false.
+ */
+export async function startClaimedRun({ principal, collectionId, environment, variables = {}, stopOnFailure = true, origin, monitorId, claim }: StartRunInput & { claim: q.InsertRunClaim | undefined }): Promise<Started | null> {
   const collection = toCollectionDto((await q.findCollection({ workspaceId: principal.workspaceId, id: collectionId })) ?? throwNotFound("Collection"));
   let env: { name: string; values: Record<string, unknown>; secrets: Record<string, unknown>; servers: Record<string, string> } | null = null;
   if (environment) {
@@ -60,8 +72,14 @@ export async function startRun({ principal, collectionId, environment, variables
       monitorId: monitorId ?? null,
     },
     steps: collection.steps.map((s, index) => ({ index, stepId: s.id, label: stepLabel(s) })),
+    leaseMs: runLeaseMs(),
+    claim,
   });
-  await audit(principal, { action: "collection.run", target: { type: "collection", id: collection.id, name: collection.name }, details: { runId: row.id, environment: env?.name ?? null, origin } });
+  if (!row) return null;
+  // The run exists from here on: a failure to audit it must not leave it unstarted.
+  await durably(() => audit(principal, { action: "collection.run", target: { type: "collection", id: collection.id, name: collection.name }, details: { runId: row.id, environment: env?.name ?? null, origin } })).catch((err: unknown) =>
+    console.error(`[collections] run ${row.id} could not be audited`, err),
+  );
   announce(principal.workspaceId, row, null);
   const scope: VariableScope = {
     variables: { ...collection.variables, ...env?.values, ...env?.secrets, ...variables },
@@ -70,12 +88,15 @@ export async function startRun({ principal, collectionId, environment, variables
   };
   // The environment's secrets are masked in the steps' recorded calls, as a server's stored headers are.
   const secrets = secretValues(Object.values(env?.secrets ?? {}).map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
-  const finished = execute({ principal, runId: row.id, steps: collection.steps, scope, stopOnFailure, secrets }).catch(async (err: unknown) => {
-    console.error(`[collections] run ${row.id} failed`, err);
-    await q.skipRemainingSteps({ runId: row.id, from: 0 }).catch(() => undefined);
-    await q.updateRun({ id: row.id, data: { status: "error", finishedAt: new Date() } }).catch(() => undefined);
-    return getRun(principal, row.id);
-  });
+  const lease = holdLease({ runId: row.id });
+  const finished = execute({ principal, run: row, steps: collection.steps, scope, stopOnFailure, secrets, lease })
+    .catch(async (err: unknown) => {
+      // Its writes failed past their retries (or a bug): interrupted, or reaped by its lease if even that fails.
+      console.error(`[collections] run ${row.id} failed`, err);
+      await interruptRun({ runId: row.id, reason: databaseInterruption(err) ?? `interrupted: ${err instanceof Error ? err.message : String(err)}` }).catch(() => undefined);
+      return durably(() => getRun(principal, row.id)).catch(() => ({ ...toRunDto(row), status: "interrupted" as const }));
+    })
+    .finally(() => lease.release());
   return { run: toRunDto(row), finished };
 }
 
@@ -89,6 +110,8 @@ function announce(workspaceId: string, run: { id: string; collectionId: string; 
 
 interface StepOutcome {
   status: StepRunStatus;
+  /** The console's own database failed the step (lib/db/outage.ts): the run is interrupted, not failed. */
+  interrupted?: boolean;
   callId: string | null;
   durationMs: number | null;
   error: string | null;
@@ -96,27 +119,35 @@ interface StepOutcome {
   result: unknown;
 }
 
-async function execute({ principal, runId, steps, scope, stopOnFailure, secrets }: { principal: Principal; runId: string; steps: Step[]; scope: VariableScope; stopOnFailure: boolean; secrets: SecretValues }): Promise<RunDto> {
+async function execute({ principal, run, steps, scope, stopOnFailure, secrets, lease }: { principal: Principal; run: { id: string; collectionId: string }; steps: Step[]; scope: VariableScope; stopOnFailure: boolean; secrets: SecretValues; lease: { lost(): boolean } }): Promise<RunDto> {
+  const runId = run.id;
   const counts = { passed: 0, failed: 0, errors: 0 };
+  // The run as stored. A write that changed nothing means the run was reaped (its lease ran out): it is no longer ours.
+  const stored = () => durably(() => getRun(principal, runId));
   for (const [index, step] of steps.entries()) {
-    await q.updateRunStep({ runId, index, data: { status: "running" } });
+    if (lease.lost() || !(await durably(() => q.updateRunStep({ runId, index, data: { status: "running" } })))) return stored();
     const outcome = await runStep(principal, step, scope, secrets);
+    if (outcome.interrupted) {
+      await interruptRun({ runId, reason: outcome.error! });
+      announce(principal.workspaceId, { ...run, status: "interrupted" }, null);
+      return stored();
+    }
     scope.steps.push({ id: step.id, result: outcome.result });
-    await q.updateRunStep({ runId, index, data: { status: outcome.status, callId: outcome.callId, durationMs: outcome.durationMs, error: outcome.error, assertions: JSON.stringify(outcome.assertions) } });
+    const stepData = { status: outcome.status, callId: outcome.callId, durationMs: outcome.durationMs, error: outcome.error, assertions: JSON.stringify(outcome.assertions) };
+    if (!(await durably(() => q.updateRunStep({ runId, index, data: stepData })))) return stored();
     if (outcome.status === "passed") counts.passed++;
     else if (outcome.status === "failed") counts.failed++;
     else counts.errors++;
-    const run = await q.updateRun({ id: runId, data: { passed: counts.passed, failed: counts.failed + counts.errors } });
-    announce(principal.workspaceId, run, index);
+    if (!(await durably(() => q.updateRun({ id: runId, data: { passed: counts.passed, failed: counts.failed + counts.errors } })))) return stored();
+    announce(principal.workspaceId, { ...run, status: "running" }, index);
     if (stopOnFailure && outcome.status !== "passed") {
-      await q.skipRemainingSteps({ runId, from: index + 1 });
+      await durably(() => q.skipRemainingSteps({ runId, from: index + 1 }));
       break;
     }
   }
   const status: RunStatus = counts.errors ? "error" : counts.failed ? "failed" : "passed";
-  const run = await q.updateRun({ id: runId, data: { status, finishedAt: new Date() } });
-  announce(principal.workspaceId, run, null);
-  return getRun(principal, runId);
+  if (await durably(() => q.updateRun({ id: runId, data: { status, finishedAt: new Date() } }))) announce(principal.workspaceId, { ...run, status }, null);
+  return stored();
 }
 
 const LIST_KINDS = { "tools/list": ["tools", "tools"], "resources/list": ["resources", "resources"], "resources/templates/list": ["resource-templates", "resourceTemplates"], "prompts/list": ["prompts", "prompts"] } as const;
@@ -153,6 +184,8 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
     } else {
       const dto = await sendCall(principal, step, { serverId, name, uri, args, secrets });
       callId = dto.id;
+      // The console (its instance or its database) cut the call short: nothing the server said.
+      if (dto.status === "interrupted") return { ...errored(`interrupted: ${callErrorMessage(dto.error) ?? "the call was interrupted"}`), callId, interrupted: true };
       call = { status: dto.status, isError: dto.isError, result: dto.result, error: dto.error, durationMs: dto.durationMs };
     }
     const outputSchema = step.method === "tools/call" && assertions.some((a) => a.kind === "schema" && !a.schema) ? await toolOutputSchema(principal, serverId, name!) : undefined;
@@ -161,6 +194,8 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
     const error = call.status === "ok" ? null : callErrorMessage(call.error);
     return { status: passed ? "passed" : "failed", callId, durationMs: call.durationMs, error, assertions: outcomes, result: call.result };
   } catch (err) {
+    const interruption = databaseInterruption(err);
+    if (interruption) return { ...errored(interruption), interrupted: true };
     return errored(err instanceof Error ? err.message : String(err));
   }
 }

@@ -14,7 +14,8 @@ import * as q from "./queries";
 
 import { getRun } from "./runner";
 
-export { startRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
+export { startRun, startClaimedRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
+export { reapExpiredRuns } from "./lease";
 
 const isPlaceholder = (serverId: string) => serverId.includes("{{");
 

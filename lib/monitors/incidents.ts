@@ -1,5 +1,5 @@
 import "server-only";
-import { raiseAlert } from "@/lib/alerts/server";
+import { deliverAlert, recordAlert, type RaiseAlertInput } from "@/lib/alerts/server";
 import type { AlertEvent, AlertTargets } from "@/lib/alerts";
 import type { RunDto } from "@/lib/collections";
 import { isUniqueViolation } from "@/lib/db/client";
@@ -8,8 +8,8 @@ import { webhookUrls } from "./dto";
 import type { IncidentKind } from "./index";
 import * as q from "./queries";
 
-/** A run its instance's stop (or loss) ended: it says nothing about the servers it called. */
-const interrupted = (run: RunDto) => run.steps.some((s) => s.error?.startsWith("interrupted"));
+/** A run the console ended (its instance's stop or loss, its database's outage): it says nothing about the servers it called. */
+const interrupted = (run: RunDto) => run.status === "interrupted" || run.steps.some((s) => s.error?.startsWith("interrupted"));
 
 /** The first failing step in words, for the alert: `step 2 "echo": /content/0/text: expected "a", got "b"`. */
 function firstFailure(run: RunDto): string {
@@ -20,13 +20,16 @@ function firstFailure(run: RunDto): string {
 }
 
 type Monitor = NonNullable<Awaited<ReturnType<typeof q.findMonitorRow>>>;
+/** An alert recorded with its incident's change, to deliver once that change committed. */
+type Recorded = { row: Awaited<ReturnType<typeof recordAlert>>; input: RaiseAlertInput };
+type AlertOf = (incidentId: string) => RaiseAlertInput;
 
 /**
- * Adds a bad run to the monitor's open incident of `kind`, or opens one; answers the incident
- * when this call opened it (the caller alerts once). Two instances opening at once: the unique
- * open key lets one win, the other appends.
+ * Adds a bad run to the monitor's open incident of `kind`, or opens one with its alert (in one
+ * transaction: the alert is raised once, with the incident, or not at all). Two instances opening
+ * at once: the unique open key lets one win, the other appends.
  */
-async function openOrAppend(monitor: Monitor, kind: IncidentKind, runId: string): Promise<string | null> {
+async function openOrAppend(monitor: Monitor, kind: IncidentKind, runId: string, alert: AlertOf): Promise<Recorded | null> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const open = await q.findOpenIncident({ monitorId: monitor.id, kind });
     if (open) {
@@ -35,7 +38,8 @@ async function openOrAppend(monitor: Monitor, kind: IncidentKind, runId: string)
       return null;
     }
     try {
-      return (await q.openIncident({ data: { workspaceId: monitor.workspaceId, monitorId: monitor.id, kind, runIds: JSON.stringify([runId]) } })).id;
+      const data = { workspaceId: monitor.workspaceId, monitorId: monitor.id, kind, runIds: JSON.stringify([runId]) };
+      return await q.openIncident({ data, within: async (tx, incidentId) => ({ row: await recordAlert({ input: alert(incidentId), tx }), input: alert(incidentId) }) });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
@@ -43,16 +47,19 @@ async function openOrAppend(monitor: Monitor, kind: IncidentKind, runId: string)
   return null;
 }
 
-/** Closes the monitor's open incident of `kind`; its id when this call closed it. */
-async function close(monitor: Monitor, kind: IncidentKind, at: Date): Promise<string | null> {
+/** Closes the monitor's open incident of `kind`, with its alert if any; true when this call closed it. */
+async function close(monitor: Monitor, kind: IncidentKind, at: Date, alert?: AlertOf): Promise<{ closed: boolean; recorded: Recorded | null }> {
   const open = await q.findOpenIncident({ monitorId: monitor.id, kind });
-  return open && (await q.closeIncident({ id: open.id, at })) ? open.id : null;
+  if (!open) return { closed: false, recorded: null };
+  const done = await q.closeIncident({ id: open.id, at, within: async (tx) => ({ recorded: alert ? { row: await recordAlert({ input: alert(open.id), tx }), input: alert(open.id) } : null }) });
+  return { closed: done !== null, recorded: done?.recorded ?? null };
 }
 
 /**
  * A monitor's run finished: failed or error runs open (or extend) a `failing` incident, a passed run
  * closes it; a run over `maxDurationMs` opens (or extends) a `slow` one, a run within closes it
- * silently. One alert when an incident opens, one when a failing incident recovers.
+ * silently. One alert when an incident opens, one when a failing incident recovers, recorded with
+ * the incident's change and delivered after it: safe to call again after a database outage.
  */
 export async function afterRun({ workspaceId, monitorId, run }: { workspaceId: string; monitorId: string; run: RunDto }): Promise<void> {
   if (interrupted(run) || run.status === "running") return;
@@ -60,28 +67,28 @@ export async function afterRun({ workspaceId, monitorId, run }: { workspaceId: s
   if (!monitor) return;
   const targets: AlertTargets = { mail: JSON.parse(monitor.mail) as string[], webhooks: webhookUrls(monitor) };
   const at = new Date(run.finishedAt ?? Date.now());
-  const alert = (event: AlertEvent, incidentId: string, text: string) =>
-    raiseAlert({ workspaceId: monitor.workspaceId, event, monitor: { id: monitor.id, name: monitor.name }, runId: run.id, runStatus: run.status, incidentId, path: `/runs/${run.id}`, text, targets });
+  const alert =
+    (event: AlertEvent, text: string): AlertOf =>
+    (incidentId) => ({ workspaceId: monitor.workspaceId, event, monitor: { id: monitor.id, name: monitor.name }, runId: run.id, runStatus: run.status, incidentId, path: `/runs/${run.id}`, text, targets });
+  // Each alert is sent once, by the instance whose write recorded it, as soon as that write committed.
+  const deliver = async (recorded: Recorded | null) => void (recorded && (await deliverAlert(recorded)));
   let changed = false;
   if (run.status === "passed") {
-    const closed = await close(monitor, "failing", at);
-    if (closed) {
-      changed = true;
-      await alert("recovered", closed, `Monitor "${monitor.name}" recovered: its run passed (${run.passed} of ${run.total} steps).`);
-    }
+    const closed = await close(monitor, "failing", at, alert("recovered", `Monitor "${monitor.name}" recovered: its run passed (${run.passed} of ${run.total} steps).`));
+    changed ||= closed.closed;
+    await deliver(closed.recorded);
   } else {
-    const opened = await openOrAppend(monitor, "failing", run.id);
+    const opened = await openOrAppend(monitor, "failing", run.id, alert("failing", `Monitor "${monitor.name}" is failing: its run ${run.status} (${run.failed} of ${run.total} steps failed).${firstFailure(run)}`));
     changed = true;
-    if (opened) await alert("failing", opened, `Monitor "${monitor.name}" is failing: its run ${run.status} (${run.failed} of ${run.total} steps failed).${firstFailure(run)}`);
+    await deliver(opened);
   }
   if (monitor.maxDurationMs !== null && run.finishedAt) {
     const durationMs = new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime();
     if (durationMs > monitor.maxDurationMs) {
-      const opened = await openOrAppend(monitor, "slow", run.id);
+      const opened = await openOrAppend(monitor, "slow", run.id, alert("slow", `Monitor "${monitor.name}" is slow: its run took ${durationMs} ms, over its budget of ${monitor.maxDurationMs} ms.`));
       changed = true;
-      if (opened) await alert("slow", opened, `Monitor "${monitor.name}" is slow: its run took ${durationMs} ms, over its budget of ${monitor.maxDurationMs} ms.`);
-    } else if (await close(monitor, "slow", at)) changed = true;
+      await deliver(opened);
+    } else if ((await close(monitor, "slow", at)).closed) changed = true;
   }
   if (changed) publish(monitor.workspaceId, { type: "monitor", monitorId: monitor.id });
 }
-

@@ -1,7 +1,7 @@
 import "server-only";
 import { roleAtLeast, type Principal, type Role } from "@/lib/access";
-import { startRun } from "@/lib/collections/server";
-import { isUniqueViolation } from "@/lib/db/client";
+import { reapExpiredRuns, startClaimedRun } from "@/lib/collections/server";
+import { isDatabaseOutage, isUniqueViolation, retryOnOutage } from "@/lib/db/client";
 import { publish } from "@/lib/events/server";
 import { heartbeatMs, instanceId } from "@/lib/instances";
 import { afterRun } from "./incidents";
@@ -12,6 +12,8 @@ import { nextDue } from "./schedule";
 const BATCH = 100;
 const TICKS_KEPT_MS = 7 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How long a finished run's incident and alert writes are retried through a database outage. */
+const AFTER_RUN_RETRY_MS = 5 * 60_000;
 
 function pollMs(): number {
   const configured = Number(process.env.SWITCHBOARD_MONITOR_POLL_MS);
@@ -45,7 +47,8 @@ interface Scheduler {
 /**
  * Polls for due monitors every SWITCHBOARD_MONITOR_POLL_MS. Each due tick is claimed by a
  * compare-and-set of the monitor's `nextRunAt` (one instance wins) and recorded as a MonitorTick
- * whose unique (monitor, dueAt) is a second guard; the winner runs it, or records why it skipped.
+ * whose unique (monitor, dueAt) is a second guard, in the transaction that inserts its run (or
+ * records why it skipped): a tick never stands without its run, and a failed write leaves it due.
  */
 export function startMonitorScheduler({ log = console.log }: { log?: (line: string) => void } = {}): Scheduler {
   let stopped = false;
@@ -54,28 +57,37 @@ export function startMonitorScheduler({ log = console.log }: { log?: (line: stri
 
   const runTick = async (monitor: q.DueMonitor) => {
     const due = monitor.nextRunAt!;
-    const schedule = JSON.parse(monitor.schedule) as MonitorSchedule;
-    if (!(await q.claimTick({ id: monitor.id, due, next: nextDue(schedule, due) }))) return;
-    const record = (outcome: "ran" | "skipped", reason: string | null) =>
-      q.insertTick({ data: { monitorId: monitor.id, workspaceId: monitor.workspaceId, dueAt: due, instanceId: instanceId(), outcome, reason, runId: null } });
+    const claim = { monitorId: monitor.id, workspaceId: monitor.workspaceId, due, next: nextDue(JSON.parse(monitor.schedule) as MonitorSchedule, due), instanceId: instanceId() };
     const announce = () => publish(monitor.workspaceId, { type: "monitor", monitorId: monitor.id });
+    const skip = async (reason: string) => {
+      if (await q.claimSkippedTick({ claim: { ...claim, reason } })) announce();
+    };
     try {
       const who = await creatorPrincipal(monitor);
-      const running = "reason" in who ? [] : await q.runningRuns({ monitorId: monitor.id, since: new Date(Date.now() - 3 * heartbeatMs()) });
-      const reason = "reason" in who ? who.reason : running.length ? "the previous run was still running" : null;
-      if (reason || !("principal" in who)) {
-        await record("skipped", reason);
-        return announce();
-      }
-      const tick = await record("ran", null);
+      if ("reason" in who) return await skip(who.reason);
+      // A run whose lease ran out is no one's any more: it ends `interrupted` and does not hold the tick back.
+      await reapExpiredRuns({ monitorId: monitor.id });
+      if ((await q.runningRuns({ monitorId: monitor.id, since: new Date(Date.now() - 3 * heartbeatMs()) })).length) return await skip("the previous run was still running");
+      let started;
       try {
-        const { run, finished } = await startRun({ principal: who.principal, collectionId: monitor.collectionId, environment: monitor.environment ?? undefined, origin: "monitor", monitorId: monitor.id });
-        await q.updateTick({ id: tick.id, data: { runId: run.id } });
-        void finished.then((done) => (stopped ? undefined : afterRun({ workspaceId: monitor.workspaceId, monitorId: monitor.id, run: done }))).catch((err: unknown) => log(`[monitors] after run of ${monitor.id}: ${String(err)}`));
+        started = await startClaimedRun({
+          principal: who.principal,
+          collectionId: monitor.collectionId,
+          environment: monitor.environment ?? undefined,
+          origin: "monitor",
+          monitorId: monitor.id,
+          claim: (tx, runId) => q.claimTick({ tx, claim: { ...claim, outcome: "ran", reason: null, runId } }),
+        });
       } catch (err) {
-        await q.updateTick({ id: tick.id, data: { outcome: "skipped", reason: `the run could not start: ${err instanceof Error ? err.message : String(err)}` } });
+        // The database failed: nothing was claimed, the due time stays due for the next poll.
+        if (isDatabaseOutage(err) || isUniqueViolation(err)) throw err;
+        return await skip(`the run could not start: ${err instanceof Error ? err.message : String(err)}`);
       }
+      if (!started) return;
       announce();
+      void started.finished
+        .then((done) => (stopped ? undefined : retryOnOutage({ attempt: () => afterRun({ workspaceId: monitor.workspaceId, monitorId: monitor.id, run: done }), deadlineMs: AFTER_RUN_RETRY_MS })))
+        .catch((err: unknown) => log(`[monitors] after run of ${monitor.id}: ${String(err)}`));
     } catch (err) {
       // Another instance recorded this due time (the unique key): it is theirs.
       if (!isUniqueViolation(err)) log(`[monitors] tick of ${monitor.id} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -83,11 +95,17 @@ export function startMonitorScheduler({ log = console.log }: { log?: (line: stri
   };
 
   let prunedAt = 0;
+  // Runs of any origin whose instance stopped renewing them (lib/collections/lease.ts) end here too.
+  let reapedAt = 0;
   const poll = async () => {
     try {
       if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
         prunedAt = Date.now();
         await q.pruneTicks({ before: new Date(prunedAt - TICKS_KEPT_MS) });
+      }
+      if (Date.now() - reapedAt > heartbeatMs()) {
+        reapedAt = Date.now();
+        await reapExpiredRuns();
       }
       const due = await q.dueMonitors({ now: new Date(), limit: BATCH });
       await Promise.all(due.map(runTick));

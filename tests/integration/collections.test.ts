@@ -228,7 +228,7 @@ describe("collections: steps, runs, environments and roles", () => {
   });
 
   // Last: it stops the console.
-  it("marks a run interrupted by the console's death as error when the console comes back", async () => {
+  it("marks a run cut short by the console's death interrupted when the console comes back", async () => {
     const slow = { serverId: serverA, method: "tools/call", name: "trigger-long-running-operation", arguments: { duration: 30, steps: 30 } };
     const c = (await api("POST", "/api/v1/collections", { name: "cut short", steps: [slow, echo("never")] })).body.collection;
     const runId = (await api("POST", `/api/v1/collections/${c.id}/runs`, {})).body.run.id;
@@ -236,7 +236,7 @@ describe("collections: steps, runs, environments and roles", () => {
     await sb.stop({ crash: true });
     await sb.restart();
     const run = (await api("GET", `/api/v1/runs/${runId}`)).body.run;
-    expect(run.status).toBe("error");
+    expect(run.status).toBe("interrupted");
     expect(run.finishedAt).toEqual(expect.any(String));
     expect(run.steps.map((s: any) => s.status)).toEqual(["error", "skipped"]);
     expect(run.steps[0].error).toMatch(/interrupted/);
