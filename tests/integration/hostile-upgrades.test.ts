@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { apiRouteFiles, concretePath } from "../support/routes";
 
 // Short, so that a silent client is cut within the test's patience.
 const HANDSHAKE_MS = 1_500;
@@ -68,6 +69,8 @@ describe("hostile upgrades and methods at the front door", () => {
 
   it("answers an upgrade nobody serves with a 4xx and closes the socket", async () => {
     const failures: string[] = [];
+    // Every route file, so a new route is in this suite the day it exists.
+    const routes = [...new Set(apiRouteFiles().map((r) => concretePath(r.folder)))].filter((path) => path !== "/api/v1/relay");
     for (const target of ["/x", "/api/v1/servers", "/mcp/default/demo"]) {
       for (const [label, headers] of Object.entries(UPGRADES)) {
         const answer = await exchange({ port, text: upgradeTo(target, headers) });
@@ -75,6 +78,11 @@ describe("hostile upgrades and methods at the front door", () => {
         if (answer.status !== 400 || code !== "bad_request" || !answer.closed) failures.push(`${target} with ${label}: ${answer.status} ${answer.body}, closed: ${answer.closed}`);
       }
     }
+    for (const target of routes) {
+      const answer = await exchange({ port, text: upgradeTo(target, WEBSOCKET["a good key"]) });
+      if (answer.status !== 400 || codeOf(answer.body) !== "bad_request" || !answer.closed) failures.push(`${target}: ${answer.status} ${answer.body}, closed: ${answer.closed}`);
+    }
+    expect(routes.length).toBeGreaterThan(50);
     expect(failures).toEqual([]);
   });
 
