@@ -26,11 +26,13 @@ export async function completeDurably(id: string, data: CallCompletion): Promise
   }
   void completeInBackground(id, data);
   const cause = databaseFault(failure)?.message ?? (failure instanceof Error ? failure.message : String(failure));
-  throw new SwitchboardError("unavailable", `The call finished (${data.status}) but could not be recorded yet: ${cause}. It will appear in history once the database takes it`, {
+  const error = new SwitchboardError("unavailable", `The call finished (${data.status}) but could not be recorded yet: ${cause}. It will appear in history once the database takes it`, {
     callId: id,
     status: data.status,
     retryAfter: BACKGROUND_RETRY_MS / 1000,
   });
+  // What failed, for callers that tell the database's faults from others' (lib/db/outage.ts).
+  throw Object.assign(error, { cause: failure });
 }
 
 async function completeInBackground(id: string, data: CallCompletion): Promise<void> {

@@ -114,4 +114,4 @@ export function containsText(text: string): { contains: string } {
   return (databaseProvider === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }) as { contains: string };
 }
 export { databaseFault, isUniqueViolation } from "./faults";
-export { isDatabaseOutage, retryOnOutage } from "./outage";
+export { isDatabaseOutage, isOwnDatabaseOutage, retryOnOutage } from "./outage";

@@ -16,6 +16,23 @@ export function isDatabaseOutage(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Like `isDatabaseOutage`, for errors that may also be a remote server's (a call's request path):
+ * only a link the database's own clients raised counts (Prisma's errors, its driver adapter's,
+ * pg's server errors with a severity), since a bare ECONNREFUSED or ECONNRESET there is as likely
+ * the server's connection as the database's.
+ */
+export function isOwnDatabaseOutage(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const { name, severity } = e as { name?: unknown; severity?: unknown };
+    const fromDatabase = typeof severity === "string" || name === "DriverAdapterError" || (typeof name === "string" && name.startsWith("PrismaClient"));
+    if (fromDatabase && isDatabaseOutage(e)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Waits before each new attempt: quick at first (a dropped connection), then every 2 s. */
 const DELAYS_MS = [100, 250, 500, 1000, 2000];
 

@@ -56,15 +56,22 @@ export async function startInstance({
 }): Promise<RunningInstance> {
   const id = instanceId();
   const interval = heartbeatMs();
-  await q.insertInstance({ id, host: os.hostname(), pid: process.pid });
+  const lease = 3 * interval;
+  const me = { id, host: os.hostname(), pid: process.pid };
+  await q.beat(me);
+  // When this instance's own beats failed or stalled, the others' most likely did too (a database
+  // outage, a paused host): no old heartbeat is taken for a death until this instance has beaten
+  // on time for a whole lease again. Durations on this process's monotonic clock only.
+  let trustedFrom: number | null = -Infinity;
+  let lastBeat = performance.now();
   // Orphans appear only when an instance goes: the sweeping statements run when the set of
   // instances changed, and every FULL_REAP_EVERY beats anyway (each costs a few Prisma queries).
   let seen = "";
   let beats = 0;
   const reap = async () => {
-    const staleBefore = Date.now() - 3 * interval;
+    const judging = trustedFrom !== null && performance.now() - trustedFrom >= lease;
     const all = await q.findInstances();
-    const gone = all.filter((i) => i.id !== id && (i.heartbeatAt.getTime() < staleBefore || exitedHere(i))).map((i) => i.id);
+    const gone = all.filter((i) => i.id !== id && ((judging && i.ageMs > lease) || exitedHere(i))).map((i) => i.id);
     const alive = all.map((i) => i.id).filter((i) => !gone.includes(i));
     const now = alive.sort().join(" ");
     if (!gone.length && now === seen && ++beats % FULL_REAP_EVERY !== 0) return;
@@ -73,7 +80,7 @@ export async function startInstance({
     const count = await calls.interruptOrphans(living);
     await q.endGatewayConnections({ alive: living });
     const runs = await q.interruptRuns({ alive: living });
-    if (runs) log(`${runs} collection run(s) of a stopped console instance marked error (interrupted)`);
+    if (runs) log(`${runs} collection run(s) of a stopped console instance marked interrupted`);
     const tasks = await calls.claimTaskCalls(living, id);
     if (tasks.length) {
       followTasks(tasks);
@@ -90,8 +97,19 @@ export async function startInstance({
   const timer = setInterval(() => {
     if (beating) return;
     beating = true;
-    q.beat({ id })
-      .then(reap)
+    q.beat(me)
+      .then(
+        () => {
+          const at = performance.now();
+          if (trustedFrom === null || at - lastBeat > 2 * interval) trustedFrom = at;
+          lastBeat = at;
+          return reap();
+        },
+        (err: Error) => {
+          trustedFrom = null;
+          throw err;
+        },
+      )
       .catch((err: Error) => log(`Instance heartbeat failed: ${err.message}`))
       .finally(() => (beating = false));
   }, interval);

@@ -1,19 +1,40 @@
-import { prisma } from "@/lib/db/client";
+import { databaseProvider, prisma } from "@/lib/db/client";
 
-export function insertInstance({ id, host, pid }: { id: string; host: string; pid: number }) {
-  return prisma.instance.create({ data: { id, host, pid } });
-}
+// Heartbeats are written and aged by the database's clock on PostgreSQL (instances on several
+// hosts share it, theirs may differ). SQLite is one file on one host: that host's clock is the database's.
+const postgres = databaseProvider === "postgresql";
 
-export function beat({ id }: { id: string }) {
-  return prisma.instance.upsert({ where: { id }, update: { heartbeatAt: new Date() }, create: { id, host: "", pid: 0 } });
+/**
+ * This instance's beat: its heartbeat now, and its row written again with its real host and pid
+ * if it is gone (reaped while this process was paused or cut off from the database).
+ */
+export async function beat({ id, host, pid }: { id: string; host: string; pid: number }): Promise<void> {
+  if (!postgres) {
+    const now = new Date();
+    await prisma.instance.upsert({ where: { id }, update: { heartbeatAt: now }, create: { id, host, pid, startedAt: now, heartbeatAt: now } });
+    return;
+  }
+  // The columns are timestamp(3) holding UTC (as Prisma writes them).
+  await prisma.$executeRaw`
+    INSERT INTO "instance" ("id", "host", "pid", "started_at", "heartbeat_at")
+    VALUES (${id}, ${host}, ${pid}, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+    ON CONFLICT ("id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`;
 }
 
 export function deleteInstances({ ids }: { ids: string[] }) {
   return prisma.instance.deleteMany({ where: { id: { in: ids } } });
 }
 
-export function findInstances() {
-  return prisma.instance.findMany({ orderBy: { startedAt: "asc" } });
+/** Every instance with the age of its last heartbeat, by the database's clock. */
+export async function findInstances(): Promise<{ id: string; host: string; pid: number; ageMs: number }[]> {
+  if (!postgres) {
+    const rows = await prisma.instance.findMany({ orderBy: { startedAt: "asc" } });
+    const now = Date.now();
+    return rows.map((r) => ({ id: r.id, host: r.host, pid: r.pid, ageMs: now - r.heartbeatAt.getTime() }));
+  }
+  return prisma.$queryRaw<{ id: string; host: string; pid: number; ageMs: number }[]>`
+    SELECT "id", "host", "pid", (EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - "heartbeat_at") * 1000)::float8 AS "ageMs"
+    FROM "instance" ORDER BY "started_at"`;
 }
 
 /** Gateway sessions (lib/gateway) live in their instance's memory: they end with it. */
@@ -39,6 +60,6 @@ export async function interruptRuns(which: { alive: string[] } | { own: string }
   const runId = { in: runs.map((r) => r.id) };
   await prisma.collectionRunStep.updateMany({ where: { runId, status: "running" }, data: { status: "error", error: "interrupted: the console instance running this step stopped" } });
   await prisma.collectionRunStep.updateMany({ where: { runId, status: "pending" }, data: { status: "skipped" } });
-  const { count } = await prisma.collectionRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", finishedAt: new Date() } });
+  const { count } = await prisma.collectionRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "interrupted", finishedAt: new Date(), leaseUntil: null } });
   return count;
 }

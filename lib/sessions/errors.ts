@@ -1,5 +1,6 @@
 import "server-only";
-import { ServedElsewhere } from "@/lib/errors";
+import { isOwnDatabaseOutage } from "@/lib/db/client";
+import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { classifyFailure, toApiError, type Failure } from "@/lib/mcp/server";
 import { oauthFailure } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
@@ -12,6 +13,10 @@ export function serverFailure(server: ServerSecretRow, err: unknown): Failure {
 /** The API's error for a server's failure; a request served by another instance passes through. */
 export function upstreamFailure(server: ServerSecretRow, err: unknown): Error {
   if (err instanceof ServedElsewhere) return err;
+  // The console's own database failing is not the server's failure: a 503, the fault as its cause.
+  if (isOwnDatabaseOutage(err)) {
+    return Object.assign(new SwitchboardError("unavailable", "The console's database failed during the exchange with the server. Try again shortly", { retryAfter: 2 }), { cause: err });
+  }
   return toApiError(serverFailure(server, err));
 }
 

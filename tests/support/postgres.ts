@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { migrateDeploy } from "./migrated";
 import { freePort } from "./servers";
 
 /**
@@ -14,7 +15,19 @@ import { freePort } from "./servers";
 export interface PostgresServer {
   /** The connection string of a database on this server (`postgres` by default). */
   url(database?: string): string;
-  stop(): Promise<void>;
+  /**
+   * Fast shutdown (clients disconnected). The data directory is removed, unless `keep`: then
+   * `start()` brings the same cluster back on the same port (a database restart or outage).
+   */
+  stop(opts?: { keep?: boolean }): Promise<void>;
+  /** Starts the server again after `stop({ keep: true })` or `kill()`: same port, same data. */
+  start(): Promise<void>;
+  /** Immediate shutdown, as a crash: no checkpoint, every backend dies at once, recovery at the next `start()`. */
+  kill(): Promise<void>;
+  /** Cuts every connection to `database` but the caller's own (`pg_terminate_backend`); how many. */
+  terminateConnections(database: string): Promise<number>;
+  /** A new database on this server migrated with `prisma migrate deploy`; its connection string. */
+  createMigratedDatabase(name: string): Promise<string>;
 }
 
 function binDir(): string {
@@ -33,6 +46,11 @@ function asPostgres(): { uid?: number; gid?: number } {
   return { uid: id("-u"), gid: id("-g") };
 }
 
+/**
+ * A private PostgreSQL server on a free loopback port. Tests that stop, kill or cut the database
+ * start their own: the PostgreSQL pass's shared server (tests/support/postgres-setup.ts) serves
+ * other files in parallel and must never go down.
+ */
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = binDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-pg-"));
@@ -45,32 +63,66 @@ export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   // Durability settings off: these clusters live for one test run.
   const settings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=500"].flatMap((s) => ["-c", s]);
-  const child: ChildProcess = spawn(path.join(bin, "postgres"), ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-k", dir, ...settings], { stdio: ["ignore", "pipe", "pipe"], ...user });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
   const url = (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+  let child: ChildProcess | undefined;
+  let output = "";
 
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`postgres exited:\n${output}`);
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const start = async () => {
+    if (running()) return;
+    const proc = spawn(path.join(bin, "postgres"), ["-D", data, "-h", "127.0.0.1", "-p", String(port), "-k", dir, ...settings], { stdio: ["ignore", "pipe", "pipe"], ...user });
+    child = proc;
+    output = "";
+    proc.stdout!.on("data", (d) => (output += d));
+    proc.stderr!.on("data", (d) => (output += d));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`postgres exited:\n${output}`);
+      const client = new pg.Client({ connectionString: url() });
+      const ok = await client.connect().then(() => true, () => false);
+      await client.end().catch(() => undefined);
+      if (ok) return;
+      if (Date.now() > deadline) throw new Error(`postgres did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  // SIGINT: PostgreSQL's fast shutdown (disconnects clients, no checkpoint wait); SIGQUIT: immediate.
+  const halt = async (signal: NodeJS.Signals) => {
+    const c = child;
+    if (!c || !running()) return;
+    const exited = new Promise((r) => c.once("exit", r));
+    c.kill(signal);
+    await exited;
+  };
+  const admin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url() });
-    const ok = await client.connect().then(() => true, () => false);
-    await client.end().catch(() => undefined);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`postgres did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    await client.connect();
+    try {
+      return await run(client);
+    } finally {
+      await client.end();
+    }
+  };
 
+  await start();
   return {
     url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      // SIGINT: PostgreSQL's fast shutdown (disconnects clients, no checkpoint wait).
-      child.kill("SIGINT");
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
+    start,
+    async stop({ keep = false } = {}) {
+      await halt("SIGINT");
+      if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+    },
+    kill: () => halt("SIGQUIT"),
+    terminateConnections: (database) =>
+      admin(async (client) => {
+        const { rows } = await client.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [database]);
+        return rows.filter((r: { ended: boolean }) => r.ended).length;
+      }),
+    async createMigratedDatabase(name) {
+      const database = name.replace(/\W/g, "_").toLowerCase();
+      await admin((client) => client.query(`CREATE DATABASE "${database}"`));
+      migrateDeploy(url(database));
+      return url(database);
     },
   };
 }
