@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
-import { insertMember } from "../support/database";
+import { apiClient, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { expectNoSecret as noSecretIn, runCollection, secretScene } from "../support/secret-scene";
 import { startFixture, type RunningServer } from "../support/servers";
 
 type Api = ReturnType<typeof apiClient>;
@@ -36,36 +36,23 @@ describe("hostile: secrets stay masked in log lines, interactions and task statu
     return res.text();
   };
 
-  function expectNoSecret(text: string, where: string) {
-    for (const secret of SECRETS) expect(text, `${where} shows ${secret}`).not.toContain(secret);
-  }
+  const expectNoSecret = (text: string, where: string) => noSecretIn(SECRETS, text, where);
 
   beforeAll(async () => {
     [sb, fixture, tasks] = await Promise.all([startConsole(), startFixture("secret-echo-server.ts"), startFixture("task-server.ts")]);
-    const setup = await setupOwner(sb.url);
-    owner = setup.api;
-    const workspaceId = setup.workspace.id;
-    member = apiClient(sb.url, await insertMember(sb.db, { workspaceId, userId: "user-member", name: "A member", email: "member@example.com", role: "member" }));
-    viewerToken = await insertMember(sb.db, { workspaceId, userId: "user-viewer", name: "A viewer", email: "viewer@example.com", role: "viewer" });
-    viewer = apiClient(sb.url, viewerToken);
+    ({ owner, member, viewer, viewerToken } = await secretScene(sb));
 
     const server = await owner("POST", "/api/v1/servers", { name: "tellers", url: fixture.url, headers: { "X-Api-Key": HEADER_SECRET }, timeoutMs: 20_000 });
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     serverId = server.body.server.id;
     const env = await owner("POST", "/api/v1/environments", { name: "prod", secrets: { apiKey: ENV_SECRET } });
     expect(env.status, JSON.stringify(env.body)).toBe(201);
-    const collection = await member("POST", "/api/v1/collections", {
+    const run = await runCollection({
+      api: member,
       name: "telling steps",
+      environment: "prod",
       steps: [{ serverId, method: "tools/call", name: "tell", arguments: { message: "key={{apiKey}}" } }],
     });
-    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
-    const started = await member("POST", `/api/v1/collections/${collection.body.collection.id}/runs`, { environment: "prod", stopOnFailure: false });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    let run: any;
-    await waitFor(async () => {
-      run = (await member("GET", `/api/v1/runs/${started.body.run.id}`)).body.run;
-      return run.status !== "running";
-    }, 60_000, () => JSON.stringify(run));
     expect(run.status, JSON.stringify(run)).toBe("passed");
 
     const call = await member("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "tell", arguments: { message: `header=${HEADER_SECRET}` } });
@@ -110,18 +97,13 @@ describe("hostile: secrets stay masked in log lines, interactions and task statu
     const server = await owner("POST", "/api/v1/servers", { name: "jobs", url: tasks.url, headers: { "X-Api-Key": HEADER_SECRET }, timeoutMs: 20_000 });
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     const jobsId = server.body.server.id;
-    const collection = await member("POST", "/api/v1/collections", {
+    const run = await runCollection({
+      api: member,
       name: "a noted job",
+      environment: "prod",
+      timeoutMs: 30_000,
       steps: [{ serverId: jobsId, method: "tools/call", name: "slow-job", arguments: { ms: 60_000, note: "key={{apiKey}}" } }],
     });
-    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
-    const started = await member("POST", `/api/v1/collections/${collection.body.collection.id}/runs`, { environment: "prod", stopOnFailure: false });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    let run: any;
-    await waitFor(async () => {
-      run = (await member("GET", `/api/v1/runs/${started.body.run.id}`)).body.run;
-      return run.status !== "running";
-    }, 30_000, () => JSON.stringify(run));
     const direct = await member("POST", `/api/v1/servers/${jobsId}/tools/call`, { name: "slow-job", arguments: { ms: 60_000, note: `header=${HEADER_SECRET}` } });
     expect(direct.status, JSON.stringify(direct.body)).toBe(200);
     const callIds = [run.steps[0].callId as string, direct.body.call.id as string];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
-import { insertMember } from "../support/database";
+import { apiClient, startConsole, type ConsoleHandle } from "../support/console";
+import { expectNoSecret as noSecretIn, runCollection, secretScene } from "../support/secret-scene";
 import { startFixture, type RunningServer } from "../support/servers";
 
 type Api = ReturnType<typeof apiClient>;
@@ -34,41 +34,28 @@ describe("hostile: secrets stay masked wherever a call is recorded or shown", ()
   const raw = (path: string) => fetch(`${sb.url}${path}`, { headers: { authorization: `Bearer ${viewerToken}` } });
   const received = async () => (await (await fetch(`${fixture.baseUrl}/_received`)).json()) as { name: string; arguments?: Record<string, unknown> }[];
 
-  function expectNoSecret(text: string, where: string) {
-    for (const secret of SECRETS) expect(text, `${where} shows ${secret}`).not.toContain(secret);
-  }
+  const expectNoSecret = (text: string, where: string) => noSecretIn(SECRETS, text, where);
 
   beforeAll(async () => {
     [sb, fixture] = await Promise.all([startConsole(), startFixture("secret-echo-server.ts")]);
-    const setup = await setupOwner(sb.url);
-    owner = setup.api;
-    const workspaceId = setup.workspace.id;
-    member = apiClient(sb.url, await insertMember(sb.db, { workspaceId, userId: "user-member", name: "A member", email: "member@example.com", role: "member" }));
-    viewerToken = await insertMember(sb.db, { workspaceId, userId: "user-viewer", name: "A viewer", email: "viewer@example.com", role: "viewer" });
-    viewer = apiClient(sb.url, viewerToken);
+    ({ owner, member, viewer, viewerToken } = await secretScene(sb));
 
     const server = await owner("POST", "/api/v1/servers", { name: "echoes", url: fixture.url, headers: { "X-Api-Key": HEADER_SECRET }, timeoutMs: 20_000 });
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     serverId = server.body.server.id;
     const env = await owner("POST", "/api/v1/environments", { name: "prod", secrets: { apiKey: ENV_SECRET, pin: SHORT_SECRET } });
     expect(env.status, JSON.stringify(env.body)).toBe(201);
-    const collection = await member("POST", "/api/v1/collections", {
+    const run = await runCollection({
+      api: member,
       name: "secret steps",
+      environment: "prod",
       steps: [
         { serverId, method: "tools/call", name: "n-{{apiKey}}", arguments: { note: "named after the key" } },
         { serverId, method: "tools/call", name: "echo", arguments: { message: "key={{apiKey}} pin={{pin}}" } },
         { serverId, method: "resources/read", uri: "memo://{{apiKey}}/notes" },
       ],
     });
-    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
-    const started = await member("POST", `/api/v1/collections/${collection.body.collection.id}/runs`, { environment: "prod", stopOnFailure: false });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    runId = started.body.run.id;
-    let run: any;
-    await waitFor(async () => {
-      run = (await member("GET", `/api/v1/runs/${runId}`)).body.run;
-      return run.status !== "running";
-    }, 60_000, () => JSON.stringify(run));
+    runId = run.id;
     callIds = run.steps.map((s: { callId: string | null }) => s.callId).filter(Boolean);
     expect(callIds.length, JSON.stringify(run)).toBeGreaterThanOrEqual(2);
 
