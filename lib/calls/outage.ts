@@ -2,8 +2,10 @@ import "server-only";
 import { isOwnDatabaseOutage } from "@/lib/db/client";
 import { SwitchboardError } from "@/lib/errors";
 import { completeDurably } from "./complete";
+import type { CallError } from "./index";
 
-const INTERRUPTED = JSON.stringify({ kind: "interrupted", message: "The console's own database failed during the call: its outcome is unknown. Run it again" });
+const OWN_OUTAGE: CallError = { kind: "interrupted", message: "The console's own database failed during the call: its outcome is unknown. Run it again" };
+const INTERRUPTED = JSON.stringify(OWN_OUTAGE);
 
 // The fault goes along as `cause`: callers such as a collection's runner tell the console's own outage from a server's failure by it (lib/db/outage.ts).
 const unavailable = (message: string, cause: unknown, details: Record<string, unknown> = {}) => Object.assign(new SwitchboardError("unavailable", message, { ...details, retryAfter: 2 }), { cause });
@@ -27,4 +29,9 @@ export async function refuseOwnOutage({ id, err, startedAt }: { id: string; err:
   // Still refused after the retries: the write goes on in the background (./complete.ts).
   await completeDurably(id, completion).catch(() => undefined);
   throw unavailable("The console's database failed during the call, so its outcome is unknown (recorded as interrupted). Try again shortly", err, { callId: id });
+}
+
+/** A relayed (gateway) call's failure that was the console's own database: interrupted, not the server's outcome; null for anything else. */
+export function ownOutageOutcome(err: unknown): { status: "interrupted"; error: CallError } | null {
+  return isOwnDatabaseOutage(err) ? { status: "interrupted", error: OWN_OUTAGE } : null;
 }

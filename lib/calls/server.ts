@@ -28,6 +28,7 @@ import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { followTasks } from "./tasks";
 export { beginRelayedCall, type RelayedOutcome } from "./relayed";
+export { ownOutageOutcome } from "./outage";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";
 

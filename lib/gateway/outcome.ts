@@ -1,6 +1,6 @@
 import "server-only";
 import { ProtocolError } from "@modelcontextprotocol/server";
-import type { RelayedOutcome } from "@/lib/calls/server";
+import { ownOutageOutcome, type RelayedOutcome } from "@/lib/calls/server";
 import { classifyFailure, toCallError, toJsonRpcError, type JsonRpcFailure } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import { serverFailure } from "@/lib/sessions/server";
@@ -8,9 +8,9 @@ import { serverFailure } from "@/lib/sessions/server";
 /** A call whose host did not come back with the answers in time (lib/gateway/bridge/input.ts): recorded as timed out. */
 export { HostTimeout } from "@/lib/mcp/server";
 
-/** A gateway call's failure as its history row records it (lib/mcp/failures.ts). */
+/** A gateway call's failure as its history row records it (lib/mcp/failures.ts); the console's own database failing is no outcome of the server's. */
 export function outcomeOf(err: unknown): RelayedOutcome {
-  return toCallError(classifyFailure(err));
+  return ownOutageOutcome(err) ?? toCallError(classifyFailure(err));
 }
 
 /** An upstream failure as the JSON-RPC error the host gets: the server's own error as it was, anything else -32603 naming the server. */

@@ -6,7 +6,7 @@ vi.mock("@/lib/calls/complete", () => ({
   completeDurably: async (id: string, data: { status: string; error: string | null }) => void completions.written.push({ id, status: data.status, error: data.error }),
 }));
 
-const { refuseOwnOutage, unsentOnOutage } = await import("@/lib/calls/outage");
+const { ownOutageOutcome, refuseOwnOutage, unsentOnOutage } = await import("@/lib/calls/outage");
 
 /** What lib/mcp hands runCall when the outbound fetch's read of the workspace's network policy met a cut connection. */
 const cutMidCall = Object.assign(new Error("terminating connection due to administrator command"), {
@@ -37,6 +37,12 @@ describe("a call its own database failed in the middle of (lib/calls/outage.ts)"
     expect(() => unsentOnOutage(refusedByServer)).not.toThrow();
     await refuseOwnOutage({ id: "call-3", err: new SwitchboardError("upstream_error", "The server answered 500"), startedAt: new Date() });
     expect(completions.written).toEqual([]);
+  });
+
+  it("through the gateway, is recorded interrupted; a server's refused connection stays the classifier's", () => {
+    expect(ownOutageOutcome(cutMidCall)).toEqual({ status: "interrupted", error: { kind: "interrupted", message: expect.stringContaining("database") } });
+    const refusedByServer = Object.assign(new Error("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) });
+    expect(ownOutageOutcome(refusedByServer)).toBeNull();
   });
 
   it("before anything was sent (opening a session), a 503 and no call", () => {
