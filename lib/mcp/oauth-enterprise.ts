@@ -1,4 +1,4 @@
-import { CrossAppAccessProvider, discoverAuthorizationServerMetadata, requestJwtAuthorizationGrant, type CrossAppAccessProviderOptions, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { buildDiscoveryUrls, CrossAppAccessProvider, requestJwtAuthorizationGrant, type CrossAppAccessProviderOptions, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { SwitchboardError } from "@/lib/errors";
 import { findAddressRefusal } from "@/lib/net";
 
@@ -35,7 +35,7 @@ const sameUrl = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && 
 export async function idpTokenEndpoint({ issuer, configured, fetch }: { issuer: string; configured?: string | null; fetch: FetchLike }): Promise<string> {
   let own: string | undefined;
   try {
-    own = (await discoverAuthorizationServerMetadata(issuer, { fetchFn: fetch }))?.token_endpoint;
+    own = await ownTokenEndpoint({ issuer, fetch });
   } catch (err) {
     const refusal = findAddressRefusal(err);
     if (refusal) throw new SwitchboardError("forbidden", refusal.message, { rule: refusal.rule });
@@ -46,6 +46,22 @@ export async function idpTokenEndpoint({ issuer, configured, fetch }: { issuer: 
     throw new SwitchboardError("unprocessable", `The IdP token endpoint ${configured} is not ${issuer}'s own (its metadata names ${own}): members' ID tokens are sent only to their identity provider's token endpoint`, { field: "idpTokenEndpoint" });
   }
   return own;
+}
+
+/**
+ * `token_endpoint` of the first metadata document the issuer publishes (RFC 8414, then OpenID
+ * Connect, at the SDK's discovery URLs) that names this issuer. Read leniently: the SDK's strict
+ * schemas refuse an IdP's OpenID document without the fields sign-in needs (response types, subject
+ * types), which a token exchange does not.
+ */
+async function ownTokenEndpoint({ issuer, fetch }: { issuer: string; fetch: FetchLike }): Promise<string | undefined> {
+  for (const { url } of buildDiscoveryUrls(issuer)) {
+    const res = await fetch(url, { headers: { accept: "application/json" } });
+    if (!res.ok) continue;
+    const doc = (await res.json().catch(() => null)) as { issuer?: unknown; token_endpoint?: unknown } | null;
+    if (typeof doc?.token_endpoint === "string" && typeof doc.issuer === "string" && sameUrl(doc.issuer, issuer)) return doc.token_endpoint;
+  }
+  return undefined;
 }
 
 /**
