@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "alert" ADD COLUMN "targets" TEXT;
