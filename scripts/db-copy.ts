@@ -28,11 +28,11 @@ export const COPY_ORDER = [
   "capabilitySnapshot", "capabilityWatch", "monitor", "monitorTick", "incident", "alert",
 ] as const;
 /**
- * Short-lived counters (failed sign-ins) and client-assertion replay tombstones that start afresh
- * on the new database, and the dashboard's rollups: derived from the calls, rebuilt by the new
- * console on first use.
+ * Short-lived counters (failed sign-ins), client-assertion replay tombstones and background jobs'
+ * claims (a week's worth of due times) that start afresh on the new database, and the dashboard's
+ * rollups: derived from the calls, rebuilt by the new console on first use.
  */
-export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion"] as const;
+export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion", "jobClaim"] as const;
 /** Models without an `id` column page by their own key. */
 const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], capabilityWatch: ["serverId"], collectionRunStep: ["runId", "index"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;

@@ -2,7 +2,8 @@
 // Run with `--conditions=react-server` (lib/calls imports "server-only").
 import crypto from "node:crypto";
 import { recordCompletion, recordPending } from "@/lib/calls/journal";
-import { startSearchIndexer, stopSearchIndexer } from "@/lib/calls/search-index";
+import { indexFinishedCalls, stopSearchIndexer } from "@/lib/calls/search-index";
+import { startScheduler } from "@/lib/scheduler";
 
 const { WORKSPACE_ID: workspaceId, SERVER_ID: serverId, USER_ID: userId } = process.env as Record<string, string>;
 const total = Number(process.env.CALLS ?? 20_000);
@@ -24,7 +25,7 @@ async function oneCall(i: number): Promise<void> {
 let next = 0;
 await oneCall(next++); // opens the journal
 // On SQLite the history search index is kept by this process, as by a console (lib/calls/search-index.ts).
-startSearchIndexer({ sqlite: !/^postgres/.test(process.env.DATABASE_URL ?? "") });
+const jobs = /^postgres/.test(process.env.DATABASE_URL ?? "") ? null : startScheduler({ jobs: [{ name: "search.index", discipline: "each-instance", everyMs: 1000, variable: null, run: indexFinishedCalls }], instanceId: "bench", leaseMs: 15_000, pollMs: 5000 });
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 await Promise.all(Array.from({ length: inFlight }, async () => {
@@ -34,6 +35,7 @@ const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(c0);
 // What the indexer had not caught up with when the last call was recorded.
 const t1 = performance.now();
+await jobs?.stop();
 await stopSearchIndexer();
 const indexedAfterMs = performance.now() - t1;
 const cpuIndexed = process.cpuUsage(c0);

@@ -1,12 +1,16 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { Principal } from "@/lib/access";
+import { decryptJson, encryptJson } from "@/lib/crypto";
 import { retryOnOutage } from "@/lib/db/client";
+import { instanceId } from "@/lib/instances";
+import { finishClaim, insertClaim, type WorkItem } from "@/lib/scheduler";
 import { publish } from "@/lib/events/server";
 import { sendMail } from "@/lib/mail/server";
 import { findAddressRefusal } from "@/lib/net";
 import { outboundFetch } from "@/lib/net/server";
 import { maskWebhook, maskWebhookText, safeDecode, type AlertDelivery, type AlertDto, type AlertEvent, type AlertTargets } from "./index";
-import { insertAlert, listAlertRows, setAlertDeliveries, type AlertRow, type Tx } from "./queries";
+import { findAlertRow, insertAlert, listAlertRows, pendingAlertRows, setAlertDeliveries, type AlertRow, type Tx } from "./queries";
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -27,8 +31,8 @@ export interface RaiseAlertInput {
 
 /** The absolute link of a console path: `SWITCHBOARD_URL`'s origin, or the bare path when it is not set. */
 export function alertLink(path: string): string {
-  const base = process.env.SWITCHBOARD_URL;
-  if (!base || !URL.canParse(base)) return path;
+  const base = config().url;
+  if (!base) return path;
   return new URL(path, new URL(base).origin).toString();
 }
 
@@ -116,8 +120,51 @@ export function recordAlert({ input, tx }: { input: RaiseAlertInput; tx?: Tx }):
       runId: input.runId ?? null,
       incidentId: input.incidentId ?? null,
       deliveries: JSON.stringify(deliveries),
+      targets: deliveries.length > 1 ? encryptJson(input.targets) : null,
     },
   });
+}
+
+/** The job whose claims make each alert's delivery happen once across instances (lib/start/jobs.ts). */
+export const DELIVERY_JOB = "alerts.deliver";
+/** A delivery claim is never taken over (a half-sent alert is not sent twice): its lease only says how long it was held. */
+const DELIVERY_LEASE_MS = 60_000;
+/** Alerts older than this are not delivered any more (they stay listed, their deliveries "pending"). */
+const DELIVERY_WINDOW_MS = 24 * 3_600_000;
+
+/** Claims the delivery of an alert for this instance: false when another instance has (or had) it. */
+function claimDelivery(row: AlertRow): Promise<boolean> {
+  const claim = { job: DELIVERY_JOB, key: row.id, dueAt: row.createdAt };
+  return retryOnOutage({ attempt: () => insertClaim({ claim, instanceId: instanceId(), leaseMs: DELIVERY_LEASE_MS }), deadlineMs: RECORD_RETRY_MS }).catch(() => false);
+}
+
+/**
+ * The `alerts.deliver` job's work: alerts whose deliveries are still pending `graceMs` after they
+ * were raised (their instance died, or could not claim them through an outage).
+ */
+export async function pendingDeliveries({ graceMs }: { graceMs: number }): Promise<WorkItem[]> {
+  const now = Date.now();
+  const rows = await pendingAlertRows({ from: new Date(now - DELIVERY_WINDOW_MS), to: new Date(now - graceMs) });
+  return rows.map((row) => ({ key: row.id, dueAt: row.createdAt }));
+}
+
+/** Delivers an alert another instance recorded and never delivered (the job has claimed it). */
+export async function deliverPending({ alertId }: { alertId: string }): Promise<string | void> {
+  const row = await findAlertRow({ id: alertId });
+  if (!row?.targets) return;
+  const input: RaiseAlertInput = {
+    workspaceId: row.workspaceId,
+    event: row.event as AlertEvent,
+    ...(row.monitorId ? { monitor: { id: row.monitorId, name: row.monitorName ?? "" } } : {}),
+    ...(row.serverId ? { server: { id: row.serverId, name: row.serverName ?? "" } } : {}),
+    ...(row.runId ? { runId: row.runId } : {}),
+    ...(row.incidentId ? { incidentId: row.incidentId } : {}),
+    path: row.path,
+    text: row.text,
+    targets: decryptJson<AlertTargets>(row.targets),
+  };
+  const dto = await send({ row, input });
+  return `delivered (${dto.deliveries.filter((d) => d.channel !== "console" && d.ok).length} of ${dto.deliveries.length - 1} sent)`;
 }
 
 /**
@@ -125,6 +172,15 @@ export function recordAlert({ input, tx }: { input: RaiseAlertInput; tx?: Tx }):
  * (retried through a database outage). Never throws for a delivery: a refused or failing target is a failed delivery.
  */
 export async function deliverAlert({ row, input }: { row: AlertRow; input: RaiseAlertInput }): Promise<AlertDto> {
+  if (!row.targets) return send({ row, input });
+  if (!(await claimDelivery(row))) return toDto(row);
+  const dto = await send({ row, input });
+  const claim = { job: DELIVERY_JOB, key: row.id, dueAt: row.createdAt };
+  await finishClaim({ claim, instanceId: instanceId(), outcome: "ok" }).catch(() => undefined);
+  return dto;
+}
+
+async function send({ row, input }: { row: AlertRow; input: RaiseAlertInput }): Promise<AlertDto> {
   const url = alertLink(input.path);
   const body = JSON.stringify({
     event: input.event,

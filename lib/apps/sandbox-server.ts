@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { piece } from "@/lib/runtime";
 import { buildAppCsp, type AppCsp } from "./index";
+
+/** The port the sandbox listens on in this process (null when it is not running): Next's graph reads it. */
+export const sandboxPort = () => piece("appSandbox", () => ({ port: null as number | null }));
 
 // Read once at start-up: the proxy page is static and ours; nothing else is ever served here.
 const PROXY_JS = fs.readFileSync(new URL("./sandbox-proxy.js", import.meta.url), "utf8");
@@ -95,7 +99,10 @@ export function startSandboxServer(opts: { host: string; port: number; fixed: bo
       if (err.code === "EADDRINUSE" && !opts.fixed) return listen(0);
       throw err;
     })
-    .then((port) => ({ port, close: () => server.close() }))
+    .then((port) => {
+      sandboxPort().port = port;
+      return { port, close: () => ((sandboxPort().port = null), server.close()) };
+    })
     .catch((err: Error) => {
       console.error(`MCP Apps sandbox could not listen: ${err.message}; apps will not load`);
       return null;

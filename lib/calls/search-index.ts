@@ -2,22 +2,21 @@ import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { driver } from "@/lib/db/client";
 import { outsideTransaction } from "@/lib/db/bulk";
+import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 import { indexCalls, type IndexRun } from "./search-index-pass";
 
 export { indexCalls } from "./search-index-pass";
 
-// Started by server.ts, outside Next's bundles: nothing here may import "server-only".
+// Run by lib/start's scheduler, outside Next's bundles: nothing here may import "server-only".
 
-/** How often the indexer looks for finished calls (SWITCHBOARD_SEARCH_INDEX_MS overrides; 0 turns the timer off). */
-const INTERVAL_MS = Number(process.env.SWITCHBOARD_SEARCH_INDEX_MS ?? 1000);
 /**
  * SWITCHBOARD_SEARCH_INDEX_THREAD=1 runs the indexer in a thread of its own connection, off the event
  * loop. Not the default: a second writer, its back-to-back batches compete for the write lock with
  * the console's own writes (busy timeout 50 ms), and it was no faster in the runs of
  * docs/benchmarks.md ("Search after an import").
  */
-const THREAD = process.env.SWITCHBOARD_SEARCH_INDEX_THREAD === "1";
+const THREAD = config().searchIndexThread;
 /**
  * One batch's length. In its thread the indexer holds only the write lock: a call's write waits
  * for the batch, within the console's busy timeout (50 ms, lib/db/client.ts). On the console's own
@@ -29,13 +28,12 @@ const SHARED_BUDGET_MS = 10;
 const LOG_CALLS = 10_000;
 
 export interface SearchIndexer {
-  timer: NodeJS.Timeout | null;
   running: Promise<number> | null;
   thread: Worker | null;
   threadFailed: boolean;
 }
 
-const indexer = () => piece("searchIndexer", (): SearchIndexer => ({ timer: null, running: null, thread: null, threadFailed: false }));
+const indexer = () => piece("searchIndexer", (): SearchIndexer => ({ running: null, thread: null, threadFailed: false }));
 
 // Node 20 does not run the parent's --import hooks (tsx) in a worker: the worker registers tsx itself.
 function startThread(file: string): Worker {
@@ -95,27 +93,15 @@ export function indexPendingNow(): Promise<number> {
   return state.running;
 }
 
-/**
- * Starts (once per process, SQLite only: PostgreSQL's trigram indexes need no help) the search
- * indexer: a pass every interval that finds something to index. The timer does not keep the
- * process alive.
- */
-export function startSearchIndexer({ sqlite }: { sqlite: boolean }): void {
-  const state = indexer();
-  if (!sqlite || state.timer || !(INTERVAL_MS > 0)) return;
-  state.timer = setInterval(() => {
-    if (state.running) return;
-    indexPendingNow().catch(reportFailure);
-  }, INTERVAL_MS);
-  state.timer.unref();
+/** The `search.index` job (SQLite only, lib/start/jobs.ts): a pass that indexes what finished since the last. */
+export async function indexFinishedCalls(): Promise<void> {
+  if (indexer().running) return;
+  await indexPendingNow().catch(reportFailure);
 }
 
-/** Stops the timer and indexes what finished meanwhile (a graceful stop leaves nothing behind). */
+/** Indexes what finished meanwhile (a graceful stop leaves nothing behind) and ends the indexer's thread. */
 export async function stopSearchIndexer(): Promise<void> {
   const state = indexer();
-  if (!state.timer) return;
-  clearInterval(state.timer);
-  state.timer = null;
   await indexPendingNow().catch(reportFailure);
   const worker = state.thread;
   state.thread = null;

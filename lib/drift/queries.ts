@@ -3,10 +3,11 @@ import { prisma } from "@/lib/db/client";
 const SUMMARY = { id: true, takenAt: true, source: true, counts: true, hash: true } as const;
 
 export function latestSnapshot({ serverId }: { serverId: string }) {
-  return prisma.capabilitySnapshot.findFirst({ where: { serverId }, orderBy: [{ takenAt: "desc" }, { id: "desc" }] });
+  return prisma.capabilitySnapshot.findFirst({ where: { serverId }, orderBy: [{ seq: "desc" }, { takenAt: "desc" }, { id: "desc" }] });
 }
 
-export function insertSnapshot(data: { workspaceId: string; serverId: string; hash: string; source: string; counts: string; data: string }) {
+/** Fails with a unique violation when another snapshot of the server took `seq` first. */
+export function insertSnapshot(data: { workspaceId: string; serverId: string; seq: number; hash: string; source: string; counts: string; data: string }) {
   return prisma.capabilitySnapshot.create({ data, select: SUMMARY });
 }
 

@@ -11,7 +11,7 @@ import type { WatchInput } from "./schemas";
 import { parseData } from "./snapshots";
 import * as q from "./queries";
 
-export { snapshotOnConnect, startDriftCheck, stopDriftCheck, takeSnapshot } from "./snapshots";
+export { checkServer, liveServers, snapshotOnConnect, takeSnapshot } from "./snapshots";
 
 const HISTORY_LIMIT = 200;
 

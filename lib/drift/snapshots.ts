@@ -3,36 +3,34 @@ import { createHash } from "node:crypto";
 import { decryptJson } from "@/lib/crypto";
 import { raiseAlert } from "@/lib/alerts/server";
 import { publish } from "@/lib/events/server";
-import type { ListKind } from "@/lib/mcp";
 import { piece } from "@/lib/runtime";
-import { getLiveConnection, type ConnectedSession } from "@/lib/sessions/server";
+import type { ConnectedSession, SnapshotLister } from "@/lib/sessions/server";
+import type { WorkItem } from "@/lib/scheduler";
+import { isUniqueViolation } from "@/lib/db/client";
 import { canonicalJson, diffSnapshots, sortedData } from "./classify";
 import type { CapabilityChange, CapabilityCounts, SnapshotData, SnapshotSource } from "./index";
 import * as q from "./queries";
 
-interface Lister {
-  list(kind: ListKind): Promise<unknown[]>;
-}
-
 interface DriftState {
-  /** Servers whose session connected on this instance: the daily check looks at those still live. */
-  connected: Map<string, { workspaceId: string; serverName: string }>;
+  /** Live connections on this instance by server, whoever owns them (sessions, gateway pools, relays). */
+  live: Map<string, Set<ConnectedSession>>;
   /** One snapshot at a time per server, so two connects in a row compare with each other. */
   inProgress: Map<string, Promise<unknown>>;
-  timer: NodeJS.Timeout | null;
 }
 
-const state = () => piece("drift", (): DriftState => ({ connected: new Map(), inProgress: new Map(), timer: null }));
+const state = () => piece("drift", (): DriftState => ({ live: new Map(), inProgress: new Map() }));
 
 /** A snapshot's stored lists, read back. */
 export function parseData(data: string): SnapshotData {
   return JSON.parse(data) as SnapshotData;
 }
 
-/** lib/start registers this with lib/sessions: every connect takes a snapshot. */
+/** lib/start registers this with lib/sessions: every live connection, whoever opened it, is snapshotted when it connects. */
 export function snapshotOnConnect(session: ConnectedSession): void {
-  state().connected.set(session.serverId, { workspaceId: session.workspaceId, serverName: session.serverName });
-  void takeSnapshot({ ...session, lister: session.connection, source: "connect" });
+  const { live } = state();
+  const sessions = live.get(session.serverId) ?? new Set();
+  live.set(session.serverId, sessions.add(session));
+  void takeSnapshot({ ...session, source: "connect" });
 }
 
 /**
@@ -40,7 +38,7 @@ export function snapshotOnConnect(session: ConnectedSession): void {
  * from its last snapshot; a watched server whose new snapshot breaks something raises an alert.
  * Failures are logged: a snapshot must never fail a connect.
  */
-export function takeSnapshot(input: { workspaceId: string; serverId: string; serverName: string; lister: Lister; source: SnapshotSource }): Promise<string | null> {
+export function takeSnapshot(input: { workspaceId: string; serverId: string; serverName: string; lister: SnapshotLister; source: SnapshotSource }): Promise<string | null> {
   const { inProgress } = state();
   const before = inProgress.get(input.serverId) ?? Promise.resolve();
   const run = before.then(() => snapshot(input)).catch((err: Error) => {
@@ -59,13 +57,20 @@ async function snapshot({ workspaceId, serverId, serverName, lister, source }: P
   const data = sortedData({ tools, prompts, resources, templates });
   const json = canonicalJson(data);
   const hash = createHash("sha256").update(json).digest("hex");
-  const last = await q.latestSnapshot({ serverId });
-  if (last?.hash === hash) return null;
   const counts: CapabilityCounts = { tools: tools.length, prompts: prompts.length, resources: resources.length, templates: templates.length };
-  const row = await q.insertSnapshot({ workspaceId, serverId, hash, source, counts: JSON.stringify(counts), data: json });
-  publish(workspaceId, { type: "capabilities", serverId, snapshotId: row.id });
-  if (last) await alertIfBreaking({ workspaceId, serverId, serverName, changes: diffSnapshots(parseData(last.data), data) });
-  return row.id;
+  // Another instance may store a snapshot of the server at the same moment: the loser reads it and compares again.
+  for (let attempt = 0; ; attempt++) {
+    const last = await q.latestSnapshot({ serverId });
+    if (last?.hash === hash) return null;
+    try {
+      const row = await q.insertSnapshot({ workspaceId, serverId, seq: (last?.seq ?? 0) + 1, hash, source, counts: JSON.stringify(counts), data: json });
+      publish(workspaceId, { type: "capabilities", serverId, snapshotId: row.id });
+      if (last) await alertIfBreaking({ workspaceId, serverId, serverName, changes: diffSnapshots(parseData(last.data), data) });
+      return row.id;
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 3) throw err;
+    }
+  }
 }
 
 async function alertIfBreaking({ workspaceId, serverId, serverName, changes }: { workspaceId: string; serverId: string; serverName: string; changes: CapabilityChange[] }) {
@@ -85,31 +90,19 @@ async function alertIfBreaking({ workspaceId, serverId, serverName, changes }: {
   });
 }
 
-/**
- * The daily check: a snapshot of every server with a live session on this instance, every
- * `everyMs`. Several instances may check one server; the hash makes repeats no-ops.
- */
-export function startDriftCheck({ everyMs }: { everyMs: number }): void {
-  const s = state();
-  if (s.timer || !(everyMs > 0)) return;
-  s.timer = setInterval(() => void checkLiveServers(), everyMs);
-  s.timer.unref();
-}
-
-export function stopDriftCheck(): void {
-  const s = state();
-  if (s.timer) clearInterval(s.timer);
-  s.timer = null;
-}
-
-async function checkLiveServers(): Promise<void> {
-  const { connected } = state();
-  for (const [serverId, server] of [...connected]) {
-    const live = await getLiveConnection(serverId);
-    if (!live) {
-      connected.delete(serverId);
-      continue;
-    }
-    await takeSnapshot({ ...server, serverId, lister: live.connection, source: "daily" });
+/** The daily check's work (lib/start/jobs.ts `drift.check`): the servers with a live connection here, each claimed once per due time across instances. */
+export function liveServers(dueAt: Date): WorkItem[] {
+  const { live } = state();
+  for (const [serverId, sessions] of live) {
+    for (const session of sessions) if (!session.live()) sessions.delete(session);
+    if (!sessions.size) live.delete(serverId);
   }
+  return [...live.keys()].map((key) => ({ key, dueAt }));
+}
+
+/** The daily check of one server: a snapshot through any of its live connections here. */
+export async function checkServer({ serverId }: { serverId: string }): Promise<string | void> {
+  const session = [...(state().live.get(serverId) ?? [])].find((s) => s.live());
+  if (!session) return;
+  if (await takeSnapshot({ ...session, source: "daily" })) return "the server's capabilities changed: new snapshot";
 }

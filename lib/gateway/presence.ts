@@ -27,10 +27,9 @@ interface Presence {
 
 interface Presences {
   byKey: Map<string, Presence>;
-  sweeper: NodeJS.Timeout | null;
 }
 
-const presences = () => piece("gatewayPresence", (): Presences => ({ byKey: new Map(), sweeper: null }));
+const presences = () => piece("gatewayPresence", (): Presences => ({ byKey: new Map() }));
 
 /**
  * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/relay/endpoint.ts).
@@ -54,7 +53,6 @@ export function hostSeen(target: BridgeTarget, host: HostInfo): void {
     const recorded = recordConnection(id, member.server, target.principal, host);
     presences().byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, recorded });
   }
-  presences().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
 }
 
 /** A host's row under Connected clients (a relay session's or a bridged host's); a failure is logged, not thrown. */
@@ -100,17 +98,12 @@ export async function disconnectHost(id: string): Promise<boolean> {
   return true;
 }
 
-function sweep(): void {
-  const now = Date.now();
+/** Ends the rows of hosts unseen for IDLE_MS (the gateway's sweep job, lib/gateway/server.ts). */
+export function sweepPresences(now = Date.now()): void {
   for (const [key, presence] of presences().byKey) {
     if (now - presence.touchedAt <= IDLE_MS) continue;
     presences().byKey.delete(key);
     void presence.recorded.then(() => q.endConnection({ id: presence.id, reason: "idle" })).catch(() => undefined);
-  }
-  const all = presences();
-  if (!all.byKey.size && all.sweeper) {
-    clearInterval(all.sweeper);
-    all.sweeper = null;
   }
 }
 

@@ -12,8 +12,10 @@ import type { BridgeSessions } from "./bridge/sessions";
 import type { UpstreamPool } from "./bridge/upstreams";
 import { getServer } from "@/lib/servers/server";
 import { closeRelay } from "./relay/endpoint";
-import { disconnectHost } from "./presence";
-import { closeUpstreamsOf } from "./bridge/upstreams";
+import { disconnectHost, sweepPresences } from "./presence";
+import { closeUpstreamsOf, IDLE_MS, upstreamPool } from "./bridge/upstreams";
+import { sweepBridges } from "./bridge/bridge";
+import { sweepBridgeSessions } from "./bridge/sessions";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
 
@@ -102,6 +104,18 @@ function toDto(slug: string, serverName: string, serverId: string, row: Awaited<
 }
 
 /** At a graceful stop (lib/start): bridged hosts' handlers, then their upstream sessions, left politely. */
+/** How often the gateway's sweep job runs (lib/start/jobs.ts): idle things end within IDLE_MS and a minute. */
+export const GATEWAY_SWEEP_MS = Math.min(IDLE_MS, 60_000);
+
+/** Ends what bridged hosts left idle for IDLE_MS: bridges, legacy sessions, Connected-clients rows, upstream connections. */
+export async function sweepGateway(): Promise<void> {
+  const now = Date.now();
+  sweepBridges(now);
+  sweepBridgeSessions(now);
+  sweepPresences(now);
+  await upstreamPool().sweep(now);
+}
+
 export async function closeGateway(): Promise<void> {
   await Promise.allSettled([...(existingPiece<Bridges>("gatewayBridges")?.entries.values() ?? [])].map((bridge) => bridge.handler.close()));
   await Promise.allSettled([...(existingPiece<BridgeSessions>("gatewayBridgeSessions")?.entries.values() ?? [])].map((session) => session.server.close()));

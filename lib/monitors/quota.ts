@@ -1,11 +1,11 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 import { countMonitors } from "./queries";
 
 /** Monitors a workspace may have, paused ones included (SWITCHBOARD_MAX_MONITORS; default 100). */
 export function maxMonitors(): number {
-  const configured = Number(process.env.SWITCHBOARD_MAX_MONITORS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 100;
+  return config().maxMonitors;
 }
 
 /** 409 with the limit when the workspace has no room for one more monitor. */

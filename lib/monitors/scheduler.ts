@@ -11,14 +11,8 @@ import { nextDue } from "./schedule";
 
 const BATCH = 100;
 const TICKS_KEPT_MS = 7 * 24 * 3_600_000;
-const PRUNE_EVERY_MS = 3_600_000;
 /** How long a finished run's incident and alert writes are retried through a database outage. */
 const AFTER_RUN_RETRY_MS = 5 * 60_000;
-
-function pollMs(): number {
-  const configured = Number(process.env.SWITCHBOARD_MONITOR_POLL_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : 1000;
-}
 
 /** The monitor's creator as they are now in the workspace: it runs as them, or not at all. */
 async function creatorPrincipal(monitor: q.DueMonitor): Promise<{ principal: Principal } | { reason: string }> {
@@ -39,21 +33,24 @@ async function creatorPrincipal(monitor: q.DueMonitor): Promise<{ principal: Pri
   };
 }
 
-interface Scheduler {
+/** The monitors' part of the scheduler's jobs (lib/start/jobs.ts). */
+export interface MonitorWork {
+  /** `monitors.poll` (every instance): claims and starts each due tick. */
+  poll(): Promise<void>;
+  /** `monitors.prune` (once across instances): ticks older than a week go. */
+  prune(): Promise<string | void>;
   /** Nothing new is claimed, and runs still going no longer open or close incidents. */
-  stop(): Promise<void>;
+  stop(): void;
 }
 
 /**
- * Polls for due monitors every SWITCHBOARD_MONITOR_POLL_MS. Each due tick is claimed by a
- * compare-and-set of the monitor's `nextRunAt` (one instance wins) and recorded as a MonitorTick
- * whose unique (monitor, dueAt) is a second guard, in the transaction that inserts its run (or
- * records why it skipped): a tick never stands without its run, and a failed write leaves it due.
+ * Each due tick is claimed by a compare-and-set of the monitor's `nextRunAt` (one instance wins)
+ * and recorded as a MonitorTick whose unique (monitor, dueAt) is a second guard, in the
+ * transaction that inserts its run (or records why it skipped): a tick never stands without its
+ * run, and a failed write leaves it due.
  */
-export function startMonitorScheduler({ log = console.log }: { log?: (line: string) => void } = {}): Scheduler {
+export function monitorWork({ log = console.log }: { log?: (line: string) => void } = {}): MonitorWork {
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let polling: Promise<void> = Promise.resolve();
 
   const runTick = async (monitor: q.DueMonitor) => {
     const due = monitor.nextRunAt!;
@@ -94,39 +91,18 @@ export function startMonitorScheduler({ log = console.log }: { log?: (line: stri
     }
   };
 
-  let prunedAt = 0;
-  // Runs of any origin whose instance stopped renewing them (lib/collections/lease.ts) end here too.
-  let reapedAt = 0;
-  const poll = async () => {
-    try {
-      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-        prunedAt = Date.now();
-        await q.pruneTicks({ before: new Date(prunedAt - TICKS_KEPT_MS) });
-      }
-      if (Date.now() - reapedAt > heartbeatMs()) {
-        reapedAt = Date.now();
-        await reapExpiredRuns();
-      }
+  return {
+    async poll() {
+      if (stopped) return;
       const due = await q.dueMonitors({ now: new Date(), limit: BATCH });
       await Promise.all(due.map(runTick));
-    } catch (err) {
-      log(`[monitors] poll failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      polling = poll().finally(schedule);
-    }, pollMs());
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
+    },
+    async prune() {
+      const { count: pruned } = await q.pruneTicks({ before: new Date(Date.now() - TICKS_KEPT_MS) });
+      if (pruned) return `${pruned} tick(s) older than a week deleted`;
+    },
+    stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await polling;
     },
   };
 }

@@ -14,7 +14,7 @@ import { cronProblem, nextDue } from "./schedule";
 import type { CreateMonitor, UpdateMonitor } from "./schemas";
 import { computeUptime } from "./uptime";
 
-export { startMonitorScheduler } from "./scheduler";
+export { monitorWork, type MonitorWork } from "./scheduler";
 
 function checkSchedule(schedule: MonitorSchedule): void {
   if (!("cron" in schedule)) return;

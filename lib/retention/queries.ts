@@ -7,17 +7,6 @@ export function listWorkspacesWithRetention() {
   return prisma.workspace.findMany({ where: { retentionDays: { gt: 0 } }, select: { id: true, retentionDays: true } });
 }
 
-/**
- * Deletes up to `limit` finished calls that started before `cutoff` (one short statement, so a
- * million old rows never hold SQLite's write lock for long). Shares, notes, tags and stars go by
- * cascade. Returns how many it deleted.
- */
-export async function deleteOldCalls({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
-  const rows = await prisma.call.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "pending" } }, select: { id: true }, take: limit });
-  if (!rows.length) return 0;
-  return (await prisma.call.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
-}
-
 /** Ended sessions closed before `cutoff` that no call refers to any more. */
 export async function findOldSessions({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<string[]> {
   const rows = await prisma.mcpSession.findMany({
@@ -45,14 +34,6 @@ export async function deleteSessionTraffic({ sessionIds, limit }: { sessionIds: 
 export async function deleteSessions({ ids }: { ids: string[] }): Promise<number> {
   return (await prisma.mcpSession.deleteMany({ where: { id: { in: ids } } })).count;
 }
-
-/** Finished collection runs (a monitor's included) that started before `cutoff`; steps and shares go by cascade. */
-export async function deleteOldRuns({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
-  const rows = await prisma.collectionRun.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "running" } }, select: { id: true }, take: limit });
-  if (!rows.length) return 0;
-  return (await prisma.collectionRun.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
-}
-
 
 /** Alerts raised before `cutoff`, and incidents that ended before it (an open one stays, however old). */
 export async function deleteOldAlerts({ workspaceId, cutoff }: { workspaceId: string; cutoff: Date }): Promise<number> {

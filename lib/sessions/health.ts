@@ -2,13 +2,11 @@ import "server-only";
 import { publish } from "@/lib/events/server";
 import type { McpConnection } from "@/lib/mcp/server";
 import type { PingOutcome } from "./index";
+import { config } from "@/lib/config";
 import * as q from "./queries";
-import { piece } from "@/lib/runtime";
 
-/** How often live sessions are pinged (SWITCHBOARD_HEALTH_INTERVAL_MS overrides; 0 turns it off). */
-const INTERVAL_MS = Number(process.env.SWITCHBOARD_HEALTH_INTERVAL_MS ?? 30_000);
 /** A ping that takes longer than this counts as no answer. */
-const PING_TIMEOUT_MS = Number(process.env.SWITCHBOARD_HEALTH_TIMEOUT_MS ?? 10_000);
+const PING_TIMEOUT_MS = config().healthTimeoutMs;
 
 export interface PingTarget {
   workspaceId: string;
@@ -37,30 +35,7 @@ export async function pingSession(target: PingTarget, timeoutMs = PING_TIMEOUT_M
   return outcome;
 }
 
-interface HealthMonitor {
-  timer: NodeJS.Timeout | null;
-  targets: () => Promise<PingTarget[]>;
-  running: boolean;
-}
-
-const monitor = () => piece("health", (): HealthMonitor => ({ timer: null, targets: async () => [], running: false }));
-
-/**
- * Starts (once per process) the periodic health check of every live session; `targets` lists them.
- * Rounds never overlap, and the timer does not keep the process alive.
- */
-export function ensureHealthMonitor(targets: () => Promise<PingTarget[]>): void {
-  const state = monitor();
-  state.targets = targets;
-  if (state.timer || !(INTERVAL_MS > 0)) return;
-  state.timer = setInterval(() => {
-    if (state.running) return;
-    state.running = true;
-    void state
-      .targets()
-      .then((list) => Promise.all(list.map((t) => pingSession(t))))
-      .catch(() => undefined)
-      .finally(() => (state.running = false));
-  }, INTERVAL_MS);
-  state.timer.unref();
+/** Pings every live session (the `sessions.health` job, lib/start/jobs.ts); a round's failures are outcomes, not throws. */
+export async function pingAll(targets: PingTarget[]): Promise<void> {
+  await Promise.all(targets.map((t) => pingSession(t)));
 }

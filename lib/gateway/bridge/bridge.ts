@@ -18,13 +18,12 @@ interface BridgeEntry extends BridgeState {
   listening: number;
 }
 
-/** The bridges by principal and endpoint path, and the timer that ends idle ones. */
+/** The bridges by principal and endpoint path. */
 export interface Bridges {
   entries: Map<string, BridgeEntry>;
-  sweeper: NodeJS.Timeout | null;
 }
 
-const bridges = () => piece("gatewayBridges", (): Bridges => ({ entries: new Map(), sweeper: null }));
+const bridges = () => piece("gatewayBridges", (): Bridges => ({ entries: new Map() }));
 
 /**
  * Serves one request of a modern-era (2026-07-28) host, on a server's endpoint or the aggregated
@@ -36,7 +35,6 @@ export async function serveBridged(request: Request, parsedBody: unknown, target
   let entry = bridges().entries.get(key);
   if (!entry) bridges().entries.set(key, (entry = newEntry(target.path)));
   entry.lastUsed = Date.now();
-  bridges().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   const method = (parsedBody as { method?: unknown } | undefined)?.method;
   const scope = new BridgeScope(target, entry);
   // What the aggregated endpoint declares depends on its servers: asked where it is told.
@@ -112,18 +110,13 @@ function whenEnded(response: Response, ended: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-function sweep() {
-  const now = Date.now();
+/** Ends bridges unused for IDLE_MS (the gateway's sweep job, lib/gateway/server.ts). */
+export function sweepBridges(now = Date.now()): void {
   for (const [key, entry] of bridges().entries) {
     if (entry.listening > 0 || now - entry.lastUsed <= IDLE_MS) continue;
     bridges().entries.delete(key);
     unwatchAll(entry);
     void entry.handler.close().catch(() => undefined);
-  }
-  const all = bridges();
-  if (!all.entries.size && all.sweeper) {
-    clearInterval(all.sweeper);
-    all.sweeper = null;
   }
 }
 

@@ -25,10 +25,9 @@ interface BridgeSession {
 
 export interface BridgeSessions {
   entries: Map<string, BridgeSession>;
-  sweeper: NodeJS.Timeout | null;
 }
 
-const sessions = () => piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries: new Map(), sweeper: null }));
+const sessions = () => piece("gatewayBridgeSessions", (): BridgeSessions => ({ entries: new Map() }));
 
 /**
  * A legacy (2025-era) host on the aggregated endpoint: `initialize` opens a session held in this
@@ -54,7 +53,6 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
   transport.onclose = () => void end(id);
   await server.connect(transport);
   sessions().entries.set(id, session);
-  sessions().sweeper ??= setInterval(sweep, Math.min(IDLE_MS, 60_000)).unref();
   return transport.handleRequest(request, { parsedBody });
 }
 
@@ -106,12 +104,7 @@ async function end(id: string): Promise<void> {
   await session.server.close().catch(() => undefined);
 }
 
-function sweep() {
-  const now = Date.now();
+/** Ends legacy hosts' sessions unused for IDLE_MS (the gateway's sweep job, lib/gateway/server.ts). */
+export function sweepBridgeSessions(now = Date.now()): void {
   for (const [id, session] of sessions().entries) if (now - session.lastUsed > IDLE_MS) void end(id);
-  const all = sessions();
-  if (!all.entries.size && all.sweeper) {
-    clearInterval(all.sweeper);
-    all.sweeper = null;
-  }
 }

@@ -2,13 +2,14 @@ import "server-only";
 import crypto from "node:crypto";
 import { openConnection, type ListChangedKind, type LogMessage, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { Credential } from "../recorder";
+import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
-import { upstreamFailure } from "@/lib/sessions/server";
+import { announceConnected, upstreamFailure } from "@/lib/sessions/server";
 import { connectionConfig } from "../upstream";
 
 /** How long a bridged upstream connection (and a bridge) lives without a request. */
-export const IDLE_MS = Number(process.env.SWITCHBOARD_GATEWAY_IDLE_MS ?? 10 * 60_000);
+export const IDLE_MS = config().gatewayIdleMs;
 
 /** One console client to a server, shared by the bridged requests of one principal (lib/gateway/bridge/bridge.ts). */
 export interface PooledUpstream {
@@ -42,7 +43,6 @@ export type ServerRequestHandler = (request: ServerRequest, signal: AbortSignal)
 /** Upstream connections of bridged (modern-era and aggregated) hosts, by principal and server. */
 export class UpstreamPool {
   readonly entries = new Map<string, PooledUpstream>();
-  private sweeper: NodeJS.Timeout | null = null;
 
   /** Closes every connection of one server (its exposure turned off), or all (the instance stops). */
   async close(filter: (entry: PooledUpstream) => boolean = () => true): Promise<void> {
@@ -54,17 +54,11 @@ export class UpstreamPool {
   drop(entry: PooledUpstream): void {
     if (this.entries.get(entry.key) !== entry) return;
     this.entries.delete(entry.key);
-    if (!this.entries.size && this.sweeper) {
-      clearInterval(this.sweeper);
-      this.sweeper = null;
-    }
   }
 
-  sweepSoon(): void {
-    this.sweeper ??= setInterval(() => {
-      const now = Date.now();
-      void this.close((entry) => entry.pins === 0 && entry.holder === null && now - entry.lastUsed > IDLE_MS);
-    }, Math.min(IDLE_MS, 60_000)).unref();
+  /** Closes connections unused for IDLE_MS (the gateway's sweep job, lib/gateway/server.ts). */
+  sweep(now = Date.now()): Promise<void> {
+    return this.close((entry) => entry.pins === 0 && entry.holder === null && now - entry.lastUsed > IDLE_MS);
   }
 }
 
@@ -121,7 +115,9 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
         onClose: () => pool.drop(entry),
         ...(capable ? { onServerRequest: (request: ServerRequest, signal: AbortSignal) => (entry.holder ?? noCall)(request, signal) } : {}),
       });
-      return await openConnection(config);
+      const connection = await openConnection(config);
+      announceConnected({ workspaceId: server.workspaceId, serverId: server.id, serverName: server.name, lister: connection, live: () => pool.entries.get(key) === entry });
+      return connection;
     } catch (err) {
       pool.drop(entry);
       throw upstreamFailure(server, err);
@@ -129,7 +125,6 @@ function open(server: ServerSecretRow, key: string, capable: boolean): PooledUps
   })();
   entry.ready.catch(() => undefined);
   pool.entries.set(key, entry);
-  pool.sweepSoon();
   return entry;
 }
 

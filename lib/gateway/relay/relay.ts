@@ -25,6 +25,8 @@ export interface RelayHooks {
   shape(method: string, result: Record<string, unknown>): Record<string, unknown>;
   /** The host sent `initialize`: who it is. Awaited before it goes on, so the session is known everywhere first. */
   initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): Promise<void>;
+  /** The host's `notifications/initialized` went up: the session is live (drift snapshots it). */
+  live(): void;
   /** The relay ended (the host left, the server went away, an admin disconnected it). */
   ended(reason: string): void;
   /** `initialize` failed upstream: another transport to try once (legacy HTTP+SSE), or null. */
@@ -75,7 +77,7 @@ export class GatewayRelay {
     const answer = new Promise<JSONRPCMessage>((resolve) => this.own.set(id, resolve));
     await this.upstream.send({ jsonrpc: "2.0", id, method, params });
     const message = await answer;
-    if (isJSONRPCErrorResponse(message)) throw new Error(message.error.message);
+    if (isJSONRPCErrorResponse(message)) throw Object.assign(new Error(message.error.message), { code: message.error.code });
     return (message as { result: Record<string, unknown> }).result;
   }
 
@@ -116,6 +118,11 @@ export class GatewayRelay {
       }
     }
     await this.toServer(message);
+    if (isJSONRPCNotification(message) && message.method === "notifications/initialized") this.hooks.live();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   private async hostRequest(request: Request): Promise<void> {

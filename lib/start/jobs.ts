@@ -1,0 +1,56 @@
+import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/alerts/server";
+import { insertAuditEvents } from "@/lib/audit/queries";
+import { deleteOldCalls } from "@/lib/calls/queries";
+import { deleteOldRuns } from "@/lib/collections/queries";
+import { indexFinishedCalls } from "@/lib/calls/search-index";
+import { reapExpiredRuns } from "@/lib/collections/server";
+import type { Config } from "@/lib/config";
+import { OPTIMIZE_INTERVAL_MS, optimizeDatabase } from "@/lib/db/client";
+import { checkServer, liveServers } from "@/lib/drift/server";
+import { GATEWAY_SWEEP_MS, sweepGateway } from "@/lib/gateway/server";
+import type { MonitorWork } from "@/lib/monitors/server";
+import { purgeExpiredHistory } from "@/lib/retention/purge";
+import { pruneClaims, type Job } from "@/lib/scheduler";
+import { pingLiveSessions } from "@/lib/sessions/server";
+import { forgetRollupsBefore } from "@/lib/stats/rollup";
+
+const HOUR_MS = 3_600_000;
+
+async function reapRuns(): Promise<string | void> {
+  const reaped = await reapExpiredRuns();
+  if (reaped) return `${reaped} run(s) whose instance stopped renewing them marked interrupted`;
+}
+const CLAIMS_KEPT_MS = 7 * 24 * HOUR_MS;
+
+/**
+ * Every piece of background work the console does, in one list: its name (the log's), its
+ * discipline — `claimed` runs once per due time across instances (job_claim), `each-instance` is
+ * a process's own upkeep — and the variable that sets how often. docs/architecture.md has the table.
+ */
+export function consoleJobs({ config, sqlite, monitors }: { config: Config; sqlite: boolean; monitors: MonitorWork | null }): Job[] {
+  const off = 0;
+  return [
+    // Once across instances.
+    { name: "retention", discipline: "claimed", everyMs: config.retentionIntervalMs, variable: "SWITCHBOARD_RETENTION_INTERVAL_MS", run: () => purgeExpiredHistory({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore, deletes: { calls: deleteOldCalls, runs: deleteOldRuns } }) },
+    { name: "drift.check", discipline: "claimed", everyMs: config.driftCheckMs, variable: "SWITCHBOARD_DRIFT_CHECK_MS", work: liveServers, run: ({ key }) => checkServer({ serverId: key }) },
+    {
+      name: DELIVERY_JOB,
+      discipline: "claimed",
+      everyMs: config.alertDeliveryMs,
+      variable: "SWITCHBOARD_ALERT_DELIVERY_MS",
+      work: () => pendingDeliveries({ graceMs: Math.min(config.alertDeliveryMs, 30_000) }),
+      takeOver: false,
+      run: ({ key }) => deliverPending({ alertId: key }),
+    },
+    { name: "monitors.prune", discipline: "claimed", everyMs: monitors ? HOUR_MS : off, variable: null, run: () => monitors!.prune() },
+    { name: "jobs.prune", discipline: "claimed", everyMs: HOUR_MS, variable: null, run: async () => void (await pruneClaims({ before: new Date(Date.now() - CLAIMS_KEPT_MS) })) },
+    // On every instance.
+    { name: "monitors.poll", discipline: "each-instance", everyMs: monitors ? config.monitorPollMs : off, variable: "SWITCHBOARD_MONITOR_POLL_MS", run: () => monitors!.poll() },
+    // A compare-and-set: runs (of any origin) whose instance stopped renewing their lease end `interrupted`.
+    { name: "runs.reap", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", atStart: true, run: reapRuns },
+    { name: "sessions.health", discipline: "each-instance", everyMs: config.healthIntervalMs, variable: "SWITCHBOARD_HEALTH_INTERVAL_MS", run: pingLiveSessions },
+    { name: "gateway.sweep", discipline: "each-instance", everyMs: GATEWAY_SWEEP_MS, variable: "SWITCHBOARD_GATEWAY_IDLE_MS", run: sweepGateway },
+    { name: "search.index", discipline: "each-instance", everyMs: sqlite ? config.searchIndexMs : off, variable: "SWITCHBOARD_SEARCH_INDEX_MS", run: indexFinishedCalls },
+    { name: "sqlite.optimize", discipline: "each-instance", everyMs: sqlite ? OPTIMIZE_INTERVAL_MS : off, variable: null, run: optimizeDatabase },
+  ];
+}
