@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 // One rule that matters: other code enters a domain only through its doors
 // (lib/<domain>/index.ts, schemas.ts, server.ts, hooks.ts), and the MCP SDK stays in lib/mcp, lib/relay, agent/.
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next*/**", "agent/dist/**", "cli/dist/**", "public/**", "data/**", "test-results/**"] },
+  { ignores: ["node_modules/**", ".next*/**", "dist/**", ".dist-*/**", "agent/dist/**", "cli/dist/**", "public/**", "data/**", "test-results/**"] },
   {
     files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser },

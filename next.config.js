@@ -4,6 +4,9 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@prisma/client", "ws", "undici"],
   typedRoutes: false,
+  // Each page's modules load on its first request, not all at start: a restart listened 1.7 s of CPU
+  // sooner, ~50 MiB smaller (docs/benchmarks.md, "issue 39: restart of a built console").
+  experimental: { preloadEntriesOnStart: false },
   poweredByHeader: false,
   // API answers are small and per-request gzip was the largest CPU cost in profiles; a reverse
   // proxy in front of a deployment can compress.

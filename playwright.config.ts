@@ -1,5 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
+// The browser tests run the console as production does: the compiled server (tests/support/console.ts).
+process.env.SWITCHBOARD_TEST_COMPILED ??= "1";
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 90_000,

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# One command runs the app: install, generate, migrate and build as needed, then serve.
+# One command runs the app: install, migrate and build as needed, then serve the compiled server.
+# Each step is skipped when its inputs did not change, so a restart of a built console is node
+# starting dist/server.mjs (docs/benchmarks.md, "Restart of a built console").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/progress.sh
@@ -11,9 +13,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # npm ci rejects this lock file: npm 11 leaves other platforms' optional packages out of it.
   with_progress "installing" npm install --no-audit --no-fund
 fi
-bash scripts/db-generate.sh
-echo "› Migrating the database ($(printf %s "${DATABASE_URL:-file:./data/switchboard.db}" | sed -E 's#//[^@/]*@#//…@#'))"
-node node_modules/prisma/build/index.js migrate deploy
+# Asking the database which migrations it has takes a tenth of Prisma's start-up.
+if ! node scripts/db-migrated.mjs; then
+  echo "› Migrating the database ($(printf %s "${DATABASE_URL:-file:./data/switchboard.db}" | sed -E 's#//[^@/]*@#//…@#'))"
+  node node_modules/prisma/build/index.js migrate deploy
+fi
 bash scripts/build.sh
 echo "› Starting Switchboard on http://${HOST:-127.0.0.1}:${PORT:-3000}"
-NODE_ENV=production exec node --import tsx server.ts
+NODE_ENV=production exec node dist/server.mjs

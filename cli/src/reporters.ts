@@ -2,8 +2,8 @@ import type { RunDto, StepRunDto } from "../../lib/collections";
 import { toJUnit } from "../../lib/collections/junit";
 import type { Reporter } from "./args";
 
-const FINISHED = new Set(["passed", "failed", "error", "skipped"]);
-const MARK: Record<string, string> = { passed: "✓", failed: "✗", error: "!", skipped: "-", pending: "-", running: "-" };
+const FINISHED = new Set(["passed", "failed", "error", "skipped", "interrupted"]);
+const MARK: Record<string, string> = { passed: "✓", failed: "✗", error: "!", interrupted: "!", skipped: "-", pending: "-", running: "-" };
 
 const ms = (n: number | null) => (n === null ? "" : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
 
@@ -12,7 +12,7 @@ export function prettyStep(step: StepRunDto): string[] {
   const head = `  ${MARK[step.status] ?? "?"} ${step.index + 1}. ${step.label}`;
   const tail = step.status === "skipped" ? "skipped" : FINISHED.has(step.status) ? ms(step.durationMs) : "not run";
   const lines = [tail ? `${head}  ${tail}` : head];
-  if (step.status === "error" && step.error) lines.push(`      error: ${step.error}`);
+  if ((step.status === "error" || step.status === "interrupted") && step.error) lines.push(`      ${step.status}: ${step.error}`);
   for (const a of step.assertions) if (!a.passed) lines.push(`      [${a.kind}] ${a.message}`);
   return lines;
 }
@@ -26,6 +26,7 @@ export function prettySummary(run: RunDto): string {
   const count = (s: string) => run.steps.filter((x) => x.status === s).length;
   const parts = [`${count("passed")} passed`, `${count("failed")} failed`];
   if (count("error")) parts.push(`${count("error")} errored`);
+  if (count("interrupted")) parts.push(`${count("interrupted")} interrupted`);
   if (count("skipped")) parts.push(`${count("skipped")} skipped`);
   const elapsed = run.finishedAt ? ` in ${ms(Date.parse(run.finishedAt) - Date.parse(run.startedAt))}` : "";
   return `${run.status.toUpperCase()}: ${parts.join(", ")} of ${run.steps.length} steps${elapsed}`;

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 
 /** Workspace roles, weakest first. Each role can do everything the ones before it can. */
@@ -82,10 +83,7 @@ export { actionRole, deniedReason, gateOf, isAction, type Action } from "./actio
 
 /** The origins the operator trusts beside the console's own (SWITCHBOARD_TRUSTED_ORIGINS, comma-separated). */
 export function operatorTrustedOrigins(): string[] {
-  return (process.env.SWITCHBOARD_TRUSTED_ORIGINS ?? "")
-    .split(",")
-    .map((o) => o.trim().replace(/\/+$/, ""))
-    .filter(Boolean);
+  return [...config().trustedOrigins];
 }
 
 /** Members change what they made; admins and owners anything (notes, views, collections, monitors). */

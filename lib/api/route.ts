@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { accessFor, gateRefusal, operatorTrustedOrigins, type Access } from "@/lib/access";
+import { config } from "@/lib/config";
+import { accessFor, gateRefusal, type Access } from "@/lib/access";
 import { databaseFault } from "@/lib/db/client";
 import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
 import { forwardRequest } from "@/lib/cluster/server";
@@ -137,8 +138,8 @@ function refuseCrossSite(request: ApiRequest, { requireOrigin }: { requireOrigin
 }
 
 function trustedOrigins(request: ApiRequest): Set<string> {
-  const configured = process.env.SWITCHBOARD_URL ? [new URL(process.env.SWITCHBOARD_URL).origin] : [];
-  return new Set([requestOrigin(request), ...configured, ...operatorTrustedOrigins()]);
+  const { url, trustedOrigins } = config();
+  return new Set([requestOrigin(request), ...(url ? [new URL(url).origin] : []), ...trustedOrigins]);
 }
 
 function toReply(result: unknown): Reply {
@@ -178,8 +179,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The cap for bodies that carry MCP arguments or answers: configurable up to the relay's frame cap. */
 export function callBodyLimit(): number {
-  const configured = Number(process.env.SWITCHBOARD_MAX_CALL_BODY_BYTES);
-  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, DEFAULT_MAX_MESSAGE_BYTES) : MAX_BODY_BYTES;
+  return Math.min(config().maxCallBodyBytes, DEFAULT_MAX_MESSAGE_BYTES);
 }
 
 /**

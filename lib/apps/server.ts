@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { RequestHead } from "@/lib/access";
 import type { Principal } from "@/lib/access";
 import type { CallDto } from "@/lib/calls";
@@ -8,6 +9,7 @@ import type { ToolDefinition } from "@/lib/mcp";
 import { getServerForCall } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
 import { isVisibleToApps, toolResourceUri, type AppCallTool, type AppReadResource, type CallAppInfo } from "./index";
+import { sandboxPort } from "./sandbox-server";
 
 /**
  * Where browsers load the sandbox proxy page: `SWITCHBOARD_SANDBOX_ORIGIN` in production (a host
@@ -18,15 +20,11 @@ function sandboxOrigin(request: RequestHead): { origin: string } | { error: stri
   const host = request.headers.get("host") ?? consoleUrl.host;
   const consoleOrigin = `${consoleUrl.protocol}//${host}`;
   let origin: string;
-  const configured = process.env.SWITCHBOARD_SANDBOX_ORIGIN;
+  const configured = config().sandboxOrigin;
   if (configured) {
-    try {
-      origin = new URL(configured).origin;
-    } catch {
-      return { error: "SWITCHBOARD_SANDBOX_ORIGIN is not a valid origin" };
-    }
+    origin = new URL(configured).origin;
   } else {
-    const port = process.env.SWITCHBOARD_SANDBOX_PORT;
+    const { port } = sandboxPort();
     if (!port) return { error: "The app sandbox is not running (the console was not started through server.ts)" };
     origin = `${consoleUrl.protocol}//${new URL(`http://${host}`).hostname}:${port}`;
   }

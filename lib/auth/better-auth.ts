@@ -1,6 +1,7 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { config } from "@/lib/config";
 import { databaseProvider, prisma } from "@/lib/db/client";
 import { operatorTrustedOrigins } from "@/lib/access";
 import { derivedSecret } from "@/lib/crypto";
@@ -19,7 +20,7 @@ export const auth = betterAuth({
   // the request, or SWITCHBOARD_URL). A dynamic one ({ allowedHosts }) would refuse the server-side
   // token checks the gateway makes without a request, so only the warning about it is dropped.
   logger: { log: authLog },
-  secret: process.env.BETTER_AUTH_SECRET ?? derivedSecret("better-auth"),
+  secret: config().betterAuthSecret ?? derivedSecret("better-auth"),
   database: prismaAdapter(withOpenedProviderSecrets(prisma), { provider: databaseProvider }),
   emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
   // Declared so the sign-in answer carries the person's theme: the browser applies it before the console's first page.
@@ -36,7 +37,7 @@ export const auth = betterAuth({
   rateLimit: { enabled: false },
   // Secure cookies whenever the console is reached over HTTPS (its configured URL says so).
   advanced: {
-    useSecureCookies: process.env.SWITCHBOARD_SECURE_COOKIES === "1" || process.env.SWITCHBOARD_URL?.startsWith("https:") === true,
+    useSecureCookies: config().secureCookies || config().url?.startsWith("https:") === true,
   },
   // The console is the OAuth authorization server of its gateway endpoints (docs/gateway.md).
   plugins: [...gatewayOAuthPlugins, ...ssoPlugins()],

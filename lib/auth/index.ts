@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import type { RequestHead, TokenScope, TokenScopeName } from "@/lib/access";
 export type { ClientInfo, Principal, RequestHead } from "@/lib/access";
 export type { Setup, CreateToken } from "./schemas";
@@ -42,7 +43,7 @@ export const authKeys = {
  */
 export function requestOrigin(request: RequestHead): string {
   const url = new URL(request.url);
-  const trustProxy = process.env.SWITCHBOARD_TRUST_PROXY === "1";
+  const { trustProxy } = config();
   const forwarded = (name: string) => (trustProxy ? request.headers.get(name)?.split(",")[0]?.trim() : undefined);
   const host = forwarded("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
   const proto = forwarded("x-forwarded-proto") ?? url.protocol.replace(":", "");
@@ -51,7 +52,8 @@ export function requestOrigin(request: RequestHead): string {
 
 /** The console's public origin for links it hands out: SWITCHBOARD_URL if set, else the request's. */
 export function consoleOrigin(request: RequestHead): string {
-  return process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : requestOrigin(request);
+  const configured = config().url;
+  return configured ? new URL(configured).origin : requestOrigin(request);
 }
 
 export {

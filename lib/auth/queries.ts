@@ -16,10 +16,6 @@ export function touchToken({ id }: { id: string }) {
   return prisma.apiToken.update({ where: { id }, data: { lastUsedAt: new Date() } });
 }
 
-export function touchMember({ id }: { id: string }) {
-  return prisma.member.update({ where: { id }, data: { lastActiveAt: new Date() } });
-}
-
 export function findUserByEmail({ email }: { email: string }) {
   return prisma.user.findUnique({ where: { email }, select: { id: true, name: true, email: true } });
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { RequestHead } from "./index";
 import { effectiveRole, parseTokenScopes, roleRank, type Role } from "@/lib/access";
 import { hashToken } from "@/lib/crypto";
@@ -7,7 +8,7 @@ import { auth } from "./better-auth";
 import { consoleOrigin, requestOrigin, type ClientInfo, type Principal } from "./index";
 import * as q from "./queries";
 import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
-import { cacheEpoch, forgetCache, piece } from "@/lib/runtime";
+import { cacheEpoch, existingPiece, forgetCache, piece } from "@/lib/runtime";
 import { signedInWithSso, ssoSessionStands } from "@/lib/sso/server";
 
 export { auth, createUserWithPassword } from "./better-auth";
@@ -94,7 +95,7 @@ export function requestHost(request: RequestHead): string {
  * appended last to `X-Forwarded-For` (the entries before it are the client's to invent).
  */
 export function clientAddress(request: RequestHead): string {
-  if (process.env.SWITCHBOARD_TRUST_PROXY === "1") {
+  if (config().trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").map((e) => e.trim()).filter(Boolean).at(-1);
     if (forwarded) return forwarded;
   }
@@ -164,7 +165,8 @@ function touchMember(id: string) {
   const now = Date.now();
   if ((lastActiveWrites().get(id) ?? 0) > now - 60_000) return;
   lastActiveWrites().set(id, now);
-  void q.touchMember({ id }).catch(() => undefined);
+  // Written by lib/members (installed by lib/start; none in a process that did not start the console).
+  void existingPiece<{ touch(input: { id: string }): Promise<unknown> }>("memberWrites")?.touch({ id }).catch(() => undefined);
 }
 
 // lastUsedAt is informational: write it at most once a minute per token, off the request path.

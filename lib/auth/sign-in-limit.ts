@@ -1,13 +1,9 @@
 import "server-only";
 import crypto from "node:crypto";
 import { RateLimiterPrisma, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
+import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { SwitchboardError } from "@/lib/errors";
-
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
 
 /**
  * Failed sign-ins, counted three ways. One account from one address is stopped first, with a
@@ -20,11 +16,11 @@ const setting = (name: string, fallback: number) => {
  */
 const limiter = (keyPrefix: string, points: number, duration: number) =>
   new RateLimiterPrisma({ storeClient: prisma, tableName: "rateLimit", keyPrefix, points, duration });
-const BASE_BLOCK_S = setting("SWITCHBOARD_SIGNIN_BLOCK_SECONDS", 60);
+const BASE_BLOCK_S = config().signinBlockSeconds;
 const MAX_BLOCK_S = 60 * 60;
-const pair = limiter("pair", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES", 5), 15 * 60);
-const address = limiter("address", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ADDRESS", 30), 15 * 60);
-const account = limiter("account", setting("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ACCOUNT", 100), 60 * 60);
+const pair = limiter("pair", config().signinMaxFailures, 15 * 60);
+const address = limiter("address", config().signinMaxFailuresPerAddress, 15 * 60);
+const account = limiter("account", config().signinMaxFailuresPerAccount, 60 * 60);
 const accountPause = limiter("account-pause", 1, BASE_BLOCK_S);
 const lockouts = limiter("lockouts", 1_000_000, 24 * 60 * 60);
 const known = limiter("known", 1, 30 * 24 * 60 * 60);

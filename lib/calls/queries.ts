@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { containsText, databaseProvider, prisma, sql } from "@/lib/db/client";
 import { Prisma } from "@prisma/client";
 import { ANY_ORIGIN, AUTOMATIC_ORIGINS, type ListCallsQuery } from "./index";
@@ -26,9 +27,8 @@ const FTS_CAP = 2000;
 /**
  * Past this many calls not indexed yet (an import, an upgrade: the indexer takes ~30 s for a
  * million on 2 cores), a page of history LIKE-scans only the newest this many of them and says
- * its answer may miss older ones; an export scans them all.
+ * its answer may miss older ones; an export scans them all (SWITCHBOARD_SEARCH_TAIL_SCAN).
  */
-const TAIL_SCAN = Number(process.env.SWITCHBOARD_SEARCH_TAIL_SCAN ?? 20_000);
 
 interface Candidates {
   ids: string[] | null;
@@ -50,7 +50,7 @@ async function searchCandidates(workspaceId: string, q: string, exact: boolean):
     SELECT (SELECT count(*) FROM (SELECT rowid FROM call_search WHERE call_search MATCH ${phrase} LIMIT ${FTS_CAP + 1})) AS hits,
       (SELECT ifnull(max(rowid), 0) FROM "call") - (SELECT indexed_through FROM call_search_state) AS tail`;
   if (Number(hits) > FTS_CAP) return { ids: null, incomplete: false };
-  const scan = exact ? Number.MAX_SAFE_INTEGER : TAIL_SCAN;
+  const scan = exact ? Number.MAX_SAFE_INTEGER : config().searchTailScan;
   // One statement reads one snapshot: a call the indexer takes meanwhile is found in the index or
   // in the tail, never in neither. CROSS JOIN keeps the index first (as `rowid IN (subquery)`
   // SQLite walks the workspace's calls); `+workspace_id` keeps the tail a rowid range.
@@ -241,4 +241,25 @@ export function starsOf({ userId, callIds }: { userId: string; callIds: string[]
 
 export function noteCountsOf({ callIds }: { callIds: string[] }) {
   return prisma.callNote.groupBy({ by: ["callId"], where: { callId: { in: callIds } }, _count: { _all: true } });
+}
+
+/**
+ * Deletes up to `limit` finished calls that started before `cutoff` (retention: one short
+ * statement, so a million old rows never hold SQLite's write lock for long). Shares, notes, tags
+ * and stars go by cascade. How many it deleted.
+ */
+export async function deleteOldCalls({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
+  const rows = await prisma.call.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "pending" } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.call.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
+}
+
+/** Deletes every call of a server (purging it), in batches so that no statement holds SQLite's write lock for long; how many. */
+export async function purgeServerCalls({ workspaceId, serverId }: { workspaceId: string; serverId: string }): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await prisma.call.findMany({ where: { serverId, workspaceId }, select: { id: true }, take: 5000 });
+    if (!batch.length) return deleted;
+    deleted += (await prisma.call.deleteMany({ where: { id: { in: batch.map((c) => c.id) } } })).count;
+  }
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 import * as q from "./queries";
 import { piece } from "@/lib/runtime";
@@ -8,8 +9,7 @@ const counts = () => piece("callQuotaCounts", () => new Map<string, { at: number
 
 /** Calls a workspace may keep in its history (SWITCHBOARD_MAX_CALLS; default 5,000,000). */
 function maxCalls(): number {
-  const configured = Number(process.env.SWITCHBOARD_MAX_CALLS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 5_000_000;
+  return config().maxCalls;
 }
 
 /**

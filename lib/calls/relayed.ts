@@ -1,12 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
-import { instanceId } from "@/lib/instances";
 import type { credentialUsed } from "@/lib/oauth/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
-import { recordPending, recordProgress, type CallCompletion } from "./journal";
-import { callSecrets, recordedRequest, recordedText } from "./redacted";
+import { recordPending, recordProgress } from "./journal";
+import { callSecrets, recordedText } from "./redacted";
+import { callCompletion, pendingCall } from "./row";
 import { takeCallRoom } from "./quota";
 
 interface RelayedCall {
@@ -39,33 +39,11 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
   await takeCallRoom(call.server.workspaceId);
   const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
   const secrets = await callSecrets(where);
-  const { credential } = call;
+  const { server, params, ...asked } = call;
   const startedAt = new Date();
-  const id = crypto.randomUUID();
-  const requestText = JSON.stringify(call.params);
-  await recordPending({
-    id,
-    workspaceId: call.server.workspaceId,
-    serverId: call.server.id,
-    sessionId: null,
-    userId: call.userId,
-    userName: call.userName,
-    method: call.method,
-    ...recordedRequest({ name: call.name, params: call.params, secrets }),
-    requestId: crypto.randomUUID(),
-    traceId: crypto.randomBytes(16).toString("hex"),
-    rerunOfId: null,
-    origin: call.origin,
-    parentCallId: null,
-    credentialMode: credential?.credentialMode ?? null,
-    credentialUserId: credential?.credentialUserId ?? null,
-    credentialUserName: credential?.credentialUserName ?? null,
-    startedAt,
-    requestSize: Buffer.byteLength(requestText),
-    instanceId: instanceId(),
-    sentInvalid: false,
-    client: call.client,
-  });
+  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt });
+  await recordPending(pending);
+  const { id } = pending;
   const t0 = performance.now();
   let progressWrite: Promise<unknown> = Promise.resolve();
   return {
@@ -73,21 +51,12 @@ export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHa
     progress(progress) {
       progressWrite = progressWrite.then(() => recordProgress(id, recordedText(JSON.stringify(progress), secrets))).catch(() => undefined);
     },
-    async finish(outcome) {
+    async finish(ended) {
       await progressWrite;
       const durationMs = performance.now() - t0;
-      const result = "result" in outcome ? JSON.stringify(outcome.result) : null;
+      const outcome = "result" in ended ? { status: ended.result.isError === true ? ("error" as const) : ("ok" as const), result: ended.result } : ended;
       const secretsNow = await callSecrets(where).catch(() => secrets);
-      const completion: CallCompletion = {
-        status: "result" in outcome ? (outcome.result.isError === true ? "error" : "ok") : outcome.status,
-        isError: "result" in outcome && outcome.result.isError === true,
-        result: recordedText(result, secretsNow),
-        error: "error" in outcome ? recordedText(JSON.stringify(outcome.error), secretsNow) : null,
-        finishedAt: new Date(startedAt.getTime() + durationMs),
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        resultSize: result === null ? null : Buffer.byteLength(result),
-      };
-      await completeDurably(id, completion);
+      await completeDurably(id, callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs }));
     },
   };
 }

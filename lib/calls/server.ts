@@ -14,11 +14,12 @@ import type { SecretValues } from "@/lib/redaction";
 import { holdSessionSecrets } from "@/lib/redaction/server";
 import { instanceId } from "@/lib/instances";
 import { instanceUrl } from "@/lib/cluster";
-import type { CallDto, CallError, CallMethod, CallOrigin, CallStatus, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
+import type { CallDto, CallMethod, CallOrigin, CallSummary, ExportCallsQuery, ListCallsQuery, Page } from "./index";
 import { completeDurably } from "./complete";
 import { refuseOwnOutage, unsentOnOutage } from "./outage";
-import { callSecrets, recordedRequest, recordedText, sealedRequest } from "./redacted";
+import { callSecrets, recordedText, sealedRequest } from "./redacted";
 import { recordFailedCall, recordPending, recordProgress, type CallCompletion, type PendingCall } from "./journal";
+import { callCompletion, pendingCall, type CallOutcome } from "./row";
 import { toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
@@ -29,6 +30,7 @@ import { followTask, pollTaskNow, recordState } from "./tasks";
 export { followTasks } from "./tasks";
 export { beginRelayedCall, type RelayedOutcome } from "./relayed";
 export { ownOutageOutcome } from "./outage";
+export { purgeServerCalls } from "./queries";
 import { validateArguments } from "@/lib/json-schema";
 import { piece } from "@/lib/runtime";
 
@@ -80,21 +82,21 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   // History shows the name and arguments with secrets masked; the original is kept, sealed, for Run again.
   const where = { workspaceId: principal.workspaceId, serverId: server.id, row: server, own: req.secrets };
   const secrets = await callSecrets(where);
-  const base = {
-    id: crypto.randomUUID(),
+  const asked = {
     workspaceId: principal.workspaceId,
     serverId: server.id,
     userId: principal.userId,
     userName: principal.userName,
     method: req.method,
-    ...recordedRequest({ name: req.name, params: req.params, secrets, own: req.secrets }),
+    name: req.name,
+    params: req.params,
+    secrets,
+    own: req.secrets,
     requestId,
-    traceId: crypto.randomBytes(16).toString("hex"),
-    rerunOfId: req.rerunOfId ?? null,
+    rerunOfId: req.rerunOfId,
     origin: req.origin ?? "user",
-    instanceId: instanceId(),
-    parentCallId: req.parentCallId ?? null,
-    requestSize: Buffer.byteLength(JSON.stringify(req.params)),
+    parentCallId: req.parentCallId,
+    client: null,
   };
 
   let live;
@@ -108,8 +110,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     unsentOnOutage(err);
     const { status, error } = toCallError(serverFailure(server, err));
     const now = new Date();
-    const call = { ...base, sessionId: null, credentialMode: null, credentialUserId: null, credentialUserName: null, sentInvalid: false, client: null, startedAt: now };
-    const completion: CallCompletion = { status, isError: false, result: null, error: recordedText(JSON.stringify(error), secrets), finishedAt: now, durationMs: 0, resultSize: null };
+    const call = pendingCall({ ...asked, sessionId: null, credential: null, sentInvalid: false, startedAt: now });
+    const completion = callCompletion({ outcome: { status, error }, secrets, startedAt: now, durationMs: 0 });
     await recordFailedCall({ ...call, ...completion });
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
@@ -129,16 +131,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
 
   const startedAt = new Date();
   const credential = await credentialUsed(server);
-  const pending: PendingCall = {
-    ...base,
-    credentialMode: credential?.credentialMode ?? null,
-    credentialUserId: credential?.credentialUserId ?? null,
-    credentialUserName: credential?.credentialUserName ?? null,
-    sentInvalid,
-    client: null,
-    sessionId: live.sessionId,
-    startedAt,
-  };
+  const pending = pendingCall({ ...asked, sessionId: live.sessionId, credential, sentInvalid, startedAt });
   await recordPending(pending);
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
@@ -154,7 +147,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     progressWrite = progressWrite.then(() => recordProgress(pending.id, shown)).catch(() => undefined);
   };
   const options = { timeoutMs, signal: controller.signal, onProgress, maxTotalTimeoutMs: req.maxTotalTimeoutMs ?? server.maxTotalTimeoutMs ?? undefined };
-  let outcome: { status: CallStatus; result?: Record<string, unknown>; error?: CallError };
+  let outcome: CallOutcome;
   try {
     if (asTask) {
       const started = await live.connection.startToolTask(req.params as { name: string }, options);
@@ -177,18 +170,9 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   }
   await progressWrite;
   const durationMs = performance.now() - t0;
-  const resultText = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   // Asked again: a token refreshed during the call is a secret value too (a failed read keeps the first answer).
   const secretsNow = await callSecrets(where).catch(() => secrets);
-  const completion: CallCompletion = {
-    status: outcome.status,
-    isError: outcome.result?.isError === true,
-    result: recordedText(resultText, secretsNow),
-    error: outcome.error ? recordedText(JSON.stringify(outcome.error), secretsNow) : null,
-    finishedAt: new Date(startedAt.getTime() + durationMs),
-    durationMs: Math.round(durationMs * 1000) / 1000,
-    resultSize: resultText === null ? null : Buffer.byteLength(resultText),
-  };
+  const completion = callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs });
   await completeDurably(pending.id, completion);
   return toCallDto(completedRow(pending, completion, { name: server.name, lastProgress }));
 }

@@ -1,6 +1,7 @@
 // Shared by server.ts's module graph (the channel) and Next's bundles (forwarding), in the process
 // runtime. Nothing here may import "server-only".
 
+import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 
 /** What this instance knows of the other console instances sharing its PostgreSQL database. */
@@ -26,8 +27,8 @@ export function instanceUrl(instanceId: string): string | null {
  * their own name).
  */
 export function ownInstanceUrl(): string {
-  if (process.env.SWITCHBOARD_INSTANCE_URL) return process.env.SWITCHBOARD_INSTANCE_URL.replace(/\/$/, "");
-  const host = process.env.HOST ?? "127.0.0.1";
+  const { instanceUrl: configured, host, port } = config();
+  if (configured) return configured.replace(/\/$/, "");
   const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return `http://${reachable}:${process.env.PORT ?? 3000}`;
+  return `http://${reachable}:${port}`;
 }

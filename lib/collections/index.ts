@@ -40,7 +40,8 @@ export interface CollectionDto {
 /** `interrupted`: the console (its database, or the instance running it) stopped the run; it says nothing about the servers. */
 export const RUN_STATUSES = ["running", "passed", "failed", "error", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
-export type StepRunStatus = "pending" | "running" | "passed" | "failed" | "error" | "skipped";
+/** `interrupted`: the console stopped the step (its instance or its database), which says nothing about the server; `error` gives why. */
+export type StepRunStatus = "pending" | "running" | "passed" | "failed" | "error" | "skipped" | "interrupted";
 export const RUN_ORIGINS = ["console", "api", "cli", "monitor"] as const;
 export type RunOrigin = (typeof RUN_ORIGINS)[number];
 

@@ -32,9 +32,9 @@ function testcase(run: RunDto, step: StepRunDto): string {
     const message = failed.length ? lines.join("; ") : (step.error ?? "failed");
     return `${open}>\n      <failure${attrs({ message, type: "assertion" })}>${escapeXml(lines.join("\n") || message)}</failure>\n    </testcase>`;
   }
-  if (step.status === "error") {
+  if (step.status === "error" || step.status === "interrupted") {
     const message = step.error ?? "the step could not run";
-    return `${open}>\n      <error${attrs({ message, type: "error" })}>${escapeXml(message)}</error>\n    </testcase>`;
+    return `${open}>\n      <error${attrs({ message, type: step.status })}>${escapeXml(message)}</error>\n    </testcase>`;
   }
   if (step.status !== "passed") {
     const why = step.status === "skipped" ? "skipped after an earlier failure" : `not run (${step.status})`;
@@ -51,7 +51,7 @@ function testcase(run: RunDto, step: StepRunDto): string {
 export function toJUnit(run: RunDto): string {
   const count = (status: string) => run.steps.filter((s) => s.status === status).length;
   const failures = count("failed");
-  const errors = count("error");
+  const errors = count("error") + count("interrupted");
   const skipped = run.steps.length - failures - errors - count("passed");
   const elapsed = run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : run.steps.reduce((sum, s) => sum + (s.durationMs ?? 0), 0);
   const totals = { tests: run.steps.length, failures, errors, skipped, time: seconds(Math.max(0, elapsed)) };

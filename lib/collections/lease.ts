@@ -12,8 +12,8 @@ export function runLeaseMs(): number {
 }
 
 /** A step the console's own database failed: the run is interrupted, it says nothing about the server. */
-export const DATABASE_INTERRUPTED = "interrupted: the console's database failed";
-const LEASE_INTERRUPTED = "interrupted: the console instance running this step stopped renewing its lease (its database writes failed, or it stopped)";
+export const DATABASE_INTERRUPTED = "The console's database failed";
+const LEASE_INTERRUPTED = "The console instance running this step stopped renewing its lease (its database writes failed, or it stopped)";
 
 /** The step error of a database outage, or null when `err` is something else. */
 export function databaseInterruption(err: unknown): string | null {

@@ -158,15 +158,43 @@ export async function expiredRuns({ monitorId }: { monitorId?: string } = {}): P
 
 /**
  * Ends running runs as `interrupted` (they say nothing about the servers they called): the step
- * that was running is an error giving `reason`, the steps not reached are skipped. How many ended.
+ * that was running is `interrupted` with `reason` as its error, the steps not reached are skipped.
+ * How many ended.
  */
 export async function interruptRuns({ ids, reason }: { ids: string[]; reason: string }): Promise<number> {
   if (!ids.length) return 0;
   const runId = { in: ids };
   const [, , ended] = await prisma.$transaction([
-    prisma.collectionRunStep.updateMany({ where: { runId, status: "running", run: { is: { status: "running" } } }, data: { status: "error", error: reason } }),
+    prisma.collectionRunStep.updateMany({ where: { runId, status: "running", run: { is: { status: "running" } } }, data: { status: "interrupted", error: reason } }),
     prisma.collectionRunStep.updateMany({ where: { runId, status: "pending", run: { is: { status: "running" } } }, data: { status: "skipped" } }),
     prisma.collectionRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "interrupted", finishedAt: new Date(), leaseUntil: null } }),
   ]);
   return ended.count;
+}
+
+const INSTANCE_STOPPED = "The console instance running this step stopped";
+
+/**
+ * What lib/instances needs of runs when instances come and go (handed to it by lib/start, since
+ * this domain depends on it): a run steps through its calls in its instance's process and ends
+ * with it.
+ */
+export const instanceRuns = {
+  /** Running runs of instances not in `alive` (or of none) ended `interrupted`; how many. */
+  async interruptOrphans(alive: string[]): Promise<number> {
+    const runs = await prisma.collectionRun.findMany({ where: { status: "running", OR: [{ instanceId: null }, { instanceId: { notIn: alive } }] }, select: { id: true } });
+    return interruptRuns({ ids: runs.map((r) => r.id), reason: INSTANCE_STOPPED });
+  },
+  /** This instance's running runs ended `interrupted`, at a graceful stop; how many. */
+  async interruptOwn(id: string): Promise<number> {
+    const runs = await prisma.collectionRun.findMany({ where: { status: "running", instanceId: id }, select: { id: true } });
+    return interruptRuns({ ids: runs.map((r) => r.id), reason: INSTANCE_STOPPED });
+  },
+};
+
+/** Finished runs (a monitor's included) that started before `cutoff`, up to `limit` (retention); steps and shares go by cascade. How many. */
+export async function deleteOldRuns({ workspaceId, cutoff, limit }: { workspaceId: string; cutoff: Date; limit: number }): Promise<number> {
+  const rows = await prisma.collectionRun.findMany({ where: { workspaceId, startedAt: { lt: cutoff }, status: { not: "running" } }, select: { id: true }, take: limit });
+  if (!rows.length) return 0;
+  return (await prisma.collectionRun.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } })).count;
 }

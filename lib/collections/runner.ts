@@ -4,9 +4,11 @@ import { audit } from "@/lib/audit/server";
 import { runCall } from "@/lib/calls/server";
 import type { CallDto } from "@/lib/calls";
 import { decryptJson } from "@/lib/crypto";
+import { isOwnDatabaseOutage } from "@/lib/db/client";
 import { notFound, SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
 import { instanceId } from "@/lib/instances";
+import { classifyFailure, toCallError } from "@/lib/mcp/server";
 import { redact, secretValues, type SecretValues } from "@/lib/redaction";
 import { getServerForCall, listCapability } from "@/lib/servers/server";
 import { getConnection } from "@/lib/sessions/server";
@@ -93,7 +95,7 @@ export async function startClaimedRun({ principal, collectionId, environment, va
     .catch(async (err: unknown) => {
       // Its writes failed past their retries (or a bug): interrupted, or reaped by its lease if even that fails.
       console.error(`[collections] run ${row.id} failed`, err);
-      await interruptRun({ runId: row.id, reason: databaseInterruption(err) ?? `interrupted: ${err instanceof Error ? err.message : String(err)}` }).catch(() => undefined);
+      await interruptRun({ runId: row.id, reason: databaseInterruption(err) ?? (err instanceof Error ? err.message : String(err)) }).catch(() => undefined);
       return durably(() => getRun(principal, row.id)).catch(() => ({ ...toRunDto(row), status: "interrupted" as const }));
     })
     .finally(() => lease.release());
@@ -170,22 +172,12 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
   try {
     let call: CallUnderTest;
     let callId: string | null = null;
-    if (step.method in LIST_KINDS) {
-      const [kind, key] = LIST_KINDS[step.method as keyof typeof LIST_KINDS];
-      const t0 = performance.now();
-      const items = await listCapability(principal, serverId, kind).then(
-        (list) => ({ ok: true as const, list }),
-        (err: unknown) => ({ ok: false as const, err }),
-      );
-      const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
-      call = items.ok
-        ? { status: "ok", isError: false, result: { [key]: items.list }, error: null, durationMs }
-        : { status: "error", isError: false, result: null, error: { message: items.err instanceof Error ? items.err.message : String(items.err) }, durationMs };
-    } else {
+    if (step.method in LIST_KINDS) call = await listCall(principal, serverId, step.method as keyof typeof LIST_KINDS);
+    else {
       const dto = await sendCall(principal, step, { serverId, name, uri, args, secrets });
       callId = dto.id;
       // The console (its instance or its database) cut the call short: nothing the server said.
-      if (dto.status === "interrupted") return { ...errored(`interrupted: ${callErrorMessage(dto.error) ?? "the call was interrupted"}`), callId, interrupted: true };
+      if (dto.status === "interrupted") return { ...errored(callErrorMessage(dto.error) ?? "The call was interrupted"), callId, interrupted: true };
       call = { status: dto.status, isError: dto.isError, result: dto.result, error: dto.error, durationMs: dto.durationMs };
     }
     const outputSchema = step.method === "tools/call" && assertions.some((a) => a.kind === "schema" && !a.schema) ? await toolOutputSchema(principal, serverId, name!) : undefined;
@@ -197,6 +189,25 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
     const interruption = databaseInterruption(err);
     if (interruption) return { ...errored(interruption), interrupted: true };
     return errored(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * A list step as a call: its failure read by the one classifier and written as a call's error
+ * (`toCallError`: status and kind), so it fails its assertions as a call step does. The console's
+ * own database failing is thrown: the run is interrupted.
+ */
+async function listCall(principal: Principal, serverId: string, method: keyof typeof LIST_KINDS): Promise<CallUnderTest> {
+  const [kind, key] = LIST_KINDS[method];
+  const t0 = performance.now();
+  const elapsed = () => Math.round((performance.now() - t0) * 1000) / 1000;
+  try {
+    const list = await listCapability(principal, serverId, kind);
+    return { status: "ok", isError: false, result: { [key]: list }, error: null, durationMs: elapsed() };
+  } catch (err) {
+    if (isOwnDatabaseOutage(err)) throw err;
+    const { status, error } = toCallError(classifyFailure(err));
+    return { status, isError: false, result: null, error, durationMs: elapsed() };
   }
 }
 

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { config } from "@/lib/config";
+
+export { hashToken, newToken } from "./tokens";
 
 let cachedKey: Buffer | undefined;
 
@@ -10,7 +13,7 @@ let cachedKey: Buffer | undefined;
  */
 export function secretKey(): Buffer {
   if (cachedKey) return cachedKey;
-  const fromEnv = process.env.SWITCHBOARD_SECRET;
+  const fromEnv = config().secret;
   let material: string;
   if (fromEnv) {
     material = fromEnv;
@@ -50,14 +53,4 @@ export function decryptJson<T>(sealed: string): T {
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   const plain = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]);
   return JSON.parse(plain.toString("utf8")) as T;
-}
-
-/** A new random bearer token with a readable prefix, e.g. `sb_…`. */
-export function newToken(prefix: string): string {
-  return `${prefix}_${crypto.randomBytes(32).toString("base64url")}`;
-}
-
-/** Tokens are high-entropy random strings, so a plain SHA-256 is the right lookup hash. */
-export function hashToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
 }

@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { databaseUrl, isPostgresUrl } from "./url";
+import { config } from "@/lib/config";
 import { OPTIMIZE_INTERVAL_MS, optimizeSqlite, releasingFailedCommits } from "./sqlite";
 import { piece } from "@/lib/runtime";
 
@@ -64,8 +65,7 @@ function loadPostgresModule(): PostgresModule {
 // A statement waiting on a lock fails after this long (55P03 → 503 with Retry-After, lib/db/faults.ts)
 // rather than holding its request, and a pool connection, indefinitely.
 function createPostgresClient(): Client {
-  const max = Number(process.env.SWITCHBOARD_DB_POOL ?? 10);
-  const lockTimeout = Number(process.env.SWITCHBOARD_DB_LOCK_TIMEOUT_MS ?? 5000);
+  const { dbPool: max, dbLockTimeoutMs: lockTimeout } = config();
   const pool = new pg.Pool({ connectionString: databaseUrl(), max, options: `-c lock_timeout=${lockTimeout}` });
   pool.on("error", (err) => console.error("[db] idle PostgreSQL connection failed:", err.message));
   handles().pool = pool;
@@ -84,9 +84,14 @@ async function tuneSqlite(client: Client) {
   await client.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 50");
   await optimizeSqlite(client);
-  const timer = setInterval(() => void optimizeSqlite(client).catch((err) => console.error("[db] PRAGMA optimize failed", err)), OPTIMIZE_INTERVAL_MS);
-  timer.unref();
 }
+
+/** SQLite's `PRAGMA optimize` (the `sqlite.optimize` job, every OPTIMIZE_INTERVAL_MS on each instance); nothing on PostgreSQL. */
+export async function optimizeDatabase(): Promise<void> {
+  if (databaseProvider === "sqlite") await optimizeSqlite(prisma);
+}
+
+export { OPTIMIZE_INTERVAL_MS };
 
 export type DbClient = Client;
 

@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+// Relative: prisma.config.ts loads this file without the project's path aliases.
+import { config } from "../config";
 
 /** True for a PostgreSQL connection string (postgres:// or postgresql://). */
 export function isPostgresUrl(url: string): boolean {
@@ -8,7 +10,7 @@ export function isPostgresUrl(url: string): boolean {
 
 /** The database URL in use: DATABASE_URL, or the SQLite file ./data/switchboard.db (directory created on demand). */
 export function databaseUrl(): string {
-  const fromEnv = process.env.DATABASE_URL;
+  const fromEnv = config().databaseUrl;
   if (fromEnv) return fromEnv;
   const dir = path.resolve(process.cwd(), "data");
   fs.mkdirSync(dir, { recursive: true });

@@ -52,8 +52,9 @@ export async function authenticateGateway(request: Request, route: Pick<GatewayR
   if (!/^bearer /i.test(header)) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
   const token = header.slice(7).trim();
   if (API_TOKEN.test(token)) {
+    // Only a refused token is the host's to fix; anything else (the database away) is converted as the API's is.
     const principal = await fromToken(token, request).catch((err: unknown) => {
-      throw new GatewayAuthError(401, "invalid_token", err instanceof SwitchboardError ? err.message : "Invalid token");
+      throw err instanceof SwitchboardError && err.code === "unauthorized" ? new GatewayAuthError(401, "invalid_token", err.message) : err;
     });
     if (!principal.tokenGateway) throw new GatewayAuthError(403, "insufficient_scope", "This API token lacks the gateway scope");
     if (principal.workspaceId !== route.workspaceId) throw new GatewayAuthError(401, "invalid_token", "This token belongs to another workspace");

@@ -1,5 +1,6 @@
 import "server-only";
 import { readBodyText } from "@/lib/api/body";
+import { errorResponse } from "@/lib/api/route";
 import { SwitchboardError } from "@/lib/errors";
 import { challenge, GatewayAuthError } from "./auth";
 
@@ -11,20 +12,18 @@ export interface Body {
 }
 
 /**
- * Answers what a gateway endpoint throws: a refused credential with the challenge that sends a
- * host to sign in, our own errors in the API's shape, anything else 500 (logged).
+ * Answers what a gateway endpoint throws through the API's one converter (lib/api/route.ts
+ * `errorResponse`: our errors in their shape, a database fault as 503 with Retry-After, anything
+ * else 500, logged); a refused credential adds the challenge that sends a host to sign in.
  */
 export async function answering(resource: string, serve: () => Promise<Response>): Promise<Response> {
   try {
     return await serve();
   } catch (err) {
-    if (err instanceof GatewayAuthError) {
-      const headers = { "www-authenticate": challenge(resource, err.error) };
-      return Response.json({ error: { code: err.status === 401 ? "unauthorized" : "forbidden", message: err.message } }, { status: err.status, headers });
-    }
-    if (err instanceof SwitchboardError) return Response.json(err.toBody(), { status: err.status });
-    console.error("[gateway] unexpected error", err);
-    return jsonError(500, "internal", "Internal error; see the console's log");
+    if (!(err instanceof GatewayAuthError)) return errorResponse(err);
+    const response = errorResponse(new SwitchboardError(err.status === 401 ? "unauthorized" : "forbidden", err.message));
+    response.headers.set("www-authenticate", challenge(resource, err.error));
+    return response;
   }
 }
 

@@ -69,3 +69,19 @@ export async function findExposedServers({ slug }: { slug: string }) {
   });
   return { workspace, servers };
 }
+
+/**
+ * What lib/instances needs of gateway connections when instances come and go (handed to it by
+ * lib/start: nothing imports the gateway): a relayed session lives in its instance's memory and
+ * ends with it.
+ */
+export const instanceConnections = {
+  /** Open connections of instances not in `alive` (or of none) ended as `restart`. */
+  async endOrphans(alive: string[]): Promise<void> {
+    await prisma.gatewayConnection.updateMany({ where: { endedAt: null, OR: [{ instanceId: null }, { instanceId: { notIn: alive } }] }, data: { endedAt: new Date(), endReason: "restart" } });
+  },
+  /** This instance's open connections ended as `restart`, at a graceful stop. */
+  async endOwn(id: string): Promise<void> {
+    await prisma.gatewayConnection.updateMany({ where: { endedAt: null, instanceId: id }, data: { endedAt: new Date(), endReason: "restart" } });
+  },
+};

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { runtime } from "@/lib/runtime";
 
 /** Which console instance this process is (fixed when server.ts creates the runtime). */
@@ -7,6 +8,5 @@ export function instanceId(): string {
 
 /** How often an instance beats (SWITCHBOARD_HEARTBEAT_MS, default 5 s); three missed beats mean it is gone. */
 export function heartbeatMs(): number {
-  const configured = Number(process.env.SWITCHBOARD_HEARTBEAT_MS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 5000;
+  return config().heartbeatMs;
 }

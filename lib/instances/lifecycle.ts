@@ -31,6 +31,20 @@ interface InstanceCalls {
   claimTaskCalls(alive: string[], me: string): Promise<string[]>;
 }
 
+/** What an instance's coming and going does to collection runs, written by lib/collections (`instanceRuns`). */
+interface InstanceRuns {
+  /** Running runs of instances not in `alive` ended interrupted; how many. */
+  interruptOrphans(alive: string[]): Promise<number>;
+  /** This instance's running runs ended interrupted, at a graceful stop; how many. */
+  interruptOwn(id: string): Promise<number>;
+}
+
+/** What it does to gateway connections, written by lib/gateway (`instanceConnections`). */
+interface InstanceConnections {
+  endOrphans(alive: string[]): Promise<void>;
+  endOwn(id: string): Promise<void>;
+}
+
 interface RunningInstance {
   id: string;
   /** Marks this instance's calls still pending as interrupted and removes its row. */
@@ -44,11 +58,15 @@ interface RunningInstance {
  */
 export async function startInstance({
   calls,
+  runs: instanceRuns,
+  connections,
   followTasks,
   log = console.log,
   onGone = () => undefined,
 }: {
   calls: InstanceCalls;
+  runs: InstanceRuns;
+  connections: InstanceConnections;
   /** Follows task calls this instance took over (lib/calls). */
   followTasks: (callIds: string[]) => void;
   log?: (line: string) => void;
@@ -78,8 +96,8 @@ export async function startInstance({
     seen = now;
     const living = alive.includes(id) ? alive : [...alive, id];
     const count = await calls.interruptOrphans(living);
-    await q.endGatewayConnections({ alive: living });
-    const runs = await q.interruptRuns({ alive: living });
+    await connections.endOrphans(living);
+    const runs = await instanceRuns.interruptOrphans(living);
     if (runs) log(`${runs} collection run(s) of a stopped console instance marked interrupted`);
     const tasks = await calls.claimTaskCalls(living, id);
     if (tasks.length) {
@@ -119,8 +137,8 @@ export async function startInstance({
     async stop() {
       clearInterval(timer);
       const count = await calls.interruptOwn(id);
-      await q.endOwnGatewayConnections({ id }).catch(() => undefined);
-      await q.interruptRuns({ own: id }).catch(() => undefined);
+      await connections.endOwn(id).catch(() => undefined);
+      await instanceRuns.interruptOwn(id).catch(() => undefined);
       await q.deleteInstances({ ids: [id] });
       return count;
     },

@@ -1,5 +1,6 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
+import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 
 interface MailMessage {
@@ -12,7 +13,6 @@ interface MailMessage {
 /** Whether a message left for the SMTP server, and if not, why (for the person who sent it). */
 type MailOutcome = { sent: true } | { sent: false; reason: string };
 
-const DEFAULT_FROM = "Switchboard <switchboard@localhost>";
 // A slow or dead SMTP server must not hold an invitation request for nodemailer's 2-minute default.
 const TIMEOUT_MS = 10_000;
 
@@ -33,10 +33,10 @@ function transport(url: string): Transporter {
  * failure comes back as a reason, so mail is a convenience on top of an action, never its condition.
  */
 export async function sendMail(message: MailMessage): Promise<MailOutcome> {
-  const url = process.env.SWITCHBOARD_SMTP_URL;
+  const url = config().smtpUrl;
   if (!url) return { sent: false, reason: "Outgoing mail is not configured (SWITCHBOARD_SMTP_URL)" };
   try {
-    const info = await transport(url).sendMail({ from: process.env.SWITCHBOARD_MAIL_FROM || DEFAULT_FROM, ...message });
+    const info = await transport(url).sendMail({ from: config().mailFrom, ...message });
     if (info.rejected?.length) return { sent: false, reason: `The mail server refused ${message.to}` };
     return { sent: true };
   } catch (err) {

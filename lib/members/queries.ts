@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db/client";
+import { piece } from "@/lib/runtime";
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
 
@@ -138,4 +139,30 @@ export function acceptInvitation({ id, workspaceId, userId, role }: { id: string
     await tx.member.create({ data: { workspaceId, userId, role } });
     return "done";
   });
+}
+
+/** Makes the user a member with `role` unless they are one (an SSO sign-in); true when they joined now. */
+export async function joinWorkspace({ workspaceId, userId, role }: { workspaceId: string; userId: string; role: string }): Promise<boolean> {
+  const existing = await prisma.member.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { id: true } });
+  if (existing) return false;
+  try {
+    await prisma.member.create({ data: { workspaceId, userId, role } });
+    return true;
+  } catch {
+    return false; // joined meanwhile by a parallel sign-in
+  }
+}
+
+/** A member's last activity, for the members page. */
+export function touchMember({ id }: { id: string }) {
+  return prisma.member.update({ where: { id }, data: { lastActiveAt: new Date() } });
+}
+
+/**
+ * Hands this domain's writes to the domains below it, which cannot import it (lib/members uses
+ * lib/auth, which uses lib/sso): lib/auth's last activity and an SSO sign-in's joining read them
+ * from the runtime. Called by lib/start.
+ */
+export function installMemberWrites(): void {
+  piece("memberWrites", () => ({ join: joinWorkspace, touch: touchMember }));
 }

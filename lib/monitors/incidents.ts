@@ -9,7 +9,7 @@ import type { IncidentKind } from "./index";
 import * as q from "./queries";
 
 /** A run the console ended (its instance's stop or loss, its database's outage): it says nothing about the servers it called. */
-const interrupted = (run: RunDto) => run.status === "interrupted" || run.steps.some((s) => s.error?.startsWith("interrupted"));
+const interrupted = (run: RunDto) => run.status === "interrupted" || run.steps.some((s) => s.status === "interrupted");
 
 /** The first failing step in words, for the alert: `step 2 "echo": /content/0/text: expected "a", got "b"`. */
 function firstFailure(run: RunDto): string {

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 import { createOutboundFetch, pickAddress, type OutboundFetch } from "./dispatcher";
 import { parseAllowEntry, parseAllowList, workspaceEntryRefusal, type AllowEntry, type NetworkMode, type NetworkPolicy } from "./index";
@@ -11,13 +12,12 @@ const POLICY_TTL_MS = 5000;
 const LOOPBACK_BIND = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 /**
- * `SWITCHBOARD_NETWORK_POLICY` (`public` or `private`; any other value counts as `public`), else
+ * `SWITCHBOARD_NETWORK_POLICY` (`public` or `private`; another value stops the start, lib/config), else
  * derived from where the console listens: `private` when `HOST` is loopback (the default), else `public`.
  */
 export function networkMode(): NetworkMode {
-  const forced = process.env.SWITCHBOARD_NETWORK_POLICY?.trim().toLowerCase();
-  if (forced) return forced === "private" ? "private" : "public";
-  return LOOPBACK_BIND.test(process.env.HOST ?? "127.0.0.1") ? "private" : "public";
+  const { networkPolicy, host } = config();
+  return networkPolicy ?? (LOOPBACK_BIND.test(host) ? "private" : "public");
 }
 
 const warning = () => piece("allowedNetworksWarned", () => ({ given: false }));
@@ -27,7 +27,7 @@ const warning = () => piece("allowedNetworksWarned", () => ({ given: false }));
  * from (and what anonymousFetch reaches); entries that do not parse are ignored, with a warning.
  */
 export function envAllowedNetworks(): string[] {
-  const entries = (process.env.SWITCHBOARD_ALLOWED_NETWORKS ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const entries = config().allowedNetworks;
   const bad = entries.filter((e) => !parseAllowEntry(e));
   if (bad.length && !warning().given) {
     warning().given = true;

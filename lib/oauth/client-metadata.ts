@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { RequestHead } from "@/lib/access";
 import { consoleOrigin } from "@/lib/auth";
 
@@ -12,7 +13,8 @@ const CLIENT_METADATA_PATH = "/oauth/client-metadata.json";
  * /oauth/client-metadata.json at that URL), else the console's own origin when it is https.
  */
 export function clientMetadataUrl(request: RequestHead): string | undefined {
-  if (process.env.SWITCHBOARD_CLIENT_METADATA_URL) return process.env.SWITCHBOARD_CLIENT_METADATA_URL;
+  const configured = config().clientMetadataUrl;
+  if (configured) return configured;
   const origin = consoleOrigin(request);
   return origin.startsWith("https://") ? `${origin}${CLIENT_METADATA_PATH}` : undefined;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { RequestHead } from "@/lib/access";
 import crypto from "node:crypto";
 import { audit, auditAs } from "@/lib/audit/server";
@@ -77,7 +78,7 @@ export async function connectionOAuth(server: ServerSecretRow): Promise<OAuthSto
   if (server.authMode === "none" || server.authMode === "oauth-machine" || server.authMode === "enterprise-managed" || server.kind !== "http") return undefined;
   const subject = credentialSubject(server);
   if (!subject || !(await q.findCredentialInfo({ serverId: server.id, subject }))) throw signInRequired(server);
-  const fallbackRedirect = `${process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).origin : "http://localhost"}${CALLBACK_PATH}`;
+  const fallbackRedirect = `${new URL(config().url ?? "http://localhost").origin}${CALLBACK_PATH}`;
   // A refresh keeps who signed in (for the shared credential, not whoever made the call that refreshed it).
   return storeFor(server, subject, { userId: null, redirectUrl: fallbackRedirect, recordRefreshes: true });
 }

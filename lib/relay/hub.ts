@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import type { ConsoleFrame } from "./protocol";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol";
 import { piece } from "@/lib/runtime";
@@ -97,7 +98,7 @@ export function relayHub(): HubState {
     exits: new Map(),
     stderr: new Map(),
     rootsRefused: new Map(),
-    maxMessageBytes: Number(process.env.SWITCHBOARD_RELAY_MAX_BYTES) || DEFAULT_MAX_MESSAGE_BYTES,
+    maxMessageBytes: config().relayMaxBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     publish: () => undefined,
     agents: {
       findByTokenHash: () => Promise.reject(new Error("the relay was not attached")),

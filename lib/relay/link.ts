@@ -1,4 +1,5 @@
 import type { WebSocket } from "ws";
+import { config } from "@/lib/config";
 import { CloseCode, decodeAgentFrame, HEARTBEAT_MS, DEAD_AFTER_MS, RELAY_PROTOCOL_VERSION, type AgentFrame, type ConsoleFrame, type HelloFrame } from "./protocol";
 import { linkClosed, notify, recordExit, recordRootsRefused, recordStderr, registerLink, relayHub, type LinkHandle } from "./hub";
 
@@ -17,7 +18,7 @@ interface LinkTimings {
 }
 
 function relayTimings(): LinkTimings {
-  const heartbeatMs = Number(process.env.SWITCHBOARD_RELAY_HEARTBEAT_MS) || HEARTBEAT_MS;
+  const heartbeatMs = config().relayHeartbeatMs ?? HEARTBEAT_MS;
   return { heartbeatMs, deadAfterMs: heartbeatMs === HEARTBEAT_MS ? DEAD_AFTER_MS : heartbeatMs * 3 };
 }
 
@@ -149,12 +150,10 @@ export function serveLink(ws: WebSocket, agent: AuthenticatedAgent, timings: Lin
 
 /** Servers one agent may announce in its hello (SWITCHBOARD_MAX_AGENT_SERVERS; default 100). */
 function maxAgentServers(): number {
-  const configured = Number(process.env.SWITCHBOARD_MAX_AGENT_SERVERS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 100;
+  return config().maxAgentServers;
 }
 
 /** Bytes the console queues for an agent that is not reading before it drops the link (SWITCHBOARD_RELAY_MAX_UNREAD_BYTES). */
 function maxUnreadBytes(maxMessageBytes: number): number {
-  const configured = Number(process.env.SWITCHBOARD_RELAY_MAX_UNREAD_BYTES);
-  return Number.isInteger(configured) && configured > 0 ? configured : 2 * maxMessageBytes;
+  return config().relayMaxUnreadBytes ?? 2 * maxMessageBytes;
 }

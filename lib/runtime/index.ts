@@ -32,11 +32,9 @@ interface Pieces {
   cluster: unknown;
   /** lib/sessions: live MCP connections by server (or server and member). */
   sessions: unknown;
-  /** lib/sessions: the periodic ping of live sessions. */
-  health: unknown;
   /** lib/sessions: listeners told of every session that connected (lib/start registers drift's). */
   sessionListeners: unknown;
-  /** lib/drift: servers connected on this instance, the daily check's timer, snapshots in progress. */
+  /** lib/drift: live connections by server on this instance (whoever owns them), snapshots in progress. */
   drift: unknown;
   /** lib/calls: calls in flight by workspace and request id, so that a cancel reaches them. */
   runningCalls: unknown;
@@ -54,8 +52,6 @@ interface Pieces {
   trafficWriter: unknown;
   /** lib/traffic: secret values calls handed in, masked in their session's traffic from then on. */
   sessionSecrets: unknown;
-  /** lib/retention: the hourly purge. */
-  retention: unknown;
   /** lib/auth: verified API tokens by hash (cleared on revocation or a membership change). */
   tokenCache: unknown;
   /** lib/gateway-auth: verified gateway OAuth access tokens by hash and resource (cleared on revocation). */
@@ -66,7 +62,6 @@ interface Pieces {
   serverSecrets: unknown;
   /** How many times each cache was emptied: a read that began before a forget must not be cached. */
   cacheEpochs: unknown;
-  /** lib/cluster: tells the other instances to forget a cache too (set while the channel runs). */
   /** lib/gateway: relayed host sessions by id (the Mcp-Session-Id a host sends), each with who opened it. */
   gatewayRelays: unknown;
   /** lib/gateway: endpoint path → server and exposure, briefly cached (cleared on any exposure write). */
@@ -83,6 +78,8 @@ interface Pieces {
   gatewayInputCalls: unknown;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters: unknown;
+  /** lib/apps: the MCP Apps sandbox's port, set where lib/start started it (Next's graph builds app URLs with it). */
+  appSandbox: unknown;
   /** lib/net: each workspace's allow-listed networks, briefly cached. */
   allowedNetworks: unknown;
   /** lib/workspaces: the one-time set-up code. */
@@ -102,6 +99,8 @@ interface Pieces {
   /** lib/auth: when each token's and member's last-used time was last written (throttled). */
   tokenUseWrites: unknown;
   memberActivityWrites: unknown;
+  /** lib/members: its writes for the domains below it (lib/auth's last activity, SSO's joining), installed by lib/start. */
+  memberWrites: unknown;
   /** lib/mail: the SMTP transport for the configured URL. */
   mailTransport: unknown;
   /** lib/sso: when each user's next re-check against the IdP is due, as this process last saw it. */
@@ -116,7 +115,7 @@ export type CacheName = "tokenCache" | "serverCache" | "gatewayCache" | "gateway
 const slot = globalThis as { switchboard?: Runtime };
 
 /** Creates the process's runtime (lib/start, first thing). Calling it again returns the same one. */
-export function startRuntime({ instanceId = process.env.SWITCHBOARD_INSTANCE_ID || crypto.randomUUID() }: { instanceId?: string } = {}): Runtime {
+export function startRuntime({ instanceId = crypto.randomUUID() }: { instanceId?: string } = {}): Runtime {
   return (slot.switchboard ??= { instanceId, startedAt: new Date(), pieces: {} });
 }
 

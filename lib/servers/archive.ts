@@ -57,7 +57,7 @@ export async function restoreServer(principal: Principal, id: string): Promise<S
  * Deletes an archived server for good, with its calls, sessions, logs and traffic. `confirm` must
  * equal its current number of calls (what the UI's confirmation shows), else 409 with that number.
  */
-export async function purgeServer(principal: Principal, id: string, confirm: number): Promise<{ deletedCalls: number }> {
+export async function purgeServer(principal: Principal, id: string, confirm: number, { deleteCalls }: { deleteCalls: q.PurgeCalls }): Promise<{ deletedCalls: number }> {
   const row = await q.findServer({ workspaceId: principal.workspaceId, id });
   if (!row) throw notFound("Server");
   if (!row.archivedAt) throw new SwitchboardError("conflict", `"${row.name}" is not archived: archive it (DELETE) first; only archived servers can be purged`);
@@ -65,7 +65,7 @@ export async function purgeServer(principal: Principal, id: string, confirm: num
   if (confirm !== calls) {
     throw new SwitchboardError("conflict", `This deletes ${calls} call${calls === 1 ? "" : "s"}; send { "confirm": ${calls} } to purge "${row.name}"`, { calls });
   }
-  const deletedCalls = await q.purgeServer({ workspaceId: principal.workspaceId, id });
+  const deletedCalls = await q.purgeServer({ workspaceId: principal.workspaceId, id, deleteCalls });
   if (deletedCalls) await forgetServerStats({ workspaceId: principal.workspaceId });
   await audit(principal, { action: "server.purged", target: { type: "server", id, name: row.name }, details: { calls: deletedCalls } });
   return { deletedCalls };

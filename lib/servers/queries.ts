@@ -5,7 +5,6 @@ import { forgetCache } from "@/lib/runtime";
 const withLatestSession = { sessions: { orderBy: { createdAt: "desc" }, take: 1 } } satisfies Prisma.ServerInclude;
 
 /** Rows per delete statement when purging, so a server with a million calls never holds the lock for long. */
-const PURGE_BATCH = 5000;
 
 /** The active (not archived) servers. */
 export function listServers({ workspaceId }: { workspaceId: string }) {
@@ -88,20 +87,19 @@ export function countServerCalls({ serverId }: { serverId: string }) {
 }
 
 /**
- * Deletes a server and everything it owns. Calls go first in batches (their shares, notes, tags
- * and stars by cascade); the server row's cascade then takes sessions, logs, traffic, interactions.
+ * Deletes a server and everything it owns. Calls go first, through their writer (`deleteCalls`,
+ * lib/calls: their shares, notes, tags and stars by cascade); the server row's cascade then takes
+ * sessions, logs, traffic, interactions.
  */
-export async function purgeServer({ workspaceId, id }: { workspaceId: string; id: string }): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const batch = await prisma.call.findMany({ where: { serverId: id, workspaceId }, select: { id: true }, take: PURGE_BATCH });
-    if (!batch.length) break;
-    deleted += (await prisma.call.deleteMany({ where: { id: { in: batch.map((c) => c.id) } } })).count;
-  }
+export async function purgeServer({ workspaceId, id, deleteCalls }: { workspaceId: string; id: string; deleteCalls: PurgeCalls }): Promise<number> {
+  const deleted = await deleteCalls({ workspaceId, serverId: id });
   await prisma.server.deleteMany({ where: { workspaceId, id } });
   await forgetCache("serverCache");
   return deleted;
 }
+
+/** lib/calls' deletion of a server's calls (`purgeServerCalls`), handed in by the route: lib/calls depends on this domain. */
+export type PurgeCalls = (where: { workspaceId: string; serverId: string }) => Promise<number>;
 
 export type ServerRow = NonNullable<Awaited<ReturnType<typeof findServer>>>;
 /** `actingUserId`: whose OAuth credential a per-member server uses for this work (lib/sessions keys live connections by it). */

@@ -1,11 +1,11 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 import * as q from "./queries";
 
 /** Active servers a workspace may have (SWITCHBOARD_MAX_SERVERS; default 500). */
 export function maxServers(): number {
-  const configured = Number(process.env.SWITCHBOARD_MAX_SERVERS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 500;
+  return config().maxServers;
 }
 
 /** How many more active servers the workspace may have. */

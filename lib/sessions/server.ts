@@ -1,5 +1,5 @@
 import "server-only";
-import { openConnection, type McpConnection, type ProtocolEra, type UpstreamConfig } from "@/lib/mcp/server";
+import { openConnection, type ListKind, type McpConnection, type ProtocolEra, type UpstreamConfig } from "@/lib/mcp/server";
 import { decryptJson } from "@/lib/crypto";
 import { SwitchboardError } from "@/lib/errors";
 import { publish } from "@/lib/events/server";
@@ -12,7 +12,7 @@ import { isPerMemberMode } from "@/lib/oauth";
 import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues, sessionSecrets } from "@/lib/oauth/server";
 import { sessionHeldSecrets } from "@/lib/redaction/server";
 import { trafficSink } from "@/lib/traffic/server";
-import { ensureHealthMonitor, type PingTarget } from "./health";
+import { pingAll, type PingTarget } from "./health";
 import * as q from "./queries";
 import { connectionTransportFor, refuseElsewhere } from "./transport";
 import { serverFailure, upstream, upstreamFailure } from "./errors";
@@ -112,20 +112,35 @@ export function isLive(serverId: string): boolean {
   return entriesOf(serverId).length > 0;
 }
 
-/** What a listener hears when a session connected: the server and its live connection. */
+/** What drift needs of a live connection: its lists. */
+export interface SnapshotLister {
+  list(kind: ListKind): Promise<unknown[]>;
+}
+
+/**
+ * What a listener hears when a connection to a server went live, whoever owns it: the console's
+ * sessions (here), the gateway's pooled upstreams and relayed host sessions (lib/gateway).
+ */
 export interface ConnectedSession {
   workspaceId: string;
   serverId: string;
   serverName: string;
-  connection: McpConnection;
+  lister: SnapshotLister;
+  /** False once the connection closed. */
+  live(): boolean;
 }
 
 const connectedListeners = () => piece("sessionListeners", () => new Set<(session: ConnectedSession) => void>());
 
-/** Tells `listener` of every session that connects from now on (lib/start hands in other domains' hooks); returns the way to stop. */
+/** Tells `listener` of every connection that goes live from now on (lib/start hands in other domains' hooks); returns the way to stop. */
 export function onSessionConnected(listener: (session: ConnectedSession) => void): () => void {
   connectedListeners().add(listener);
   return () => void connectedListeners().delete(listener);
+}
+
+/** A connection went live (the owners of connections call it: this file, lib/gateway). */
+export function announceConnected(session: ConnectedSession): void {
+  for (const listener of connectedListeners()) listener(session);
 }
 
 function open(server: ServerSecretRow): LiveEntry {
@@ -161,8 +176,7 @@ function open(server: ServerSecretRow): LiveEntry {
       await q.markConnected({ id: row.id, ...info });
       if (server.protocolEra === "auto" && info.era !== server.eraHint) await q.rememberEra({ serverId: server.id, era: info.era });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "connected" });
-      ensureHealthMonitor(liveTargets);
-      for (const listener of connectedListeners()) listener({ workspaceId: server.workspaceId, serverId: server.id, serverName: server.name, connection });
+      announceConnected({ workspaceId: server.workspaceId, serverId: server.id, serverName: server.name, lister: connection, live: () => live().get(key) === entry });
       return connection;
     } catch (err) {
       if (live().get(key) === entry) live().delete(key);
@@ -212,7 +226,11 @@ async function subscriptionsDropped(server: ServerSecretRow, sessionId: string, 
   publish(server.workspaceId, { type: "resource_subscriptions", serverId: server.id, sessionId, uris, dropped });
 }
 
-/** Every live, connected session (what the health monitor pings). */
+/** Pings every live, connected session on this instance (the `sessions.health` job, lib/start/jobs.ts). */
+export async function pingLiveSessions(): Promise<void> {
+  await pingAll(await liveTargets());
+}
+
 async function liveTargets(): Promise<PingTarget[]> {
   const entries = [...live().entries()];
   const settled = await Promise.all(entries.map(([, e]) => e.ready.catch(() => null)));

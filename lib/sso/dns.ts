@@ -1,5 +1,6 @@
 import "server-only";
 import { Resolver } from "node:dns/promises";
+import { config } from "@/lib/config";
 
 /**
  * The TXT records at `name`, from the system's resolvers or those in SWITCHBOARD_DNS_SERVERS
@@ -8,7 +9,7 @@ import { Resolver } from "node:dns/promises";
  */
 export async function resolveTxt(name: string): Promise<string[]> {
   const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  const servers = (process.env.SWITCHBOARD_DNS_SERVERS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const servers = config().dnsServers;
   if (servers.length) resolver.setServers(servers);
   try {
     return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));

@@ -2,6 +2,7 @@ import "server-only";
 import { sso } from "@better-auth/sso";
 import { auditAs } from "@/lib/audit/server";
 import { encryptJson } from "@/lib/crypto";
+import { existingPiece } from "@/lib/runtime";
 import { emailInDomain, ssoGuardPlugin } from "./guard";
 import { storeIdentityToken } from "./identity-tokens";
 import { operatorProvider, operatorProviders, operatorSamlProvider } from "./provider";
@@ -27,6 +28,13 @@ export const SSO_MANAGEMENT_PATHS = ["/sso/callback", "/sso/register", "/sso/pro
  * SAML sign-in has neither: it is kept as an SSO identity with no token that ends after
  * SWITCHBOARD_SAML_SESSION_SECONDS (session-check.ts).
  */
+/** lib/members' writes (installed by lib/start: lib/members sits above this domain). */
+function memberWrites(): { join(input: { workspaceId: string; userId: string; role: string }): Promise<boolean> } {
+  const writes = existingPiece<ReturnType<typeof memberWrites>>("memberWrites");
+  if (!writes) throw new Error("lib/members' writes are not installed (lib/start installs them)");
+  return writes;
+}
+
 export function ssoPlugins() {
   const provider = operatorProvider();
   const saml = operatorSamlProvider();
@@ -68,7 +76,7 @@ export function ssoPlugins() {
         const issuer = own ? used.issuer : operator!.issuer;
         const inDomain = !own || emailInDomain(user.email, own.domain);
         const workspace = own ? await q.findWorkspaceById({ id: own.workspaceId }) : await q.findSsoWorkspace({ slug: operator!.workspace });
-        if (workspace && inDomain && (await q.joinWorkspace({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
+        if (workspace && inDomain && (await memberWrites().join({ workspaceId: workspace.id, userId: user.id, role: workspace.ssoDefaultRole }))) {
           await auditAs(
             { workspaceId: workspace.id, type: "user", id: user.id, name: user.name },
             { action: "member.joined_by_sso", target: { type: "user", id: user.id, name: user.email }, details: { role: workspace.ssoDefaultRole, issuer } },

@@ -1,10 +1,10 @@
 import "server-only";
 import { readFileSync } from "node:fs";
+import { config } from "@/lib/config";
 
 /** How often (seconds) an SSO user's console session is re-checked against the IdP: the bound on a sign-out or removal there. */
 export function recheckSeconds(): number {
-  const n = Number(process.env.SWITCHBOARD_SSO_RECHECK_SECONDS ?? 300);
-  return Number.isFinite(n) && n > 0 ? n : 300;
+  return config().ssoRecheckSeconds;
 }
 
 /**
@@ -15,17 +15,17 @@ export function recheckSeconds(): number {
  * of the workspace people join at their first sign-in; default the oldest workspace).
  */
 export function operatorProvider() {
-  const issuer = process.env.SWITCHBOARD_SSO_ISSUER?.replace(/\/+$/, "");
-  const clientId = process.env.SWITCHBOARD_SSO_CLIENT_ID;
+  const issuer = config().ssoIssuer;
+  const clientId = config().ssoClientId;
   if (!issuer || !clientId) return null;
   return {
     providerId: "sso",
-    name: process.env.SWITCHBOARD_SSO_NAME || "SSO",
+    name: config().ssoName,
     issuer,
     clientId,
-    clientSecret: process.env.SWITCHBOARD_SSO_CLIENT_SECRET || undefined,
-    domain: process.env.SWITCHBOARD_SSO_DOMAIN ?? "",
-    workspace: process.env.SWITCHBOARD_SSO_WORKSPACE || null,
+    clientSecret: config().ssoClientSecret ?? undefined,
+    domain: config().ssoDomain,
+    workspace: config().ssoWorkspace,
   };
 }
 
@@ -39,21 +39,20 @@ export function operatorProvider() {
  * (SWITCHBOARD_SSO_DOMAIN, SWITCHBOARD_SSO_WORKSPACE): the operator's IdPs serve one workspace.
  */
 export function operatorSamlProvider() {
-  const entryPoint = process.env.SWITCHBOARD_SAML_ENTRY_POINT;
-  const issuer = process.env.SWITCHBOARD_SAML_ISSUER;
-  const cert = process.env.SWITCHBOARD_SAML_CERT?.trim();
+  const entryPoint = config().samlEntryPoint;
+  const issuer = config().samlIssuer;
+  const cert = config().samlCert;
   if (!entryPoint || !issuer || !cert) return null;
-  const seconds = Number(process.env.SWITCHBOARD_SAML_SESSION_SECONDS ?? 8 * 3600);
   return {
     providerId: "saml",
-    name: process.env.SWITCHBOARD_SAML_NAME || "SAML",
+    name: config().samlName,
     entryPoint,
     issuer,
     cert: cert.startsWith("-----BEGIN") ? cert : readFileSync(cert, "utf8"),
-    spEntityId: process.env.SWITCHBOARD_SAML_SP_ENTITY_ID || "switchboard",
-    domain: process.env.SWITCHBOARD_SSO_DOMAIN ?? "",
-    workspace: process.env.SWITCHBOARD_SSO_WORKSPACE || null,
-    sessionSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 8 * 3600,
+    spEntityId: config().samlSpEntityId,
+    domain: config().ssoDomain,
+    workspace: config().ssoWorkspace,
+    sessionSeconds: config().samlSessionSeconds,
   };
 }
 

@@ -25,18 +25,6 @@ export function findSsoWorkspace({ slug }: { slug: string | null }) {
   return prisma.workspace.findFirst({ where: slug ? { slug } : {}, orderBy: { createdAt: "asc" }, select: { id: true, name: true, ssoRequired: true, ssoDefaultRole: true } });
 }
 
-/** Makes the user a member with `role` unless they are one; true when they joined now. */
-export async function joinWorkspace({ workspaceId, userId, role }: { workspaceId: string; userId: string; role: string }): Promise<boolean> {
-  const existing = await prisma.member.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { id: true } });
-  if (existing) return false;
-  try {
-    await prisma.member.create({ data: { workspaceId, userId, role } });
-    return true;
-  } catch {
-    return false; // joined meanwhile by a parallel sign-in
-  }
-}
-
 export function markSsoIdentity({ userId, issuer, refreshToken }: { userId: string; issuer: string; refreshToken: string | null }) {
   return prisma.identityToken.update({ where: { userId_issuer: { userId, issuer } }, data: { viaSso: true, refreshToken, checkedAt: new Date() } });
 }

@@ -3,41 +3,46 @@ import type { Duplex } from "node:stream";
 import next, { type NextConfig } from "next";
 import { apiPipeline, headersForEveryPath } from "@/lib/api/pipeline";
 import * as agentQueries from "@/lib/agents/queries";
-import { insertAuditEvents } from "@/lib/audit/queries";
 import { instanceCalls } from "@/lib/calls/journal";
-import { startSearchIndexer, stopSearchIndexer } from "@/lib/calls/search-index";
+import { stopSearchIndexer } from "@/lib/calls/search-index";
+import { instanceRuns } from "@/lib/collections/queries";
 import { followTasks } from "@/lib/calls/server";
 import { startCluster } from "@/lib/cluster/start";
 import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/db/url";
 import * as events from "@/lib/events/bus";
+import { instanceConnections } from "@/lib/gateway/queries";
 import { closeGateway } from "@/lib/gateway/server";
-import { snapshotOnConnect, startDriftCheck, stopDriftCheck } from "@/lib/drift/server";
+import { snapshotOnConnect } from "@/lib/drift/server";
 import { startInstance } from "@/lib/instances/lifecycle";
-import { startMonitorScheduler } from "@/lib/monitors/server";
+import { installMemberWrites } from "@/lib/members/queries";
+import { monitorWork } from "@/lib/monitors/server";
 import * as hub from "@/lib/relay/hub";
 import { attachRelay } from "@/lib/relay/socket-server";
-import { startRetention, stopRetention } from "@/lib/retention/scheduler";
 import { startRuntime } from "@/lib/runtime";
 import { startSandboxServer } from "@/lib/apps/sandbox-server";
 import { restoreAgentSessions } from "@/lib/servers/server";
 import { onSessionConnected } from "@/lib/sessions/server";
-import { forgetRollupsBefore } from "@/lib/stats/rollup";
 import { countUsers } from "@/lib/workspaces/queries";
 import { setupCode } from "@/lib/workspaces/setup-code";
 import { clientError, requestFront } from "./front";
 import { startIdleCollector } from "./idle-collect";
+import { consoleJobs } from "./jobs";
+import { heartbeatMs } from "@/lib/instances";
+import { config, loadConfig } from "@/lib/config";
+import { startScheduler } from "@/lib/scheduler";
 
 // After the grace period for requests in flight, the rest of a stop gets this long.
 const STOP_BOUND_MS = 15_000;
 
 export interface StartOptions {
   dev: boolean;
-  hostname: string;
-  port: number;
 }
 
 /** What server.ts holds of the console: its HTTP server's options and handlers and the way to stop it. */
 export interface Console {
+  /** Where server.ts listens: HOST and PORT. */
+  hostname: string;
+  port: number;
   /** A client gets this long to send a request's head (Node's check runs every `connectionsCheckingInterval`). */
   serverOptions: Pick<ServerOptions, "headersTimeout" | "connectionsCheckingInterval">;
   request(req: IncomingMessage, res: ServerResponse): void;
@@ -58,9 +63,13 @@ export interface Console {
  * sandbox, agents' sessions coming back, retention and the search indexer. Nothing in lib/
  * starts itself at import.
  */
-export async function start({ dev, hostname, port }: StartOptions): Promise<Console> {
+export async function start({ dev }: StartOptions): Promise<Console> {
+  // A bad variable stops the start here, with one message naming each.
+  const { host: hostname, port } = loadConfig();
   secureDataFiles();
-  const me = startRuntime().instanceId;
+  const me = startRuntime({ instanceId: config().instanceId ?? undefined }).instanceId;
+  // lib/members' writes for lib/auth and SSO, which sit below it.
+  installMemberWrites();
   const postgres = isPostgresUrl(databaseUrl());
   const app = next({ dev, hostname, port });
   const nextRequest = app.getRequestHandler();
@@ -81,14 +90,14 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
       })
     : null;
   // A call still pending from a stopped instance never gets its answer: say so, never lose it.
-  const instance = await startInstance({ calls: instanceCalls, followTasks, onGone: (ids) => cluster?.forget(ids) });
+  const instance = await startInstance({ calls: instanceCalls, runs: instanceRuns, connections: instanceConnections, followTasks, onGone: (ids) => cluster?.forget(ids) });
   // Monitors: every instance polls for due ticks and claims each once (docs/monitors.md).
-  const monitors = process.env.SWITCHBOARD_MONITORS === "off" ? null : startMonitorScheduler();
+  const monitors = config().monitors ? monitorWork() : null;
 
   // The API and the gateway through the console's own pipeline; Next serves them in development.
-  const configFile = "../../next.config.js";
+  const configFile = new URL("../../next.config.js", import.meta.url).href;
   const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
-  const api = dev || process.env.SWITCHBOARD_DIRECT_API === "0" ? null : apiPipeline({ headers: await headersForEveryPath(nextConfig) });
+  const api = dev || !config().directApi ? null : apiPipeline({ headers: await headersForEveryPath(nextConfig) });
   const relay = attachRelay({
     publish: events.publish,
     agents: {
@@ -99,35 +108,32 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
   });
   // The time a client has to send a request's head or finish an upgrade's handshake; Node's
   // requestTimeout (300 s, a whole request's) bounds it.
-  const handshakeMs = Math.min(Number(process.env.SWITCHBOARD_HANDSHAKE_TIMEOUT_MS) || 10_000, 300_000);
+  const handshakeMs = config().handshakeTimeoutMs;
   const front = requestFront({
-    trustProxy: process.env.SWITCHBOARD_TRUST_PROXY === "1",
+    trustProxy: config().trustProxy,
     pipelines: [...(api ? [api] : []), (req, res) => void nextRequest(req, res)],
     // In development Next serves its HMR socket from the listener it adds to the server on its first request.
     upgrades: [relay, ...(dev ? [{ handles: (req: IncomingMessage) => req.url?.startsWith("/_next/") === true, upgrade: () => undefined }] : [])],
     handshakeMs,
   });
   // MCP Apps run on their own origin: a second port here, or SWITCHBOARD_SANDBOX_ORIGIN in front of it.
-  const configuredSandboxPort = process.env.SWITCHBOARD_SANDBOX_PORT;
-  const sandbox = await startSandboxServer({ host: hostname, port: Number(configuredSandboxPort ?? port + 1), fixed: configuredSandboxPort !== undefined });
-  if (sandbox) process.env.SWITCHBOARD_SANDBOX_PORT = String(sandbox.port);
-  else delete process.env.SWITCHBOARD_SANDBOX_PORT;
-  // Capability drift: a snapshot at every connect (before agents' sessions come back) and a daily check.
+  const configuredSandboxPort = config().sandboxPort;
+  const sandbox = await startSandboxServer({ host: hostname, port: configuredSandboxPort ?? port + 1, fixed: configuredSandboxPort !== null });
+  // Capability drift: a snapshot of every connection that goes live (before agents' sessions come back).
   onSessionConnected(snapshotOnConnect);
-  startDriftCheck({ everyMs: Number(process.env.SWITCHBOARD_DRIFT_CHECK_MS ?? 86_400_000) });
   // An agent that comes back reopens the sessions its servers had.
   restoreAgentSessions();
-  // Per-workspace retention: purge history older than the workspace keeps, now and every hour.
-  startRetention({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore });
-  // SQLite's history search index is kept in batches behind the call path (lib/calls/search-index.ts).
-  startSearchIndexer({ sqlite: !postgres });
+  // Every periodic job (lib/start/jobs.ts): retention, drift's daily check, deliveries, monitors, sweepers…
+  const jobs = startScheduler({ jobs: consoleJobs({ config: config(), sqlite: !postgres, monitors }), instanceId: me, leaseMs: 3 * heartbeatMs(), pollMs: config().jobPollMs });
   // After a busy spell the heap V8 grew is given back once the console is quiet (idle-collect.ts).
-  const idle = startIdleCollector({ quietMs: dev ? 0 : Number(process.env.SWITCHBOARD_IDLE_GC_MS ?? 10_000) });
+  const idle = startIdleCollector({ quietMs: dev ? 0 : config().idleGcMs });
   const needsSetup = (await countUsers()) === 0;
-  const graceMs = Number(process.env.SWITCHBOARD_SHUTDOWN_GRACE_MS ?? 10_000);
+  const graceMs = config().shutdownGraceMs;
   let stopping = false;
 
   return {
+    hostname,
+    port,
     serverOptions: { headersTimeout: handshakeMs, connectionsCheckingInterval: Math.min(Math.ceil(handshakeMs / 2), 30_000) },
     request(req, res) {
       idle.touch();
@@ -143,10 +149,9 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
     async shutdown(server) {
       if (stopping) return;
       stopping = true;
-      stopRetention();
-      stopDriftCheck();
       idle.stop();
-      const monitorsStopped = monitors?.stop();
+      monitors?.stop();
+      const jobsStopped = jobs.stop();
       const draining = front.drain(graceMs);
       server.close();
       server.closeIdleConnections();
@@ -158,10 +163,10 @@ export async function start({ dev, hostname, port }: StartOptions): Promise<Cons
           relay.close();
           sandbox?.close();
           await closeGateway();
-          await monitorsStopped;
+          await jobsStopped;
           const interrupted = await instance.stop().catch(() => 0);
           // After the calls still running were marked interrupted: they are indexed too.
-          await stopSearchIndexer();
+          if (!postgres && config().searchIndexMs > 0) await stopSearchIndexer();
           await cluster?.close();
           return interrupted;
         })(),

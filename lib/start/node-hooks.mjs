@@ -2,9 +2,13 @@
 // "server-only" exists to keep server modules out of browser bundles; in this Node process every
 // module is a server module, and the route handlers and start-up code load in this one graph.
 let ownMapsOnly = false;
+// The compiled server's directory (dist/): our own code, as .ts files are. The compiled server registers
+// these hooks only when Node's source maps were on before it started (`node --enable-source-maps`).
+let compiled = null;
 
 export function initialize(data) {
   ownMapsOnly = data?.ownMapsOnly === true;
+  compiled = data?.compiled ?? null;
 }
 
 export async function resolve(specifier, context, nextResolve) {
@@ -14,10 +18,10 @@ export async function resolve(specifier, context, nextResolve) {
 
 // In production a package's ES module loses the `//# sourceMappingURL=` lines it ends with (its own
 // and the one tsx adds when it transforms it), so Node does not read and keep its map (server.ts
-// does the same for CommonJS); our own TypeScript keeps tsx's.
+// does the same for CommonJS); our own code keeps its map (tsx's, or the compiled server's).
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context);
-  if (!ownMapsOnly || result.source == null || !url.startsWith("file:") || /\.[cm]?tsx?$/.test(new URL(url).pathname)) return result;
+  if (!ownMapsOnly || result.source == null || !url.startsWith("file:") || /\.[cm]?tsx?$/.test(new URL(url).pathname) || (compiled && url.startsWith(compiled))) return result;
   const source = typeof result.source === "string" ? result.source : Buffer.from(result.source).toString("utf8");
   let end = source.length;
   for (;;) {

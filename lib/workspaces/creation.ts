@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { roleAtLeast } from "@/lib/access";
 import type { Principal } from "@/lib/access";
 import { SwitchboardError } from "@/lib/errors";
@@ -10,12 +11,10 @@ export type WorkspaceCreation = "anyone" | "admins" | "none";
 /**
  * `SWITCHBOARD_WORKSPACE_CREATION`: who may create workspaces. `anyone` signed in, `admins` (an
  * admin or owner of some workspace) or `none`; unset, `anyone` on a console bound to loopback
- * (network policy `private`) and `admins` on one serving a network. Other values count as `none`.
+ * (network policy `private`) and `admins` on one serving a network. Other values count as `none` (lib/config).
  */
 export function workspaceCreation(): WorkspaceCreation {
-  const value = process.env.SWITCHBOARD_WORKSPACE_CREATION?.trim().toLowerCase();
-  if (!value) return networkMode() === "private" ? "anyone" : "admins";
-  return value === "anyone" || value === "admins" ? value : "none";
+  return config().workspaceCreation ?? (networkMode() === "private" ? "anyone" : "admins");
 }
 
 /** Refuses (403) a person the operator's setting does not let create a workspace. */

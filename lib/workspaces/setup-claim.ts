@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { RequestHead } from "@/lib/access";
 import { classifyAddress, parseIp } from "@/lib/net";
 import { clientAddress, FORWARDED_HEADER, requestHost } from "@/lib/auth/server";
@@ -23,7 +24,7 @@ export interface SetupRequester {
  */
 function forwardedBlindly(headers: Headers): boolean {
   const sent = (headers.get(FORWARDED_HEADER) ?? "").split(",").filter(Boolean);
-  if (process.env.SWITCHBOARD_TRUST_PROXY === "1" && sent.includes("x-forwarded-for")) return false;
+  if (config().trustProxy && sent.includes("x-forwarded-for")) return false;
   return sent.length > 0;
 }
 
@@ -54,7 +55,8 @@ export function setupCodeRequired({ address, host, proxied }: SetupRequester): b
 
 /** Refuses set-up addressed to another host than SWITCHBOARD_URL's, or needing a code it lacks. */
 export function assertSetupAllowed(requester: SetupRequester, code: string | undefined): void {
-  const configured = process.env.SWITCHBOARD_URL ? new URL(process.env.SWITCHBOARD_URL).host : null;
+  const url = config().url;
+  const configured = url ? new URL(url).host : null;
   if (configured && requester.host !== configured) {
     throw new SwitchboardError("forbidden", `Set-up refused: this console is ${configured} (SWITCHBOARD_URL), not ${requester.host}`);
   }

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 
 // Loaded by server.ts (to print it) and by Next's bundles (to check it): one code per process, in
@@ -8,7 +9,7 @@ const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** The one-time set-up code: `SWITCHBOARD_SETUP_CODE` if the operator set one, else random per process. */
 export function setupCode(): string {
-  const configured = process.env.SWITCHBOARD_SETUP_CODE?.trim();
+  const configured = config().setupCode;
   if (configured) return configured;
   return piece("setupCode", () => Array.from({ length: 8 }, (_, i) => (i === 4 ? "-" : "") + ALPHABET[crypto.randomInt(ALPHABET.length)]).join(""));
 }

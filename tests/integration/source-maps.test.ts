@@ -13,7 +13,8 @@ afterAll(async () => {
 /** Starts a console, opens pages (so Next loads its runtime and built chunks) and asks which modules have a source map. */
 async function sourceMaps(env: Record<string, string> = {}) {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sb-maps-")), "maps.json");
-  const sb = await startConsole({ env: { ...env, SWITCHBOARD_TEST_SOURCE_MAP_PROBE: out }, nodeArgs: ["--require", PROBE] });
+  // From source: what is tested here is lib/start/node-hooks.mjs, which only source registers.
+  const sb = await startConsole({ compiled: false, env: { ...env, SWITCHBOARD_TEST_SOURCE_MAP_PROBE: out }, nodeArgs: ["--require", PROBE] });
   consoles.push(sb);
   for (const page of ["/", "/sign-in", "/setup"]) await (await fetch(`${sb.url}${page}`)).arrayBuffer();
   process.kill(sb.pid(), "SIGUSR2");

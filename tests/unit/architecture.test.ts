@@ -152,6 +152,7 @@ describe("architecture", () => {
     "lib/db/client.ts: export const prisma", // the client; it connects on its first query
     "lib/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)
     "lib/mcp/tasks.ts: const sessions", // the task extension's view of an SDK client, per client (WeakMap)
+    "lib/config/index.ts: let cached", // the parsed environment (nothing writes process.env at run time)
   ]);
 
   it("creates no state at import time: module-level state is a lazily created runtime piece, or a listed memo", () => {

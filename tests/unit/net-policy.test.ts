@@ -3,6 +3,7 @@ import { checkAddress, classifyAddress, entryWithin, parseAllowEntry, parseAllow
 import { AllowedNetworkSchema } from "@/lib/net/schemas";
 import { assertWorkspaceAllowList, envAllowedNetworks, networkMode, workspaceChoices } from "@/lib/net/server";
 import { SwitchboardError } from "@/lib/errors";
+import { stubEnv, unstubAllEnvs } from "../support/config";
 
 // Classification only: nothing here connects anywhere.
 const PUBLIC: NetworkPolicy = { mode: "public", allowed: [] };
@@ -197,26 +198,27 @@ describe("the policy", () => {
 });
 
 describe("the console's mode and environment allow-list", () => {
-  afterEach(() => vi.unstubAllEnvs());
+  afterEach(() => unstubAllEnvs());
 
-  it("follows HOST unless SWITCHBOARD_NETWORK_POLICY says otherwise", () => {
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "");
+  it("follows HOST unless SWITCHBOARD_NETWORK_POLICY says otherwise, and refuses any other policy", () => {
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "");
     for (const [host, mode] of [["127.0.0.1", "private"], ["127.0.0.2", "private"], ["::1", "private"], ["localhost", "private"], ["0.0.0.0", "public"], ["::", "public"], ["192.168.1.5", "public"]]) {
-      vi.stubEnv("HOST", host);
+      stubEnv("HOST", host);
       expect(networkMode(), host).toBe(mode);
     }
-    vi.stubEnv("HOST", "127.0.0.1");
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "public");
+    stubEnv("HOST", "127.0.0.1");
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "public");
     expect(networkMode()).toBe("public");
-    vi.stubEnv("HOST", "0.0.0.0");
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "private");
+    stubEnv("HOST", "0.0.0.0");
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "private");
     expect(networkMode()).toBe("private");
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "open");
-    expect(networkMode()).toBe("public");
+    // Another value stops the start (lib/config) rather than passing for "public".
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "open");
+    expect(() => networkMode()).toThrow(/SWITCHBOARD_NETWORK_POLICY: must be "public" or "private"/);
   });
 
   it("keeps only a workspace's entries within SWITCHBOARD_ALLOWED_NETWORKS, and refuses the others with a 400", () => {
-    vi.stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "127.0.0.0/8");
+    stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "127.0.0.0/8");
     expect(workspaceChoices(["127.0.0.1/32", "10.0.0.0/8", "169.254.169.254", "localhost"]).map((e) => e.text)).toEqual(["127.0.0.1/32"]);
     expect(() => assertWorkspaceAllowList(["127.0.0.1/32"])).not.toThrow();
     const err = (() => {
@@ -229,13 +231,13 @@ describe("the console's mode and environment allow-list", () => {
     expect(err).toBeInstanceOf(SwitchboardError);
     expect(err).toMatchObject({ code: "bad_request", details: { refused: ["10.0.0.0/8", "localhost"] } });
     expect((err as Error).message).toMatch(/"10\.0\.0\.0\/8" is outside .* SWITCHBOARD_ALLOWED_NETWORKS/);
-    vi.stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "");
+    stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", "");
     expect(workspaceChoices(["127.0.0.1/32"])).toEqual([]);
   });
 
   it("reads SWITCHBOARD_ALLOWED_NETWORKS, dropping what does not parse", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    vi.stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", " 10.0.0.0/8, MCP.Internal ,bad entry,fd00::/8,");
+    stubEnv("SWITCHBOARD_ALLOWED_NETWORKS", " 10.0.0.0/8, MCP.Internal ,bad entry,fd00::/8,");
     expect(envAllowedNetworks()).toEqual(["10.0.0.0/8", "mcp.internal", "fd00::/8"]);
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/access";
+import { stubEnv, unstubAllEnvs } from "../support/config";
 
 const memberships = vi.hoisted(() => ({ roles: [] as string[] }));
 vi.mock("@/lib/workspaces/queries", () => ({ listMemberships: async () => memberships.roles.map((role) => ({ role })) }));
@@ -8,22 +9,22 @@ const { assertMayCreateWorkspace, workspaceCreation } = await import("@/lib/work
 const principal = { userId: "u1" } as Principal;
 
 describe("who may create workspaces (SWITCHBOARD_WORKSPACE_CREATION)", () => {
-  afterEach(() => vi.unstubAllEnvs());
+  afterEach(() => unstubAllEnvs());
 
   it("defaults to anyone on a private console and admins on a public one; unknown values count as none", () => {
-    vi.stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "");
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "private");
+    stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "");
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "private");
     expect(workspaceCreation()).toBe("anyone");
-    vi.stubEnv("SWITCHBOARD_NETWORK_POLICY", "public");
+    stubEnv("SWITCHBOARD_NETWORK_POLICY", "public");
     expect(workspaceCreation()).toBe("admins");
     for (const [value, rule] of [["anyone", "anyone"], [" Admins ", "admins"], ["none", "none"], ["everyone", "none"]]) {
-      vi.stubEnv("SWITCHBOARD_WORKSPACE_CREATION", value!);
+      stubEnv("SWITCHBOARD_WORKSPACE_CREATION", value!);
       expect(workspaceCreation(), value).toBe(rule);
     }
   });
 
   it("admins: an admin or owner of some workspace may, a member or viewer everywhere may not", async () => {
-    vi.stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "admins");
+    stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "admins");
     memberships.roles = ["viewer", "admin"];
     await expect(assertMayCreateWorkspace(principal)).resolves.toBeUndefined();
     memberships.roles = ["viewer", "member"];
@@ -32,10 +33,10 @@ describe("who may create workspaces (SWITCHBOARD_WORKSPACE_CREATION)", () => {
 
   it("none refuses everyone, owners included; anyone lets a viewer", async () => {
     memberships.roles = ["owner"];
-    vi.stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "none");
+    stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "none");
     await expect(assertMayCreateWorkspace(principal)).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/turned off on this console/) });
     memberships.roles = ["viewer"];
-    vi.stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "anyone");
+    stubEnv("SWITCHBOARD_WORKSPACE_CREATION", "anyone");
     await expect(assertMayCreateWorkspace(principal)).resolves.toBeUndefined();
   });
 });

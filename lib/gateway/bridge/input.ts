@@ -8,6 +8,7 @@ import { HostTimeout, toProtocol } from "../outcome";
 import { RPC } from "../policy";
 import type { GatewayCall } from "../recorder";
 import { releaseUpstream, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
+import { config } from "@/lib/config";
 
 type Item = Record<string, unknown>;
 
@@ -30,8 +31,7 @@ export function hostCapabilities(ctx: ServerContext, server: Server): HostCapabi
  * default the server's request timeout); past it the server's request is refused and the call ends.
  */
 export function inputWaitMs(server: ServerSecretRow): number {
-  const configured = Number(process.env.SWITCHBOARD_GATEWAY_INPUT_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : server.timeoutMs;
+  return config().gatewayInputMs ?? server.timeoutMs;
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { SwitchboardError } from "@/lib/errors";
 import { agentInstance, isAgentHere, isAgentServerHere } from "@/lib/relay/server";
 import type { ServerSecretRow } from "@/lib/servers/server";
@@ -7,9 +8,9 @@ import type { ServerSecretRow } from "@/lib/servers/server";
 // the lists at once, and comes back (with list_changed to the hosts) when a recheck reaches it.
 
 /** How long one server may take to connect and answer a list before the aggregated endpoint leaves it out of that request. */
-export const REACH_MS = Number(process.env.SWITCHBOARD_GATEWAY_REACH_MS ?? 10_000);
+export const REACH_MS = config().gatewayReachMs;
 /** How often a server left out is tried again. */
-export const RECHECK_MS = Number(process.env.SWITCHBOARD_GATEWAY_RECHECK_MS ?? 3_000);
+export const RECHECK_MS = config().gatewayRecheckMs;
 
 /** Why the server cannot be reached from this instance, known without trying (its agent is not connected here); else null. */
 export function knownUnreachable(server: Pick<ServerSecretRow, "kind" | "agentId" | "name">): string | null {

@@ -7,6 +7,7 @@ import { ServedElsewhere } from "@/lib/errors";
 import { instanceId } from "@/lib/instances";
 import { piece } from "@/lib/runtime";
 import type { ServerSecretRow } from "@/lib/servers/server";
+import { announceConnected, type SnapshotLister } from "@/lib/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
 import { bridgeServer } from "../bridge/aggregate";
 import { within } from "../bridge/reach";
@@ -141,11 +142,41 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
       recorded = recordConnection(id, server, session.principal, { name: info.name ?? null, version: info.version ?? null, protocolVersion: info.protocolVersion ?? null });
       await recorded;
     },
+    live() {
+      announceConnected({ workspaceId: server.workspaceId, serverId: server.id, serverName: server.name, lister: relayLister(session.relay), live: () => !session.relay.isClosed });
+    },
     ended(reason) {
       relays().delete(id);
       void recorded.then(() => q.endConnection({ id, reason })).catch(() => undefined);
     },
     fallback,
+  };
+}
+
+const LISTS = { tools: ["tools/list", "tools"], prompts: ["prompts/list", "prompts"], resources: ["resources/list", "resources"], "resource-templates": ["resources/templates/list", "resourceTemplates"] } as const;
+
+/** A relayed session's lists, asked on its upstream by the gateway itself (never seen by the host): what drift snapshots. */
+function relayLister(relay: GatewayRelay): SnapshotLister {
+  return {
+    async list(kind) {
+      const [method, field] = LISTS[kind];
+      const items: unknown[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        let result;
+        try {
+          result = await relay.request(method, cursor ? { cursor } : {});
+        } catch (err) {
+          // A server without the capability has nothing to list (as lib/mcp's list says); anything else fails the snapshot.
+          if ((err as { code?: unknown }).code === -32601) return items;
+          throw err;
+        }
+        items.push(...((result[field] as unknown[] | undefined) ?? []));
+        cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+        if (!cursor) break;
+      }
+      return items;
+    },
   };
 }
 

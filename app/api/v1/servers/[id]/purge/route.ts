@@ -1,4 +1,5 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
+import { purgeServerCalls } from "@/lib/calls/server";
 import { PurgeServerSchema } from "@/lib/servers/schemas";
 import { purgeServer } from "@/lib/servers/server";
 
@@ -7,5 +8,5 @@ export const runtime = "nodejs";
 // POST /api/v1/servers/:id/purge – delete an archived server and all its history; { confirm } must equal its call count
 export const POST = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
   const { confirm } = await parseBody(request, PurgeServerSchema);
-  return purgeServer(principal, params.id, confirm);
+  return purgeServer(principal, params.id, confirm, { deleteCalls: purgeServerCalls });
 });
