@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db/client";
 import { forgetCache } from "@/lib/runtime";
 
-// Imported by lib/relay (which runs outside Next, in server.ts) as well as by ./server.ts,
+// Imported by lib/relay (which runs outside Next, in lib/start's graph) as well as by ./server.ts,
 // so this file must not import "server-only".
 
 const agentInclude = { servers: { select: { id: true, name: true, kind: true }, orderBy: { name: "asc" as const } } };

@@ -73,13 +73,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, module: Promise<
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  // server.ts set these from the socket and the request; rawHeaders still hold whatever the client sent.
+  // The request front (lib/start/front.ts) set these from the socket and the request; rawHeaders still hold whatever the client sent.
   headers.set("x-switchboard-client-ip", String(req.headers["x-switchboard-client-ip"] ?? ""));
   headers.set(FORWARDED_HEADER, String(req.headers[FORWARDED_HEADER] ?? ""));
   return headers;
 }
 
-// server.ts refused any Host and target that would give this URL another path (lib/api/request-target.ts).
+// the request front (lib/start/front.ts) refused any Host and target that would give this URL another path (lib/api/request-target.ts).
 const urlOf = (req: IncomingMessage) => `http://${req.headers.host ?? "localhost"}${req.url}`;
 const hasBody = (req: IncomingMessage) => !(req.method === "GET" || (req.method === "DELETE" && !req.headers["content-length"] && !req.headers["transfer-encoding"]));
 const smallBody = (req: IncomingMessage) => {

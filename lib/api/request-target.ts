@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isIPv6 } from "node:net";
 
-// Loaded by server.ts (outside Next's bundles): nothing here may import "server-only".
+// Loaded by lib/start's graph (outside Next's bundles): nothing here may import "server-only".
 
 /**
- * The one reading of which route a request names, made in server.ts before either pipeline (Next's
+ * The one reading of which route a request names, made in the request front (lib/start/front.ts) before either pipeline (Next's
  * or lib/api/bearer-routes.ts) sees it: the path comes from the request line alone and must be
  * written one way only, and `Host` must be a host, so that the URL a handler is given
  * (`http://${host}${path}`) has exactly the path the router matched. The role gate reads the
@@ -74,5 +74,5 @@ const OTHER_BODY_BYTES = 1024 * 1024;
 
 /** Headers by which a proxy says it forwarded a request. */
 export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"];
-/** Set by server.ts to the forwarding headers the request arrived with (Next adds X-Forwarded-* of its own later); lib/auth/server.ts reads it. */
+/** Set by the request front (lib/start/front.ts) to the forwarding headers the request arrived with (Next adds X-Forwarded-* of its own later); lib/auth/server.ts reads it. */
 export const FORWARDED_HEADER = "x-switchboard-forwarded";

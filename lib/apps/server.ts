@@ -13,7 +13,7 @@ import { sandboxPort } from "./sandbox-server";
 
 /**
  * Where browsers load the sandbox proxy page: `SWITCHBOARD_SANDBOX_ORIGIN` in production (a host
- * name of its own), otherwise the console's host name on the sandbox port that server.ts opened.
+ * name of its own), otherwise the console's host name on the sandbox port lib/start opened.
  */
 function sandboxOrigin(request: RequestHead): { origin: string } | { error: string } {
   const consoleUrl = new URL(request.url);

@@ -4,7 +4,7 @@ import { auditAs, type AuditInput } from "@/lib/audit/server";
 import type { ClientInfo } from "./index";
 import * as q from "./queries";
 
-// The header server.ts sets from the socket (lib/auth/server.ts reads the same one).
+// The header the request front (lib/start/front.ts) sets from the socket (lib/auth/server.ts reads the same one).
 const CLIENT_IP_HEADER = "x-switchboard-client-ip";
 
 function clientOf(headers: Headers | undefined): ClientInfo {

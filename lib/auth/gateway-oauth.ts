@@ -141,7 +141,7 @@ const gatewayBridge = {
           if (!session || ctx.context.returned instanceof Error) return;
           const { clientId, resources, scopes } = consentResources(ctx.body);
           const registered = clientId ? await q.findGatewayClientName({ clientId }) : null;
-          // The address server.ts set from the socket (as lib/auth/server.ts reads it).
+          // The address the request front set from the socket (as lib/auth/server.ts reads it).
           const client = { ip: ctx.headers?.get("x-switchboard-client-ip") || null, userAgent: ctx.headers?.get("user-agent")?.slice(0, 500) ?? null };
           for (const value of resources) {
             const resource = parseGatewayResource(value);

@@ -34,9 +34,9 @@ const WORKSPACE_HEADER = "x-workspace-id";
 const TOKEN_CACHE_MS = 10_000;
 const lastUsedWrites = () => piece("tokenUseWrites", () => new Map<string, number>());
 const lastActiveWrites = () => piece("memberActivityWrites", () => new Map<string, number>());
-/** Set by server.ts from the socket, replacing anything a client sent under that name. */
+/** Set by the request front (lib/start/front.ts) from the socket, replacing anything a client sent under that name. */
 const CLIENT_IP_HEADER = "x-switchboard-client-ip";
-/** Set by server.ts to the forwarding headers a request arrived with (lib/api/request-target.ts). */
+/** Set by the request front (lib/start/front.ts) to the forwarding headers a request arrived with (lib/api/request-target.ts). */
 export const FORWARDED_HEADER = "x-switchboard-forwarded";
 // Verified tokens by hash: saves two queries per scripted call. Revocation clears it.
 const tokenCache = () => piece("tokenCache", () => new Map<string, { principal: Principal; until: number }>());
@@ -90,7 +90,7 @@ export function requestHost(request: RequestHead): string {
 }
 
 /**
- * The address that made the request: the socket's (set by server.ts), or behind a proxy the
+ * The address that made the request: the socket's (set by the request front, lib/start/front.ts), or behind a proxy the
  * operator vouches for (`SWITCHBOARD_TRUST_PROXY=1`) the address that proxy saw, which it
  * appended last to `X-Forwarded-For` (the entries before it are the client's to invent).
  */

@@ -1,4 +1,4 @@
-// Also run by server.ts's graph (instanceCalls, under tsx): nothing here may import "server-only".
+// Also run by lib/start's graph (instanceCalls): nothing here may import "server-only".
 import { driver } from "@/lib/db/client";
 import { piece } from "@/lib/runtime";
 import { COMPLETION_FIELDS, PENDING_FIELDS, PROGRESS_FIELDS, TASK_FIELDS, type CallCompletion, type PendingCall, type TaskState } from "./columns";
@@ -112,7 +112,7 @@ async function claimTaskCalls(alive: string[], me: string): Promise<string[]> {
   return rows.map((r) => String(r.id));
 }
 
-/** What lib/instances needs of call rows when instances come and go (handed to it by server.ts). */
+/** What lib/instances needs of call rows when instances come and go (handed to it by lib/start). */
 export const instanceCalls = {
   interruptOrphans: (alive: string[]) => interruptPending({ notIn: alive }),
   interruptOwn: (id: string) => interruptPending({ of: id }),

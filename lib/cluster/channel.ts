@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 
-// Started by server.ts, outside Next's bundles: nothing here may import "server-only".
+// Started by lib/start, outside Next's bundles: nothing here may import "server-only".
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7900;

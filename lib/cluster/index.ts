@@ -1,4 +1,4 @@
-// Shared by server.ts's module graph (the channel) and Next's bundles (forwarding), in the process
+// Shared by lib/start's module graph (the channel) and Next's bundles (forwarding), in the process
 // runtime. Nothing here may import "server-only".
 
 import { config } from "@/lib/config";

@@ -3,7 +3,7 @@ import { openChannel } from "./channel";
 import { clusterRegistry, ownInstanceUrl } from "./index";
 import { forgetCache, runtime, type CacheName } from "@/lib/runtime";
 
-// Started by server.ts, outside Next's bundles: nothing here may import "server-only". server.ts
+// Started by lib/start, outside Next's bundles: nothing here may import "server-only". lib/start
 // hands in the event bus and the relay hub: the cluster imports neither.
 
 interface ClusterDeps {

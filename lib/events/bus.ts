@@ -2,7 +2,7 @@ import type { EventFanOut, WorkspaceEvent } from "./index";
 import { ReplayLog, type Replay } from "./replay";
 import { piece } from "@/lib/runtime";
 
-// Loaded by server.ts (the relay, the cluster channel) as well as by Next's bundles: nothing
+// Loaded by lib/start's graph (the relay, the cluster channel) as well as by Next's bundles: nothing
 // here may import "server-only".
 
 /** Gets each event with its replay id (`<epoch>-<n>`, the SSE `id:`). */
@@ -14,7 +14,7 @@ export interface BusState {
   fanOut: EventFanOut | null;
 }
 
-// In the process runtime, so that every module graph (Next bundles, server.ts) shares one bus.
+// In the process runtime, so that every module graph (Next bundles, lib/start's) shares one bus.
 const state = () => piece<BusState>("events", () => ({ listeners: new Map(), replay: new ReplayLog<WorkspaceEvent>(), fanOut: null }));
 
 /** Gives every event an id and hands it to the workspace's listeners, on every instance. */

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { runtime } from "@/lib/runtime";
 
-/** Which console instance this process is (fixed when server.ts creates the runtime). */
+/** Which console instance this process is (fixed when lib/start creates the runtime). */
 export function instanceId(): string {
   return runtime().instanceId;
 }

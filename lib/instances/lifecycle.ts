@@ -2,7 +2,7 @@ import os from "node:os";
 import { heartbeatMs, instanceId } from "./index";
 import * as q from "./queries";
 
-// Started by server.ts, outside Next's bundles: nothing here may import "server-only".
+// Run by lib/start, outside Next's bundles: nothing here may import "server-only".
 
 /** An instance of this machine whose process is gone (or whose pid is now ours: a restarted container). */
 function exitedHere(instance: { host: string; pid: number }): boolean {
@@ -47,6 +47,8 @@ interface InstanceConnections {
 
 interface RunningInstance {
   id: string;
+  /** One heartbeat, then a reap if the set of instances changed (the `instances.heartbeat` job, lib/start/jobs.ts). */
+  beat(): Promise<void>;
   /** Marks this instance's calls still pending as interrupted and removes its row. */
   stop(): Promise<number>;
 }
@@ -111,31 +113,22 @@ export async function startInstance({
     if (count) log(`${count} call(s) left pending by a stopped console instance marked interrupted`);
   };
   await reap();
-  let beating = false;
-  const timer = setInterval(() => {
-    if (beating) return;
-    beating = true;
-    q.beat(me)
-      .then(
-        () => {
-          const at = performance.now();
-          if (trustedFrom === null || at - lastBeat > 2 * interval) trustedFrom = at;
-          lastBeat = at;
-          return reap();
-        },
-        (err: Error) => {
-          trustedFrom = null;
-          throw err;
-        },
-      )
-      .catch((err: Error) => log(`Instance heartbeat failed: ${err.message}`))
-      .finally(() => (beating = false));
-  }, interval);
-  timer.unref();
+  const beat = async () => {
+    try {
+      await q.beat(me);
+    } catch (err) {
+      trustedFrom = null;
+      throw err;
+    }
+    const at = performance.now();
+    if (trustedFrom === null || at - lastBeat > 2 * interval) trustedFrom = at;
+    lastBeat = at;
+    await reap();
+  };
   return {
     id,
+    beat,
     async stop() {
-      clearInterval(timer);
       const count = await calls.interruptOwn(id);
       await connections.endOwn(id).catch(() => undefined);
       await instanceRuns.interruptOwn(id).catch(() => undefined);

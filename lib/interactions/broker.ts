@@ -21,7 +21,7 @@ export interface Settlement {
 }
 
 // Waiting requests by interaction id, in the process runtime: route handlers (Next bundles) settle
-// what the connection (server.ts's module graph, for relayed sessions) is waiting on.
+// what the connection (lib/start's module graph, for relayed sessions) is waiting on.
 const waiters = () => piece("interactionWaiters", () => new Map<string, (s: Settlement) => void>());
 
 /** Whether an interaction still has a server request waiting in this process. */

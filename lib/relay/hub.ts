@@ -3,7 +3,7 @@ import type { ConsoleFrame } from "./protocol";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol";
 import { piece } from "@/lib/runtime";
 
-// The relay's state lives in the process runtime: server.ts (run by tsx) owns the sockets, while
+// The relay's state lives in the process runtime: lib/start's graph owns the sockets, while
 // Next's route handlers (another module graph in the same process) open sessions over them.
 
 /** A connected agent, as the rest of the console sees it. */
@@ -60,9 +60,9 @@ export interface HubState {
   /** The roots the agent last left out of a server's `roots/list` answer. */
   rootsRefused: Map<string, RefusedRoot[]>;
   maxMessageBytes: number;
-  /** The workspace event bus (lib/events), given by server.ts: the relay imports no domain. */
+  /** The workspace event bus (lib/events), given by lib/start: the relay imports no domain. */
   publish: (workspaceId: string, event: RelayEvent) => void;
-  /** Agent lookups, given by server.ts. */
+  /** Agent lookups, given by lib/start. */
   agents: AgentDirectory;
   /** Agents connected to other console instances, with the server names they announced (lib/cluster). */
   remote: Map<string, { instanceId: string; servers: Set<string> }>;
@@ -74,7 +74,7 @@ export interface HubState {
   linkUp: (agentId: string, servers: ReadonlyMap<string, string>, resumed: ReadonlySet<string>) => void;
 }
 
-/** What the relay needs to know of agents, handed in by server.ts (the relay imports no domain). */
+/** What the relay needs to know of agents, handed in by lib/start (the relay imports no domain). */
 export interface AgentDirectory {
   /** The agent a token belongs to (unrevoked), or null. */
   findByTokenHash(tokenHash: string): Promise<{ id: string; workspaceId: string; name: string } | null>;

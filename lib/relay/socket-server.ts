@@ -7,7 +7,7 @@ import { relayHub, type AgentDirectory, type RelayEvent } from "./hub";
 import { serveLink } from "./link";
 
 /**
- * The relay's WebSocket endpoint, attached by server.ts (App Router handlers cannot take
+ * The relay's WebSocket endpoint, attached by lib/start (App Router handlers cannot take
  * upgrades). An agent authenticates the upgrade with its token (`Authorization: Bearer …`);
  * an unknown or revoked token gets HTTP 401 and no socket.
  */

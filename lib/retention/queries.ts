@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db/client";
 
-// Imported by the scheduler that server.ts starts (outside Next), so no "server-only" here.
+// Imported by the retention job lib/start runs (outside Next), so no "server-only" here.
 
 /** Workspaces that keep history for a limited number of days. */
 export function listWorkspacesWithRetention() {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 
-// Loaded by server.ts and by Next's bundles: nothing here may import "server-only".
+// Loaded by lib/start's graph and by Next's bundles: nothing here may import "server-only".
 
 /**
  * Everything this process keeps in memory, in one object: the instance's identity and each

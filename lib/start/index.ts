@@ -124,7 +124,7 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   // An agent that comes back reopens the sessions its servers had.
   restoreAgentSessions();
   // Every periodic job (lib/start/jobs.ts): retention, drift's daily check, deliveries, monitors, sweepers…
-  const jobs = startScheduler({ jobs: consoleJobs({ config: config(), sqlite: !postgres, monitors }), instanceId: me, leaseMs: 3 * heartbeatMs(), pollMs: config().jobPollMs });
+  const jobs = startScheduler({ jobs: consoleJobs({ config: config(), sqlite: !postgres, monitors, beat: instance.beat }), instanceId: me, leaseMs: 3 * heartbeatMs(), pollMs: config().jobPollMs });
   // After a busy spell the heap V8 grew is given back once the console is quiet (idle-collect.ts).
   const idle = startIdleCollector({ quietMs: dev ? 0 : config().idleGcMs });
   const needsSetup = (await countUsers()) === 0;

@@ -27,7 +27,7 @@ const CLAIMS_KEPT_MS = 7 * 24 * HOUR_MS;
  * discipline — `claimed` runs once per due time across instances (job_claim), `each-instance` is
  * a process's own upkeep — and the variable that sets how often. docs/architecture.md has the table.
  */
-export function consoleJobs({ config, sqlite, monitors }: { config: Config; sqlite: boolean; monitors: MonitorWork | null }): Job[] {
+export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config; sqlite: boolean; monitors: MonitorWork | null; beat: () => Promise<void> }): Job[] {
   const off = 0;
   return [
     // Once across instances.
@@ -44,7 +44,8 @@ export function consoleJobs({ config, sqlite, monitors }: { config: Config; sqli
     },
     { name: "monitors.prune", discipline: "claimed", everyMs: monitors ? HOUR_MS : off, variable: null, run: () => monitors!.prune() },
     { name: "jobs.prune", discipline: "claimed", everyMs: HOUR_MS, variable: null, run: async () => void (await pruneClaims({ before: new Date(Date.now() - CLAIMS_KEPT_MS) })) },
-    // On every instance.
+    // On every instance. Its heartbeat (lib/instances) also marks the calls, runs and connections of instances that went interrupted.
+    { name: "instances.heartbeat", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", run: beat },
     { name: "monitors.poll", discipline: "each-instance", everyMs: monitors ? config.monitorPollMs : off, variable: "SWITCHBOARD_MONITOR_POLL_MS", run: () => monitors!.poll() },
     // A compare-and-set: runs (of any origin) whose instance stopped renewing their lease end `interrupted`.
     { name: "runs.reap", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", atStart: true, run: reapRuns },

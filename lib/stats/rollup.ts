@@ -4,7 +4,7 @@ import { decodeBins, emptySummary, encodeBins, mergeSummary, type Summary } from
 import type { PendingCall } from "./queries";
 import { calls, durationBin, epochSeconds, instant, num, postgres, rollupColumns, serversWhere, summaryColumns, summaryOf, type Num, type SummaryRow } from "./sql";
 
-// Loaded by server.ts for the retention scheduler (outside Next): no "server-only" here.
+// Loaded by lib/start's graph for the retention job (outside Next): no "server-only" here.
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0];
 

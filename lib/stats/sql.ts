@@ -3,7 +3,7 @@ import type { Prisma } from "@prisma/client";
 import { BINS_PER_DOUBLING, FIRST_BIN_OFFSET, LAST_BIN, emptySummary, type Summary } from "./histogram";
 
 // SQL shared by the rollup writer and the dashboard's reads (no "server-only": the retention
-// scheduler, outside Next, reaches the rollups through server.ts).
+// scheduler, outside Next, reaches the rollups through lib/start).
 
 export type Fragment = Prisma.Sql;
 export type Num = number | bigint | string | null;

@@ -19,7 +19,7 @@ export interface SetupRequester {
 /**
  * Any forwarding header means a proxy in front: its socket is loopback whoever the client is. With
  * `SWITCHBOARD_TRUST_PROXY=1` the last `X-Forwarded-For` entry names the client (clientAddress), so
- * only a forwarded request without one stays unjudgeable. Which ones arrived is server.ts's record
+ * only a forwarded request without one stays unjudgeable. Which ones arrived is the request front's record
  * (Next adds X-Forwarded-* of its own to every request).
  */
 function forwardedBlindly(headers: Headers): boolean {

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { config } from "@/lib/config";
 import { piece } from "@/lib/runtime";
 
-// Loaded by server.ts (to print it) and by Next's bundles (to check it): one code per process, in
+// Loaded by lib/start (to print it) and by Next's bundles (to check it): one code per process, in
 // the process runtime. No "server-only" here for that reason.
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
-const ARCHITECTURE = read("docs/architecture.md");
+// The overview and its pages of details, read as one document.
+const ARCHITECTURE = ["docs/architecture.md", ...fs.readdirSync(path.join(ROOT, "docs/architecture")).sort().map((f) => `docs/architecture/${f}`)].map(read).join("\n");
 
 const walk = (dir: string): string[] =>
   fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
@@ -57,7 +58,7 @@ describe("docs/architecture.md against the code", () => {
 
 describe("file paths the docs name", () => {
   it("exist", () => {
-    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs"), { recursive: true }).map(String).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
     const missing = docs.flatMap((doc) =>
       [...read(doc).matchAll(/(?<![\w/.])((?:lib|components|app|tests|scripts|bench|agent)\/[\w./()[\]-]+\.(?:ts|tsx|sh|mjs))\b/g)]
         .map((m) => m[1]!)
@@ -70,7 +71,7 @@ describe("file paths the docs name", () => {
 
 describe("environment variables the docs name", () => {
   it("are each read somewhere in the code", () => {
-    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs"), { recursive: true }).map(String).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
     const named = new Set(docs.flatMap((doc) => [...read(doc).matchAll(/\bSWITCHBOARD_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0])));
     const code = ["lib", "app", "agent", "bench", "scripts", "tests"]
       .flatMap((dir) => walk(dir))
