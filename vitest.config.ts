@@ -7,6 +7,8 @@ const integration = {
   environment: "node" as const,
   testTimeout: 60_000,
   hookTimeout: 180_000,
+  // Consoles start compiled, from this run's own build (tests/support/compile-setup.ts).
+  globalSetup: ["tests/support/compile-setup.ts"],
 };
 
 export default defineConfig({
@@ -41,7 +43,7 @@ export default defineConfig({
           ...integration,
           exclude: WITHOUT_DATABASE,
           env: { SWITCHBOARD_TEST_DATABASE: "postgres" },
-          globalSetup: ["tests/support/postgres-setup.ts"],
+          globalSetup: [...integration.globalSetup, "tests/support/postgres-setup.ts"],
         },
       },
     ],

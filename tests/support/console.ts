@@ -8,6 +8,21 @@ import { createMigratedPostgresDatabase } from "./postgres";
 import { freePort } from "./servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+/** What production runs (scripts/compile-server.mjs, built by scripts/build.sh). */
+const COMPILED_ENTRY = "dist/server.mjs";
+
+/**
+ * The compiled server a console runs: this vitest run's own build (tests/support/compile-setup.ts),
+ * else dist/ (the browser tests: playwright.config.ts sets SWITCHBOARD_TEST_COMPILED=1, and
+ * scripts/build.sh has run). undefined: from source, with tsx (SWITCHBOARD_TEST_FROM_SOURCE=1 makes
+ * that the default, `compiled: false` asks it for one console).
+ */
+function compiledEntry(compiled: boolean | undefined): string | undefined {
+  if (compiled === false || (compiled === undefined && process.env.SWITCHBOARD_TEST_FROM_SOURCE === "1")) return undefined;
+  const entry = process.env.SWITCHBOARD_TEST_SERVER_ENTRY ?? (compiled || process.env.SWITCHBOARD_TEST_COMPILED === "1" ? path.join(ROOT, COMPILED_ENTRY) : undefined);
+  if (entry && !fs.existsSync(entry)) throw new Error(`${path.relative(ROOT, entry)} is missing: run scripts/build.sh`);
+  return entry;
+}
 
 export interface ConsoleHandle {
   url: string;
@@ -50,9 +65,11 @@ async function freshDatabase(dir: string): Promise<{ databaseUrl: string; dbFile
  * Starts the built console (`next build` must have run) on 127.0.0.1 with its own database (a
  * SQLite file, or a PostgreSQL database on the loopback test server), migrated. `databaseUrl`: a
  * database of the caller's, migrated with `prisma migrate deploy`. `join`: another console runs
- * on this database already (pass its `databaseUrl`, or the same `dataDir` on SQLite).
+ * on this database already (pass its `databaseUrl`, or the same `dataDir` on SQLite). `compiled`:
+ * true, the compiled server (the default under vitest, see compiledEntry), or false, server.ts from
+ * source with tsx (tests of what only source does: lib/start/node-hooks.mjs).
  */
-export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[] } = {}): Promise<ConsoleHandle> {
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[]; compiled?: boolean } = {}): Promise<ConsoleHandle> {
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
   const { databaseUrl, dbFile } = opts.databaseUrl
     ? { databaseUrl: opts.databaseUrl, dbFile: opts.databaseUrl.startsWith("file:") ? opts.databaseUrl.slice(5) : "" }
@@ -61,6 +78,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
       : await freshDatabase(dir);
   if (opts.databaseUrl && !opts.join) migrateDeploy(opts.databaseUrl);
 
+  const entry = compiledEntry(opts.compiled);
   let port = await freePort();
   let url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -79,7 +97,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
 
   const start = async () => {
     // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
-    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(entry ? [entry] : ["--import", "tsx", "server.ts"])], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     const from = output.length;
     proc.stdout.on("data", (d) => (output += d));
