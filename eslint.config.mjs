@@ -13,12 +13,12 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^@/lib/(?!api/route$|db/client$|db/bulk$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$|schemas$)[\\w./-]+$",
-              message: "Import a domain through its doors: lib/<domain>/index.ts, schemas.ts, server.ts or hooks.ts.",
+              regex: "^@/lib/(?:(?:core|identity|domains|team|watch)/|(?!(?:core|identity|domains|team|watch)/))(?!api/route$|db/client$|db/bulk$|relay/protocol$)[\\w-]+/(?!index$|server$|hooks$|schemas$)[\\w./-]+$",
+              message: "Import a domain through its doors: lib/[<floor>/]<domain>/index.ts, schemas.ts, server.ts or hooks.ts.",
             },
             {
               regex: "^@modelcontextprotocol/(client|server|core)",
-              message: "The MCP SDK is used only in lib/mcp, lib/relay, lib/demo (the built-in server), lib/gateway (the relay for other hosts), agent/ (and tests/bench).",
+              message: "The MCP SDK is used only in lib/mcp, lib/relay, lib/domains/demo (the built-in server), lib/gateway (the relay for other hosts), agent/ (and tests/bench).",
             },
           ],
         },
@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/apps/**", "lib/demo/**", "lib/gateway/**"],
+    files: ["lib/mcp/**", "lib/relay/**", "agent/**", "tests/**", "bench/**", "lib/domains/apps/**", "lib/domains/demo/**", "lib/gateway/**"],
     rules: { "no-restricted-imports": "off" },
   },
   {
@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   {
     // The runtime names every domain's in-memory state type (type-only imports, erased at run time).
-    files: ["lib/runtime/**"],
+    files: ["lib/core/runtime/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^@modelcontextprotocol/", message: "The runtime holds state, not the SDK." }] }] },
   },
 );

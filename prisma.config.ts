@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseUrl, isPostgresUrl } from "./lib/db/url";
+import { databaseUrl, isPostgresUrl } from "./lib/core/db/url";
 
 // One config for both databases: DATABASE_URL decides the schema, migrations and driver.
 process.env.DATABASE_URL ??= databaseUrl();

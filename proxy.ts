@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { shareState } from "@/lib/shares/server";
-import { THEME_COOKIE } from "@/lib/workspaces";
-import { signedInTheme } from "@/lib/workspaces/server";
+import { shareState } from "@/lib/domains/shares/server";
+import { THEME_COOKIE } from "@/lib/team/workspaces";
+import { signedInTheme } from "@/lib/team/workspaces/server";
 
 /**
  * Two things a prerendered page cannot do for itself:

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import Module, { register } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { loadConfig } from "./lib/config";
+import { loadConfig } from "./lib/core/config";
 
 const dev = process.argv.includes("--dev");
 // Whoever read the log may go away (a closed terminal, a parent that died): each write would then
@@ -54,7 +54,7 @@ function withoutMapComments(source: string): string {
 // The console's process: one HTTP server whose requests and upgrades (the agent relay's
 // WebSocket, dev HMR) go to the console lib/start builds.
 async function main() {
-  // lib/config loads nothing else; a bad variable stops the start here, with one message naming each.
+  // lib/core/config loads nothing else; a bad variable stops the start here, with one message naming each.
   const { sourceMaps } = loadConfig();
   keepSourceMaps({ ownMapsOnly: !dev && process.env.NODE_ENV === "production" && sourceMaps !== "all" });
   const { start } = await import("./lib/start");

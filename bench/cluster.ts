@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { openChannel, type Channel } from "../lib/cluster/channel";
+import { openChannel, type Channel } from "../lib/core/cluster/channel";
 import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
 import { machine, percentile, writeSection } from "./report";
 
@@ -51,7 +51,7 @@ async function run(sender: Channel, inboxes: { at: number[]; n: number }[], tota
   return { rate: total / (wall / 1000), p50: percentile(latency, 50), p95: percentile(latency, 95) };
 }
 
-/** The LISTEN/NOTIFY instance channel (lib/cluster): how many events per second three instances share. */
+/** The LISTEN/NOTIFY instance channel (lib/core/cluster): how many events per second three instances share. */
 export async function benchCluster(): Promise<void> {
   const server = await startPostgres();
   try {

@@ -98,7 +98,7 @@ export async function seed(sb: ConsoleHandle, ids: Ids): Promise<void> {
     // The console's own indexer takes the backlog (a second indexer here would only fight it for the lock).
     const left = db.prepare(`SELECT (SELECT ifnull(max(rowid), 0) FROM "call") - indexed_through FROM call_search_state`).pluck();
     while (Number(left.get()) > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-    // What the console's hourly statistics upkeep does (lib/db/client.ts optimizeSqlite), as PostgreSQL's autovacuum would analyse.
+    // What the console's hourly statistics upkeep does (lib/core/db/client.ts optimizeSqlite), as PostgreSQL's autovacuum would analyse.
     db.pragma("analysis_limit = 1000");
     db.pragma("optimize = 0x10002");
     db.pragma("wal_checkpoint(PASSIVE)");

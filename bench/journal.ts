@@ -12,7 +12,7 @@ const CALLS = Number(process.env.BENCH_JOURNAL_CALLS ?? 20_000);
  */
 export async function benchJournal(): Promise<void> {
   const lines = [
-    `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}. ${CALLS.toLocaleString("en")} calls, 64 in flight, each a pending INSERT committed and then its completion UPDATE (lib/calls/journal.ts), every index maintained; on SQLite the same process keeps the search index behind them (lib/calls/search-index.ts): its CPU per call includes that indexing, finished after the last call.`,
+    `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}. ${CALLS.toLocaleString("en")} calls, 64 in flight, each a pending INSERT committed and then its completion UPDATE (lib/domains/calls/journal.ts), every index maintained; on SQLite the same process keeps the search index behind them (lib/domains/calls/search-index.ts): its CPU per call includes that indexing, finished after the last call.`,
     "",
     "| database | recorded calls/s | writer's CPU per call | search index caught up after the last call | rows recorded | target ≥ 5,000/s |",
     "| --- | ---: | ---: | ---: | ---: | --- |",

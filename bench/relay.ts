@@ -51,7 +51,7 @@ export async function benchRelay(): Promise<void> {
     const { attachRelay } = await import("../lib/relay/socket-server");
     const { RelayTransport } = await import("../lib/relay/transport");
     const { isAgentServerOnline } = await import("../lib/relay/hub");
-    const q = await import("../lib/agents/queries");
+    const q = await import("../lib/domains/agents/queries");
     const relay = attachRelay({
       publish: () => undefined,
       agents: { findByTokenHash: (tokenHash) => q.findAgentByTokenHash({ tokenHash }), announceServers: q.announceServers, touch: q.touchAgent },

@@ -14,7 +14,7 @@ const rootFromOut = `${path.relative(outdir, root).split(path.sep).join("/")}/`;
 
 /**
  * Every module keeps, as `import.meta.url`, the URL of its source file: what a module reads beside
- * itself (lib/apps/sandbox-proxy.js, next.config.js, lib/start/node-hooks.mjs) resolves as it does
+ * itself (lib/domains/apps/sandbox-proxy.js, next.config.js, lib/start/node-hooks.mjs) resolves as it does
  * from source. Relative to the output, so the tree can move; every output file is directly in the output.
  */
 const sourceUrls = {

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseUrl, isPostgresUrl } from "../lib/db/url";
+import { databaseUrl, isPostgresUrl } from "../lib/core/db/url";
 import { postgresListFields, SQLITE_SCHEMA } from "./db-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -125,7 +125,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   }
   writeMigrations({ name, root: root && path.resolve(root), from: from && path.resolve(from) }).then(
     () => {
-      // The clients' types then hold the change (lib/calls/columns.ts fails to compile without a new call column).
+      // The clients' types then hold the change (lib/domains/calls/columns.ts fails to compile without a new call column).
       if (!root) execFileSync("bash", [path.join(REPO, "scripts/db-generate.sh")], { stdio: "inherit" });
       process.exit(0);
     },

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-// Writes lib/routes/table.generated.ts: every route file under app/api and app/mcp with the
+// Writes lib/core/routes/table.generated.ts: every route file under app/api and app/mcp with the
 // methods it exports, in the order Next matches them, and fails when an /api/v1 route and the role
-// matrix (lib/access/matrix.ts) disagree. scripts/build.sh runs it before every build.
+// matrix (lib/core/access/matrix.ts) disagree. scripts/build.sh runs it before every build.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const OUT = path.join(ROOT, "lib/routes/table.generated.ts");
+const OUT = path.join(ROOT, "lib/core/routes/table.generated.ts");
 const MODULES_OUT = path.join(ROOT, "lib/api/route-modules.generated.ts");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -94,9 +94,9 @@ async function main() {
   for (const [file, source] of [[OUT, tableSource(routes)], [MODULES_OUT, modulesSource(routes)]] as const) {
     if ((fs.existsSync(file) ? fs.readFileSync(file, "utf8") : null) !== source) fs.writeFileSync(file, source);
   }
-  const { ROUTE_ACCESS } = await import("../lib/access/matrix");
+  const { ROUTE_ACCESS } = await import("../lib/core/access/matrix");
   const problems = matrixDisagreements(routes, Object.keys(ROUTE_ACCESS));
-  for (const problem of problems) console.error(`Role matrix (lib/access/matrix.ts): ${problem}`);
+  for (const problem of problems) console.error(`Role matrix (lib/core/access/matrix.ts): ${problem}`);
   if (problems.length) process.exit(1);
 }
 

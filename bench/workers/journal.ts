@@ -1,9 +1,9 @@
 // Child process of bench/journal.ts: the call journal alone against the database in DATABASE_URL.
-// Run with `--conditions=react-server` (lib/calls imports "server-only").
+// Run with `--conditions=react-server` (lib/domains/calls imports "server-only").
 import crypto from "node:crypto";
-import { recordCompletion, recordPending } from "@/lib/calls/journal";
-import { indexFinishedCalls, stopSearchIndexer } from "@/lib/calls/search-index";
-import { startScheduler } from "@/lib/scheduler";
+import { recordCompletion, recordPending } from "@/lib/domains/calls/journal";
+import { indexFinishedCalls, stopSearchIndexer } from "@/lib/domains/calls/search-index";
+import { startScheduler } from "@/lib/core/scheduler";
 
 const { WORKSPACE_ID: workspaceId, SERVER_ID: serverId, USER_ID: userId } = process.env as Record<string, string>;
 const total = Number(process.env.CALLS ?? 20_000);
@@ -24,7 +24,7 @@ async function oneCall(i: number): Promise<void> {
 
 let next = 0;
 await oneCall(next++); // opens the journal
-// On SQLite the history search index is kept by this process, as by a console (lib/calls/search-index.ts).
+// On SQLite the history search index is kept by this process, as by a console (lib/domains/calls/search-index.ts).
 const jobs = /^postgres/.test(process.env.DATABASE_URL ?? "") ? null : startScheduler({ jobs: [{ name: "search.index", discipline: "each-instance", everyMs: 1000, variable: null, run: indexFinishedCalls }], instanceId: "bench", leaseMs: 15_000, pollMs: 5000 });
 const t0 = performance.now();
 const c0 = process.cpuUsage();

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunDto } from "../../lib/collections";
+import type { RunDto } from "../../lib/domains/collections";
 import { CliError, type Command } from "./args";
 import { exportCollection, findCollection, getRun, importCollection, startRun } from "./console-api";
 import { exitCode, prettyHeader, prettySummary, progressPrinter, report } from "./reporters";

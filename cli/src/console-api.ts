@@ -1,4 +1,4 @@
-import type { CollectionDto, CollectionFile, RunDto } from "../../lib/collections";
+import type { CollectionDto, CollectionFile, RunDto } from "../../lib/domains/collections";
 import { CliError, type Connection } from "./args";
 
 /** Calls the console's API with the token; any failure becomes a one-line CliError (exit 2). */

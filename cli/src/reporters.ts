@@ -1,5 +1,5 @@
-import type { RunDto, StepRunDto } from "../../lib/collections";
-import { toJUnit } from "../../lib/collections/junit";
+import type { RunDto, StepRunDto } from "../../lib/domains/collections";
+import { toJUnit } from "../../lib/domains/collections/junit";
 import type { Reporter } from "./args";
 
 const FINISHED = new Set(["passed", "failed", "error", "skipped", "interrupted"]);

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { StatusDot } from "@/components/servers/server-status";
-import type { AgentDto, AgentServerDto, AgentServerExit } from "@/lib/agents";
-import type { ServerStatus } from "@/lib/servers";
-import { useServers } from "@/lib/servers/hooks";
+import type { AgentDto, AgentServerDto, AgentServerExit } from "@/lib/domains/agents";
+import type { ServerStatus } from "@/lib/domains/servers";
+import { useServers } from "@/lib/domains/servers/hooks";
 
 /** "exited with code 1", "killed by SIGTERM", or the agent's own error ("command not found: …"). */
 export function exitSummary(exit: AgentServerExit): string {

@@ -1,6 +1,6 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatTime } from "@/components/calls/format";
-import type { AgentDto, AgentStatus } from "@/lib/agents";
+import type { AgentDto, AgentStatus } from "@/lib/domains/agents";
 
 const TONE: Record<AgentStatus, BadgeTone> = { online: "green", offline: "amber", revoked: "red" };
 

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatTime } from "@/components/calls/format";
-import { PAIRING_TTL_MS, type PairingDto } from "@/lib/agents";
+import { PAIRING_TTL_MS, type PairingDto } from "@/lib/domains/agents";
 
 const CONFIG_EXAMPLE = `{
   "mcpServers": {

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import type { AgentDto } from "@/lib/agents";
-import { useRevokeAgent } from "@/lib/agents/hooks";
-import { useCan, useMe } from "@/lib/auth/hooks";
+import type { AgentDto } from "@/lib/domains/agents";
+import { useRevokeAgent } from "@/lib/domains/agents/hooks";
+import { useCan, useMe } from "@/lib/identity/auth/hooks";
 
 /**
  * "Revoke" (named "Revoke <agent>") with a confirmation; nothing for an agent already revoked.

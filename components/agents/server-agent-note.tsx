@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
-import type { ServerDto } from "@/lib/servers";
-import { useAgent } from "@/lib/agents/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
+import { useAgent } from "@/lib/domains/agents/hooks";
 import { lastSeen } from "./agent-status";
 
 const LINK = "font-medium underline underline-offset-2";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatTime } from "@/components/calls/format";
-import type { AlertDelivery, AlertDto, AlertEvent } from "@/lib/alerts";
+import type { AlertDelivery, AlertDto, AlertEvent } from "@/lib/watch/alerts";
 
 const TONE: Record<AlertEvent, BadgeTone> = { failing: "red", recovered: "green", slow: "amber", "breaking-change": "violet" };
 

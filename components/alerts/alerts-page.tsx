@@ -3,7 +3,7 @@
 import { ErrorAlert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
-import { useAlerts } from "@/lib/alerts/hooks";
+import { useAlerts } from "@/lib/watch/alerts/hooks";
 import { AlertList } from "./alert-list";
 
 /** Every alert the workspace raised, newest first: what it said, where it links, and how each delivery went. */

@@ -5,9 +5,9 @@ import { AppBridge, type McpUiHostContext, type McpUiToolResultNotification } fr
 import { useDarkTheme } from "@/components/theme/use-dark-theme";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/spinner";
-import type { CallAppInfo, UiResource } from "@/lib/apps";
-import { useAppRequests } from "@/lib/apps/hooks";
-import type { CallDto } from "@/lib/calls";
+import type { CallAppInfo, UiResource } from "@/lib/domains/apps";
+import { useAppRequests } from "@/lib/domains/apps/hooks";
+import type { CallDto } from "@/lib/domains/calls";
 import { SandboxTransport } from "./sandbox-transport";
 
 const HOST_INFO = { name: "switchboard", version: "0.1.0" };

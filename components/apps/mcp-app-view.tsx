@@ -5,8 +5,8 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/spinner";
-import { useCallApp, useUiResource } from "@/lib/apps/hooks";
-import type { CallDto } from "@/lib/calls";
+import { useCallApp, useUiResource } from "@/lib/domains/apps/hooks";
+import type { CallDto } from "@/lib/domains/calls";
 
 // The bridge (and the SDK it carries) is loaded only for calls that really host an app.
 const AppFrame = dynamic(() => import("./app-frame").then((m) => m.AppFrame), { ssr: false, loading: () => <Loading label="Loading app…" /> });

@@ -7,10 +7,10 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { isApiError } from "@/lib/api-client";
-import { useSignOut } from "@/lib/auth/hooks";
-import type { InvitationPreviewDto } from "@/lib/members";
-import { useAcceptInvitation, useInvitationPreview } from "@/lib/members/hooks";
+import { isApiError } from "@/lib/core/api-client";
+import { useSignOut } from "@/lib/identity/auth/hooks";
+import type { InvitationPreviewDto } from "@/lib/team/members";
+import { useAcceptInvitation, useInvitationPreview } from "@/lib/team/members/hooks";
 
 const GONE: Record<Exclude<InvitationPreviewDto["state"], "valid">, { title: string; body: string }> = {
   expired: { title: "This invitation has expired", body: "Invitation links work for 7 days. Ask for a new one." },

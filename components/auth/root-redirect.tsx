@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
-import { useMe, useSetupStatus } from "@/lib/auth/hooks";
+import { useMe, useSetupStatus } from "@/lib/identity/auth/hooks";
 
 /** `/`: first run goes to set-up, strangers to sign-in, everyone else to their servers. */
 export function RootRedirect() {

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Loading } from "@/components/ui/spinner";
-import { useSetup, useSetupStatus } from "@/lib/auth/hooks";
+import { useSetup, useSetupStatus } from "@/lib/identity/auth/hooks";
 
 /** First run: creates the owner and the first workspace, then signs in. */
 export function SetupForm() {

@@ -7,11 +7,11 @@ import { useTheme } from "next-themes";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { safeNextPath } from "@/lib/auth";
-import { useSetupStatus, useSignIn } from "@/lib/auth/hooks";
-import { useSignInOptions, useSsoSignIn } from "@/lib/sso/hooks";
+import { safeNextPath } from "@/lib/identity/auth";
+import { useSetupStatus, useSignIn } from "@/lib/identity/auth/hooks";
+import { useSignInOptions, useSsoSignIn } from "@/lib/identity/sso/hooks";
 
-// The console's own refusals of an SSO sign-in (lib/sso/guard.ts, saml-binding.ts), in fixed words: the query string is anyone's to write.
+// The console's own refusals of an SSO sign-in (lib/identity/sso/guard.ts, saml-binding.ts), in fixed words: the query string is anyone's to write.
 const SSO_ERRORS: Record<string, string> = {
   email_outside_verified_domain: "This identity provider signs in only people with an email address in its organisation's verified domain: sign in with your own organisation's identity provider, or with your password.",
   idp_blocked_by_network_policy: "This identity provider cannot be reached under the console's outbound network policy: ask your workspace's admin.",

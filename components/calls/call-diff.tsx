@@ -1,7 +1,7 @@
 "use client";
 
 import { diffJson } from "diff";
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 import { cn } from "@/components/ui/cn";
 
 function comparable(call: CallDto) {

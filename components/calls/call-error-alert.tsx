@@ -2,9 +2,9 @@
 
 import { SignInButton } from "@/components/oauth/sign-in-button";
 import { Alert } from "@/components/ui/alert";
-import { isApiError } from "@/lib/api-client";
-import { isSignInRequired } from "@/lib/oauth";
-import type { CallError } from "@/lib/calls";
+import { isApiError } from "@/lib/core/api-client";
+import { isSignInRequired } from "@/lib/domains/oauth";
+import type { CallError } from "@/lib/domains/calls";
 import { useRenderSource } from "./render-context";
 
 const KIND_TITLE: Record<CallError["kind"], string> = {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { CallCredential, CallDto } from "@/lib/calls";
+import type { CallCredential, CallDto } from "@/lib/domains/calls";
 import { formatBytes, formatDuration, formatTime } from "./format";
 
 /** Who ran the call, when, and the ids that tie it to logs and traces. */

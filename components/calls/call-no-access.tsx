@@ -4,9 +4,9 @@ import Link from "next/link";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading } from "@/components/ui/spinner";
-import { useMe } from "@/lib/auth/hooks";
-import { useCallWorkspace } from "@/lib/calls/hooks";
-import { useSwitchWorkspace } from "@/lib/workspaces/hooks";
+import { useMe } from "@/lib/identity/auth/hooks";
+import { useCallWorkspace } from "@/lib/domains/calls/hooks";
+import { useSwitchWorkspace } from "@/lib/team/workspaces/hooks";
 
 /**
  * A permalink the current workspace does not hold. If another of the person's workspaces holds

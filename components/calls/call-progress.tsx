@@ -1,6 +1,6 @@
 "use client";
 
-import type { CallProgress } from "@/lib/calls";
+import type { CallProgress } from "@/lib/domains/calls";
 
 /**
  * A call's progress: a determinate bar when the server gave a total, an indeterminate one

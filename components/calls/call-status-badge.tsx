@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { CallStatus } from "@/lib/calls";
+import type { CallStatus } from "@/lib/domains/calls";
 
 const TONE: Record<CallStatus, BadgeTone> = {
   pending: "blue",

@@ -1,4 +1,4 @@
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 
 type Comparable = Pick<CallDto, "id" | "serverId" | "serverName" | "method" | "name" | "params" | "startedAt">;
 

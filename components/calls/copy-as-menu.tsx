@@ -5,9 +5,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
-import { curlSnippet, typescriptSnippet, type CallDto } from "@/lib/calls";
-import { mcpServersConfig } from "@/lib/servers";
-import { useServer } from "@/lib/servers/hooks";
+import { curlSnippet, typescriptSnippet, type CallDto } from "@/lib/domains/calls";
+import { mcpServersConfig } from "@/lib/domains/servers";
+import { useServer } from "@/lib/domains/servers/hooks";
 import { CodeView } from "./code-view";
 
 type Format = "curl" | "typescript" | "mcpServers";

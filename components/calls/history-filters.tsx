@@ -3,10 +3,10 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
-import { ANY_ORIGIN, CALL_METHODS, CALL_ORIGINS, CALL_STATUSES } from "@/lib/calls";
-import type { CallFilters } from "@/lib/calls/hooks";
-import { useTags } from "@/lib/reviews/hooks";
-import { useArchivedServers, useServers } from "@/lib/servers/hooks";
+import { ANY_ORIGIN, CALL_METHODS, CALL_ORIGINS, CALL_STATUSES } from "@/lib/domains/calls";
+import type { CallFilters } from "@/lib/domains/calls/hooks";
+import { useTags } from "@/lib/domains/reviews/hooks";
+import { useArchivedServers, useServers } from "@/lib/domains/servers/hooks";
 
 const FILTER_KEYS = ["serverId", "method", "name", "status", "q", "from", "to", "tag", "starred", "userId", "origin"] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];

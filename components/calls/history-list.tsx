@@ -5,8 +5,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
 import Link from "next/link";
-import type { CallSummary } from "@/lib/calls";
-import { useCalls, type CallFilters } from "@/lib/calls/hooks";
+import type { CallSummary } from "@/lib/domains/calls";
+import { useCalls, type CallFilters } from "@/lib/domains/calls/hooks";
 import { COLUMNS, HistoryRow } from "./history-row";
 import { useLoadMore } from "@/components/ui/use-load-more";
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { SavedViews } from "@/components/reviews/saved-views";
-import type { CallFilters } from "@/lib/calls/hooks";
+import type { CallFilters } from "@/lib/domains/calls/hooks";
 import { filtersFromParams, HistoryFilters } from "./history-filters";
 import { HistoryList } from "./history-list";
 import { HistoryToolbar } from "./history-toolbar";

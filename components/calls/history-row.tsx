@@ -2,7 +2,7 @@ import Link from "next/link";
 import { StarToggle } from "@/components/reviews/star-toggle";
 import { TagChips } from "@/components/reviews/tag-chips";
 import { Badge } from "@/components/ui/badge";
-import type { CallSummary } from "@/lib/calls";
+import type { CallSummary } from "@/lib/domains/calls";
 import { CallStatusBadge } from "./call-status-badge";
 import { formatDuration, formatTime } from "./format";
 

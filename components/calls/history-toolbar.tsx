@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { apiUrl } from "@/lib/api-client";
-import { useWorkspaceId } from "@/lib/workspaces/hooks";
-import type { CallFilters } from "@/lib/calls/hooks";
+import { apiUrl } from "@/lib/core/api-client";
+import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
+import type { CallFilters } from "@/lib/domains/calls/hooks";
 import { NewCollectionFromCalls } from "@/components/collections/new-from-calls";
 import { compareUrl } from "./urls";
 

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { linearRegExp } from "@/lib/json-schema";
+import { linearRegExp } from "@/lib/core/json-schema";
 
 interface SchemaCheck {
   valid: boolean;
@@ -14,7 +14,7 @@ interface SchemaCheck {
 const cache = new WeakMap<object, SchemaCheck | ((data: unknown) => SchemaCheck)>();
 
 function makeAjv(draft: unknown) {
-  // A server's patterns run in linear time here too (lib/json-schema), or one could freeze the tab.
+  // A server's patterns run in linear time here too (lib/core/json-schema), or one could freeze the tab.
   const options = { allErrors: true, strict: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
   const ajv = typeof draft === "string" && draft.includes("2020-12") ? new Ajv2020(options) : typeof draft === "string" && draft.includes("2019-09") ? new Ajv2019(options) : new Ajv(options);
   addFormats(ajv);

@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 import { formatBytes, prettyJson } from "./format";
 import { downloadText } from "./safe-content";
 

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { useRunCall } from "@/lib/calls/hooks";
+import { useRunCall } from "@/lib/domains/calls/hooks";
 import { CallErrorBox } from "./call-error-alert";
 import { useRenderSource } from "./render-context";
 import { ResourceContents } from "./resource-contents";

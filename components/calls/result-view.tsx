@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/spinner";
 import { McpAppView } from "@/components/apps/mcp-app-view";
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 import { CallErrorBox } from "./call-error-alert";
 import { CallStatusBadge } from "./call-status-badge";
 import { formatBytes, formatDuration } from "./format";

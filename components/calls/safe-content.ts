@@ -3,7 +3,7 @@
  * links only for http(s), images and audio only as data: URLs of a few media types.
  */
 
-import { sniffImageType } from "@/lib/icons";
+import { sniffImageType } from "@/lib/core/icons";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const RASTER_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/i;

@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { JsonTree } from "@/components/ui/json-tree";
-import { useCapability } from "@/lib/servers/hooks";
+import { useCapability } from "@/lib/domains/servers/hooks";
 import { prettyJson } from "./format";
 import { JsonTable, tableCandidates } from "./json-table";
 import { checkSchema } from "./json-schema";

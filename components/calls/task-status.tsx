@@ -4,8 +4,8 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Spinner } from "@/components/ui/spinner";
-import type { CallDto } from "@/lib/calls";
-import { useCall, useCancelTask } from "@/lib/calls/hooks";
+import type { CallDto } from "@/lib/domains/calls";
+import { useCall, useCancelTask } from "@/lib/domains/calls/hooks";
 import { ResultView } from "./result-view";
 import { RoleGate } from "@/components/ui/role-gate";
 

@@ -1,4 +1,4 @@
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 
 /** The comparison page of two calls; the URL is the comparison. */
 export function compareUrl(a: string, b: string): string {

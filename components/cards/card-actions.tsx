@@ -9,8 +9,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { CallStatusBadge } from "@/components/calls/call-status-badge";
 import { prettyJson } from "@/components/calls/format";
 import { useRenderSource } from "@/components/calls/render-context";
-import { isOpenableUrl, type CardAction } from "@/lib/cards";
-import { useRunCall } from "@/lib/calls/hooks";
+import { isOpenableUrl, type CardAction } from "@/lib/domains/cards";
+import { useRunCall } from "@/lib/domains/calls/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
 
 /** One card action: copy at once; open a link or call a tool only after a confirmation that shows exactly what. */

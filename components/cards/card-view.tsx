@@ -3,7 +3,7 @@
 import { Alert } from "@/components/ui/alert";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Markdown } from "@/components/calls/markdown";
-import type { Card, CardEntry } from "@/lib/cards";
+import type { Card, CardEntry } from "@/lib/domains/cards";
 import { CardActionButton } from "./card-actions";
 
 /** A UI card: title, subtitle, body (plain or Markdown), label/value fields and actions. */

@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import type { CallDto } from "@/lib/calls";
-import type { CollectionDto } from "@/lib/collections";
-import { useAddStep, useCollections, useCreateCollection } from "@/lib/collections/hooks";
+import type { CallDto } from "@/lib/domains/calls";
+import type { CollectionDto } from "@/lib/domains/collections";
+import { useAddStep, useCollections, useCreateCollection } from "@/lib/domains/collections/hooks";
 import { stepFromCall } from "./step-from-call";
 
 const NEW = "__new";

@@ -1,4 +1,4 @@
-import type { Assertion } from "@/lib/collections";
+import type { Assertion } from "@/lib/domains/collections";
 
 export type JsonOp = "equals" | "contains" | "matches";
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import { ASSERTION_KINDS, type Assertion } from "@/lib/collections";
+import { ASSERTION_KINDS, type Assertion } from "@/lib/domains/collections";
 import { fromDraft, KIND_LABEL, newDraft, type AssertionDraft, type JsonOp } from "./assertion-draft";
 
 interface Props {

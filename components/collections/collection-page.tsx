@@ -9,11 +9,11 @@ import { Field, Input } from "@/components/ui/field";
 import { JsonEditor } from "@/components/ui/json-editor";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
-import { isApiError } from "@/lib/api-client";
-import { useMe } from "@/lib/auth/hooks";
-import type { CollectionDto } from "@/lib/collections";
-import { collectionExportUrl, useCollection, useDeleteCollection, useUpdateCollection } from "@/lib/collections/hooks";
-import { useWorkspaceId } from "@/lib/workspaces/hooks";
+import { isApiError } from "@/lib/core/api-client";
+import { useMe } from "@/lib/identity/auth/hooks";
+import type { CollectionDto } from "@/lib/domains/collections";
+import { collectionExportUrl, useCollection, useDeleteCollection, useUpdateCollection } from "@/lib/domains/collections/hooks";
+import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
 import { RecentRuns, RunPanel } from "./run-panel";
 import { StepList } from "./step-list";
 

@@ -12,8 +12,8 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
 import { Cell, Row, Table } from "@/components/ui/table";
 import { formatTime } from "@/components/calls/format";
-import type { CollectionFile } from "@/lib/collections";
-import { useCollections, useCreateCollection, useImportCollection } from "@/lib/collections/hooks";
+import type { CollectionFile } from "@/lib/domains/collections";
+import { useCollections, useCreateCollection, useImportCollection } from "@/lib/domains/collections/hooks";
 import { RunStatusBadge } from "./run-status-badge";
 
 /** The workspace's collections with their last run; New and Import from a JSON file. */

@@ -2,7 +2,7 @@
 
 import type { SelectHTMLAttributes } from "react";
 import { Select } from "@/components/ui/field";
-import { useEnvironments } from "@/lib/collections/hooks";
+import { useEnvironments } from "@/lib/domains/collections/hooks";
 
 /** The workspace's environments by name, or none: for a run and for a monitor. */
 export function EnvironmentSelect({ value, onPick, ...rest }: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "children"> & { value: string; onPick: (name: string) => void }) {

@@ -9,8 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
-import type { EnvironmentDto } from "@/lib/collections";
-import { useCreateEnvironment, useDeleteEnvironment, useEnvironments, useUpdateEnvironment } from "@/lib/collections/hooks";
+import type { EnvironmentDto } from "@/lib/domains/collections";
+import { useCreateEnvironment, useDeleteEnvironment, useEnvironments, useUpdateEnvironment } from "@/lib/domains/collections/hooks";
 import { ServerAliases } from "./server-aliases";
 
 /** Environments: values, write-only secrets (names only), and server aliases; admins change them. */

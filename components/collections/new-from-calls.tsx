@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import { api } from "@/lib/api-client";
-import type { CallDto } from "@/lib/calls";
-import { useCreateCollection } from "@/lib/collections/hooks";
+import { api } from "@/lib/core/api-client";
+import type { CallDto } from "@/lib/domains/calls";
+import { useCreateCollection } from "@/lib/domains/collections/hooks";
 import { stepFromCall } from "./step-from-call";
 
 /** Loads the calls (history lists only previews of their arguments), oldest first as they were made. */

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
 import { formatTime } from "@/components/calls/format";
-import type { RunDto, StepRunDto } from "@/lib/collections";
-import { useRun } from "@/lib/collections/hooks";
+import type { RunDto, StepRunDto } from "@/lib/domains/collections";
+import { useRun } from "@/lib/domains/collections/hooks";
 import { RunStatusBadge } from "./run-status-badge";
 
 /** What changed in one step between two runs, in words. */

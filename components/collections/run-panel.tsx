@@ -7,8 +7,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
-import type { CollectionDto } from "@/lib/collections";
-import { useCollectionRuns, useStartRun } from "@/lib/collections/hooks";
+import type { CollectionDto } from "@/lib/domains/collections";
+import { useCollectionRuns, useStartRun } from "@/lib/domains/collections/hooks";
 import { EnvironmentSelect } from "./environment-select";
 import { RunStatusBadge } from "./run-status-badge";
 

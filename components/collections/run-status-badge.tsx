@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { RunStatus, StepRunStatus } from "@/lib/collections";
+import type { RunStatus, StepRunStatus } from "@/lib/domains/collections";
 
 const TONE: Record<RunStatus | StepRunStatus, BadgeTone> = {
   pending: "neutral",

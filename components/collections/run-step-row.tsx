@@ -5,9 +5,9 @@ import { formatDuration } from "@/components/calls/format";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
-import { useAcceptSnapshot } from "@/lib/collections/hooks";
+import { useAcceptSnapshot } from "@/lib/domains/collections/hooks";
 import { cn } from "@/components/ui/cn";
-import type { AssertionOutcome, SnapshotDiffEntry, StepRunDto } from "@/lib/collections";
+import type { AssertionOutcome, SnapshotDiffEntry, StepRunDto } from "@/lib/domains/collections";
 import { KIND_LABEL } from "./assertion-draft";
 import { RunStatusBadge } from "./run-status-badge";
 

@@ -2,7 +2,7 @@
 
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { useServers } from "@/lib/servers/hooks";
+import { useServers } from "@/lib/domains/servers/hooks";
 
 export interface AliasRow {
   alias: string;

@@ -5,8 +5,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { JsonEditor } from "@/components/ui/json-editor";
-import { STEP_METHODS, type Step, type StepMethod } from "@/lib/collections";
-import { useServers } from "@/lib/servers/hooks";
+import { STEP_METHODS, type Step, type StepMethod } from "@/lib/domains/collections";
+import { useServers } from "@/lib/domains/servers/hooks";
 import { AssertionsEditor } from "./assertions-editor";
 import { fromDraft, toDraft, type AssertionDraft } from "./assertion-draft";
 

@@ -1,5 +1,5 @@
-import type { CallDto } from "@/lib/calls";
-import type { Step } from "@/lib/collections";
+import type { CallDto } from "@/lib/domains/calls";
+import type { Step } from "@/lib/domains/collections";
 
 /**
  * A step pre-filled from a recorded call: its server, method, name or uri, arguments, and a

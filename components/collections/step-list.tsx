@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RoleGate } from "@/components/ui/role-gate";
-import { stepLabel, type CollectionDto, type Step } from "@/lib/collections";
-import { useUpdateCollection } from "@/lib/collections/hooks";
-import { useServers } from "@/lib/servers/hooks";
+import { stepLabel, type CollectionDto, type Step } from "@/lib/domains/collections";
+import { useUpdateCollection } from "@/lib/domains/collections/hooks";
+import { useServers } from "@/lib/domains/servers/hooks";
 import { StepDialog, type StepDraft } from "./step-dialog";
 
 type Editing = { index: number | null; step: StepDraft | null };

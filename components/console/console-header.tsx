@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { Kbd, useModKey } from "@/components/ui/kbd";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
-import { useSignOut, type Me } from "@/lib/auth/hooks";
-import { useSwitchWorkspace } from "@/lib/workspaces/hooks";
+import { useSignOut, type Me } from "@/lib/identity/auth/hooks";
+import { useSwitchWorkspace } from "@/lib/team/workspaces/hooks";
 
 interface ConsoleHeaderProps {
   me: Me;

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
-import { useMe } from "@/lib/auth/hooks";
+import { useMe } from "@/lib/identity/auth/hooks";
 import { useServerEvents } from "./use-server-events";
 import { InteractionHost } from "@/components/interactions/interaction-host";
 import { Palette } from "@/components/palette/palette";

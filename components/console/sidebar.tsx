@@ -8,8 +8,8 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/spinner";
 import { StatusDot } from "@/components/servers/server-status";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
-import { useCan } from "@/lib/auth/hooks";
-import { useServers } from "@/lib/servers/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
+import { useServers } from "@/lib/domains/servers/hooks";
 import { Logo } from "./logo";
 
 /** The main navigation, in order; the command palette lists the same pages. */

@@ -2,15 +2,15 @@
 
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { eventsUrl } from "@/lib/api-client";
-import { alertKeys } from "@/lib/alerts";
-import { driftKeys } from "@/lib/drift";
-import { refreshRun } from "@/lib/collections/hooks";
-import type { WorkspaceEvent } from "@/lib/events";
-import { interactionKeys } from "@/lib/interactions";
-import { monitorKeys } from "@/lib/monitors";
-import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/resources";
-import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/servers";
+import { eventsUrl } from "@/lib/core/api-client";
+import { alertKeys } from "@/lib/watch/alerts";
+import { driftKeys } from "@/lib/watch/drift";
+import { refreshRun } from "@/lib/domains/collections/hooks";
+import type { WorkspaceEvent } from "@/lib/core/events";
+import { interactionKeys } from "@/lib/domains/interactions";
+import { monitorKeys } from "@/lib/watch/monitors";
+import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/domains/resources";
+import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/domains/servers";
 
 // Every domain's caches, fed by the one event stream of the tab: it lives with the console shell
 // that opens it, so that no domain's hooks have to know all the others.

@@ -8,9 +8,9 @@ import { Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
 import { Cell, Row, Table } from "@/components/ui/table";
 import { formatTime } from "@/components/calls/format";
-import type { CapabilityChange, SnapshotDto } from "@/lib/drift";
-import { useCapabilityDiff, useCapabilityHistory } from "@/lib/drift/hooks";
-import type { ServerDto } from "@/lib/servers";
+import type { CapabilityChange, SnapshotDto } from "@/lib/watch/drift";
+import { useCapabilityDiff, useCapabilityHistory } from "@/lib/watch/drift/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
 import { WatchForm } from "./watch-form";
 
 /** A server's Changes tab: the timeline of capability snapshots, the diff of any two, the watch. */

@@ -6,10 +6,10 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Textarea } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
-import { useCan } from "@/lib/auth/hooks";
-import type { WatchDto } from "@/lib/drift";
-import { useCapabilityWatch, useSetCapabilityWatch } from "@/lib/drift/hooks";
-import type { ServerDto } from "@/lib/servers";
+import { useCan } from "@/lib/identity/auth/hooks";
+import type { WatchDto } from "@/lib/watch/drift";
+import { useCapabilityWatch, useSetCapabilityWatch } from "@/lib/watch/drift/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
 
 const list = (text: string) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
 

@@ -3,7 +3,7 @@
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { useConsent } from "@/lib/gateway-auth/hooks";
+import { useConsent } from "@/lib/identity/gateway-auth/hooks";
 
 /** Allow / Deny of the consent page; `denyOnly` when the person cannot allow (not a member). */
 export function ConsentActions({ denyOnly = false }: { denyOnly?: boolean }) {

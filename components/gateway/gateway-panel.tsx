@@ -10,11 +10,11 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
 import { Tabs } from "@/components/ui/tabs";
 import { formatTime } from "@/components/calls/format";
-import { useCan } from "@/lib/auth/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 import { hostConfigs, type ExposureDto, type HostId } from "@/lib/gateway";
 import { useConnectedClients, useDisconnectClient, useExposure, useSetExposure } from "@/lib/gateway/hooks";
-import type { ServerDto } from "@/lib/servers";
-import { useCapability } from "@/lib/servers/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
+import { useCapability } from "@/lib/domains/servers/hooks";
 import { Cell, Row, Table } from "@/components/ui/table";
 
 /** A server's Gateway tab: offer it to other MCP hosts, how to connect them, who is connected. */

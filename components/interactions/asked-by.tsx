@@ -1,4 +1,4 @@
-import type { InteractionDto } from "@/lib/interactions";
+import type { InteractionDto } from "@/lib/domains/interactions";
 
 /** "Server X asks" line shared by the dialogs. */
 export function AskedBy({ interaction, waiting }: { interaction: InteractionDto; waiting: number }) {

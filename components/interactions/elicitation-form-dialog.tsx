@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
-import { checkFormContent, type InteractionDto } from "@/lib/interactions";
+import { checkFormContent, type InteractionDto } from "@/lib/domains/interactions";
 import { AskedBy } from "./asked-by";
 import { FormField, initialValues, type Prop } from "./form-fields";
 import { useAnswer } from "./use-answer";

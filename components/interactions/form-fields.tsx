@@ -1,7 +1,7 @@
 "use client";
 
 import { Field, Input, Select } from "@/components/ui/field";
-import { enumValues } from "@/lib/interactions";
+import { enumValues } from "@/lib/domains/interactions";
 
 /** One property of an elicitation `requestedSchema` (flat primitives per the spec). */
 export interface Prop {

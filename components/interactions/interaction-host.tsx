@@ -1,9 +1,9 @@
 "use client";
 
 import { lazy, Suspense } from "react";
-import { usePendingInteractions } from "@/lib/interactions/hooks";
-import type { InteractionDto } from "@/lib/interactions";
-import { useCan } from "@/lib/auth/hooks";
+import { usePendingInteractions } from "@/lib/domains/interactions/hooks";
+import type { InteractionDto } from "@/lib/domains/interactions";
+import { useCan } from "@/lib/identity/auth/hooks";
 
 // Every console page mounts this host; the dialogs (forms, sampling, their validation) load when a request arrives.
 const ElicitationFormDialog = lazy(() => import("./elicitation-form-dialog").then((m) => ({ default: m.ElicitationFormDialog })));

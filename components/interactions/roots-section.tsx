@@ -4,10 +4,10 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Input } from "@/components/ui/field";
-import type { Root } from "@/lib/interactions";
-import type { ServerDto } from "@/lib/servers";
-import { useUpdateServer } from "@/lib/servers/hooks";
-import { useAgent } from "@/lib/agents/hooks";
+import type { Root } from "@/lib/domains/interactions";
+import type { ServerDto } from "@/lib/domains/servers";
+import { useUpdateServer } from "@/lib/domains/servers/hooks";
+import { useAgent } from "@/lib/domains/agents/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
 
 /**
@@ -20,7 +20,7 @@ export function RootsSection({ server }: { server: ServerDto }) {
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     // zod stays out of the page's first load: only saving needs it.
-    const { RootsSchema } = await import("@/lib/interactions/schemas");
+    const { RootsSchema } = await import("@/lib/domains/interactions/schemas");
     const parsed = RootsSchema.safeParse(rows.filter((r) => r.uri.trim()).map((r) => ({ uri: r.uri, ...(r.name ? { name: r.name } : {}) })));
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Invalid roots");
     setError(null);

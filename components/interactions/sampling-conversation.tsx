@@ -1,6 +1,6 @@
 "use client";
 
-import { contentBlocks, type SamplingTool } from "@/lib/interactions";
+import { contentBlocks, type SamplingTool } from "@/lib/domains/interactions";
 
 interface Message {
   role?: string;

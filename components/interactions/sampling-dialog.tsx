@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { Tabs } from "@/components/ui/tabs";
-import type { InteractionDto, SamplingTool, SamplingToolChoice } from "@/lib/interactions";
+import type { InteractionDto, SamplingTool, SamplingToolChoice } from "@/lib/domains/interactions";
 import { AskedBy } from "./asked-by";
 import { OfferedTools, SamplingConversation } from "./sampling-conversation";
 import { parseToolCall, ToolCallEditor, type ToolCallText } from "./sampling-tool-call";

@@ -1,8 +1,8 @@
 "use client";
 
 import { Field, Select, Textarea } from "@/components/ui/field";
-import { checkSamplingReply, type SamplingTool, type ToolCallDraft } from "@/lib/interactions";
-import { validateArguments } from "@/lib/json-schema";
+import { checkSamplingReply, type SamplingTool, type ToolCallDraft } from "@/lib/domains/interactions";
+import { validateArguments } from "@/lib/core/json-schema";
 
 /** The tool call a person is writing: the tool's name and the JSON input as typed. */
 export interface ToolCallText {

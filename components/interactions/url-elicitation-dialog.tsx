@@ -3,7 +3,7 @@
 import { Dialog } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { ErrorAlert } from "@/components/ui/alert";
-import type { InteractionDto } from "@/lib/interactions";
+import type { InteractionDto } from "@/lib/domains/interactions";
 import { AskedBy } from "./asked-by";
 import { useAnswer } from "./use-answer";
 

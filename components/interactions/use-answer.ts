@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { RespondInteraction } from "@/lib/interactions";
-import { useRespondInteraction } from "@/lib/interactions/hooks";
+import type { RespondInteraction } from "@/lib/domains/interactions";
+import { useRespondInteraction } from "@/lib/domains/interactions/hooks";
 
 /**
  * The answer plumbing shared by the interaction dialogs. Esc (or a click on the backdrop) closes

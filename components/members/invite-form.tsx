@@ -6,9 +6,9 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import type { Role } from "@/lib/access";
-import { useCan } from "@/lib/auth/hooks";
-import { useCreateInvitation } from "@/lib/members/hooks";
+import type { Role } from "@/lib/core/access";
+import { useCan } from "@/lib/identity/auth/hooks";
+import { useCreateInvitation } from "@/lib/team/members/hooks";
 import { RoleSelect } from "./role-select";
 
 /** Invite by address and role; the link is shown to copy, and mailed when the console can send mail. */

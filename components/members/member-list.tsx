@@ -9,9 +9,9 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/spinner";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
-import type { MemberDto } from "@/lib/members";
-import { useCan, useMe } from "@/lib/auth/hooks";
-import { useLeaveWorkspace, useMembers, useRemoveMember, useTransferOwnership, useUpdateMemberRole } from "@/lib/members/hooks";
+import type { MemberDto } from "@/lib/team/members";
+import { useCan, useMe } from "@/lib/identity/auth/hooks";
+import { useLeaveWorkspace, useMembers, useRemoveMember, useTransferOwnership, useUpdateMemberRole } from "@/lib/team/members/hooks";
 import { RoleSelect } from "./role-select";
 import { Cell, Row, Table } from "@/components/ui/table";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCan } from "@/lib/auth/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 import { InviteForm } from "./invite-form";
 import { MemberList } from "./member-list";
 import { PendingInvitations } from "./pending-invitations";

@@ -9,8 +9,8 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Skeleton } from "@/components/ui/spinner";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
-import type { InvitationDto } from "@/lib/members";
-import { useInvitations, useRevokeInvitation } from "@/lib/members/hooks";
+import type { InvitationDto } from "@/lib/team/members";
+import { useInvitations, useRevokeInvitation } from "@/lib/team/members/hooks";
 import { Cell, Row, Table } from "@/components/ui/table";
 
 /** Invitations nobody has used yet: copy the link again, or revoke it. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { Select } from "@/components/ui/field";
-import { ROLES, type Role } from "@/lib/access";
+import { ROLES, type Role } from "@/lib/core/access";
 
 interface RoleSelectProps {
   id?: string;

@@ -1,4 +1,4 @@
-import { isApiError } from "@/lib/api-client";
+import { isApiError } from "@/lib/core/api-client";
 
 /** The form's fields an API error can name. */
 export type MonitorField = "collection" | "name" | "environment" | "everySeconds" | "cron" | "timeZone" | "schedule" | "mail" | "webhooks" | "maxDuration";

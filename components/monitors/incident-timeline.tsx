@@ -4,7 +4,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 import { formatTime } from "@/components/calls/format";
-import type { IncidentDto, UptimeDto } from "@/lib/monitors";
+import type { IncidentDto, UptimeDto } from "@/lib/watch/monitors";
 
 const KIND = { failing: "bg-red-500", slow: "bg-amber-500" } as const;
 

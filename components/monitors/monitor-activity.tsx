@@ -9,9 +9,9 @@ import { Cell, Row, Table } from "@/components/ui/table";
 import { formatDuration, formatTime } from "@/components/calls/format";
 import { RunStatusBadge } from "@/components/collections/run-status-badge";
 import { AlertList } from "@/components/alerts/alert-list";
-import { useAlerts } from "@/lib/alerts/hooks";
-import type { MonitorDto } from "@/lib/monitors";
-import { useMonitorIncidents, useMonitorRuns, useMonitorTicks } from "@/lib/monitors/hooks";
+import { useAlerts } from "@/lib/watch/alerts/hooks";
+import type { MonitorDto } from "@/lib/watch/monitors";
+import { useMonitorIncidents, useMonitorRuns, useMonitorTicks } from "@/lib/watch/monitors/hooks";
 
 const durationOf = (startedAt: string, finishedAt: string | null) => (finishedAt ? Date.parse(finishedAt) - Date.parse(startedAt) : null);
 

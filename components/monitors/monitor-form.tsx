@@ -5,9 +5,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { EnvironmentSelect } from "@/components/collections/environment-select";
-import { useCollections } from "@/lib/collections/hooks";
-import type { MonitorDto, MonitorSchedule } from "@/lib/monitors";
-import { useCreateMonitor, useUpdateMonitor, type MonitorInput } from "@/lib/monitors/hooks";
+import { useCollections } from "@/lib/domains/collections/hooks";
+import type { MonitorDto, MonitorSchedule } from "@/lib/watch/monitors";
+import { useCreateMonitor, useUpdateMonitor, type MonitorInput } from "@/lib/watch/monitors/hooks";
 import { fieldOfError, type MonitorField } from "./field-error";
 import { cronPreview, everyInWords, localTimeZone, timeZones } from "./schedule";
 

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { MonitorDto } from "@/lib/monitors";
+import type { MonitorDto } from "@/lib/watch/monitors";
 
 const TONE: Record<MonitorDto["state"], BadgeTone> = { passing: "green", failing: "red", slow: "amber", unknown: "neutral" };
 

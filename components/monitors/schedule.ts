@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { MonitorSchedule } from "@/lib/monitors";
+import type { MonitorSchedule } from "@/lib/watch/monitors";
 
 /** "every 5 seconds", "every 2 hours", "every day": an interval in words. */
 export function everyInWords(seconds: number): string {

@@ -3,7 +3,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { COLORS, formatMs, formatTickMs } from "@/components/stats/chart-card";
 import { OneLineTick } from "@/components/stats/one-line-tick";
-import type { UptimeDto } from "@/lib/monitors";
+import type { UptimeDto } from "@/lib/watch/monitors";
 
 const axis = { stroke: COLORS.muted, fontSize: 11, tickLine: false, tick: OneLineTick } as const;
 // A bucket with runs shows even when its neighbours have none (a monitor created an hour ago).

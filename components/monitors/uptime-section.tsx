@@ -5,8 +5,8 @@ import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
 import { formatMs } from "@/components/stats/chart-card";
-import type { MonitorDto } from "@/lib/monitors";
-import { useMonitors, useMonitorUptime } from "@/lib/monitors/hooks";
+import type { MonitorDto } from "@/lib/watch/monitors";
+import { useMonitors, useMonitorUptime } from "@/lib/watch/monitors/hooks";
 import { IncidentTimeline } from "./incident-timeline";
 import { MonitorStateBadge } from "./monitor-state-badge";
 

@@ -7,9 +7,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Loading } from "@/components/ui/spinner";
-import type { OAuthTrace } from "@/lib/oauth";
-import { useOAuthTraces, useRunOAuthChecks, useSignInToServer } from "@/lib/oauth/hooks";
-import { useServer } from "@/lib/servers/hooks";
+import type { OAuthTrace } from "@/lib/domains/oauth";
+import { useOAuthTraces, useRunOAuthChecks, useSignInToServer } from "@/lib/domains/oauth/hooks";
+import { useServer } from "@/lib/domains/servers/hooks";
 import { OAuthStepList } from "./oauth-step-list";
 
 /**

@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { useOAuthStatus, useSignInToServer } from "@/lib/oauth/hooks";
-import { useSignOutOfServer } from "@/lib/servers/hooks";
-import type { ServerDto } from "@/lib/servers";
+import { useOAuthStatus, useSignInToServer } from "@/lib/domains/oauth/hooks";
+import { useSignOutOfServer } from "@/lib/domains/servers/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
 
 /** The server page's sign-in state for OAuth servers: who is signed in, scope and expiry, sign in and out. */
 export function OAuthPanel({ server }: { server: ServerDto }) {

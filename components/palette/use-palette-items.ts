@@ -7,10 +7,10 @@ import { NAV } from "@/components/console/sidebar";
 import { SETTINGS_PAGES } from "@/components/settings/settings-nav";
 import { THEMES } from "@/components/theme/theme-switch";
 import { useChooseTheme } from "@/components/theme/use-user-theme";
-import { roleAtLeast, type Role } from "@/lib/access";
-import { useMe } from "@/lib/auth/hooks";
-import { useRecentCalls, useRerunCall } from "@/lib/calls/hooks";
-import { useLoadedCapabilities, useServers } from "@/lib/servers/hooks";
+import { roleAtLeast, type Role } from "@/lib/core/access";
+import { useMe } from "@/lib/identity/auth/hooks";
+import { useRecentCalls, useRerunCall } from "@/lib/domains/calls/hooks";
+import { useLoadedCapabilities, useServers } from "@/lib/domains/servers/hooks";
 
 export const PALETTE_GROUPS = ["Actions", "Pages", "Servers", "Tools", "Prompts", "Resources", "Recent calls"] as const;
 type PaletteGroup = (typeof PALETTE_GROUPS)[number];

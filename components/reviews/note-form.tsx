@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/field";
-import { NOTE_MAX_LENGTH } from "@/lib/reviews";
+import { NOTE_MAX_LENGTH } from "@/lib/domains/reviews";
 
 interface NoteFormProps {
   label: string;

@@ -6,9 +6,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RoleGate } from "@/components/ui/role-gate";
-import { useCan, useMe } from "@/lib/auth/hooks";
-import type { NoteDto } from "@/lib/reviews";
-import { useDeleteNote, useEditNote } from "@/lib/reviews/hooks";
+import { useCan, useMe } from "@/lib/identity/auth/hooks";
+import type { NoteDto } from "@/lib/domains/reviews";
+import { useDeleteNote, useEditNote } from "@/lib/domains/reviews/hooks";
 import { NoteForm } from "./note-form";
 import { RelativeTime } from "./relative-time";
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
-import { useAddNote, useNotes } from "@/lib/reviews/hooks";
+import { useAddNote, useNotes } from "@/lib/domains/reviews/hooks";
 import { NoteForm } from "./note-form";
 import { NoteItem } from "./note-item";
 

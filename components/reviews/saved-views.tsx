@@ -7,9 +7,9 @@ import { cn } from "@/components/ui/cn";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import { useCan, useMe } from "@/lib/auth/hooks";
-import type { SavedViewDto, ViewFilters } from "@/lib/reviews";
-import { useCreateView, useDeleteView, useViews } from "@/lib/reviews/hooks";
+import { useCan, useMe } from "@/lib/identity/auth/hooks";
+import type { SavedViewDto, ViewFilters } from "@/lib/domains/reviews";
+import { useCreateView, useDeleteView, useViews } from "@/lib/domains/reviews/hooks";
 
 function sameFilters(a: ViewFilters, b: ViewFilters): boolean {
   const keys = Object.keys(a).filter((k) => a[k]);

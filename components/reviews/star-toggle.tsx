@@ -1,7 +1,7 @@
 "use client";
 
 import { cn } from "@/components/ui/cn";
-import { useStar } from "@/lib/reviews/hooks";
+import { useStar } from "@/lib/domains/reviews/hooks";
 
 /** A personal star on a call (any role may star; nobody else sees it). */
 export function StarToggle({ callId, starred, className }: { callId: string; starred: boolean; className?: string }) {

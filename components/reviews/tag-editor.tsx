@@ -5,8 +5,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import { normaliseTag, TAG_MAX_LENGTH, TAGS_PER_CALL } from "@/lib/reviews";
-import { useSetTags, useTags } from "@/lib/reviews/hooks";
+import { normaliseTag, TAG_MAX_LENGTH, TAGS_PER_CALL } from "@/lib/domains/reviews";
+import { useSetTags, useTags } from "@/lib/domains/reviews/hooks";
 import { chipClasses } from "./tag-chips";
 
 /** A call's tags as removable chips, and an input (Enter or comma adds) suggesting the workspace's tags. */

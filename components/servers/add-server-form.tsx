@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { useCreateServer } from "@/lib/servers/hooks";
+import { useCreateServer } from "@/lib/domains/servers/hooks";
 import { EMPTY_OAUTH, OAuthFields, oauthPayload, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
 import { issuesToErrors, ServerFields, type ServerFieldErrors, type ServerFieldValues } from "./server-fields";
@@ -20,7 +20,7 @@ export function AddServerForm() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     // zod stays out of the page's first load: only submitting needs it.
-    const { CreateServerSchema } = await import("@/lib/servers/schemas");
+    const { CreateServerSchema } = await import("@/lib/domains/servers/schemas");
     const parsed = CreateServerSchema.safeParse({
       ...values,
       timeoutMs: values.timeoutMs === "" ? undefined : Number(values.timeoutMs),

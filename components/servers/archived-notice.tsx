@@ -5,8 +5,8 @@ import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
-import type { ServerDto } from "@/lib/servers";
-import { useRestoreServer } from "@/lib/servers/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
+import { useRestoreServer } from "@/lib/domains/servers/hooks";
 import { PurgeServerDialog } from "./purge-server-dialog";
 
 /** On an archived server's page: what archived means, and Restore / Purge for admins. */

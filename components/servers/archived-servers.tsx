@@ -6,8 +6,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
 import { formatTime } from "@/components/calls/format";
-import type { ArchivedServerDto } from "@/lib/servers";
-import { useArchivedServers, useRestoreServer } from "@/lib/servers/hooks";
+import type { ArchivedServerDto } from "@/lib/domains/servers";
+import { useArchivedServers, useRestoreServer } from "@/lib/domains/servers/hooks";
 import { PurgeServerDialog } from "./purge-server-dialog";
 import { Cell, Row, Table } from "@/components/ui/table";
 

@@ -3,8 +3,8 @@
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/field";
-import type { Complete } from "@/lib/servers";
-import { useCompletion } from "@/lib/servers/hooks";
+import type { Complete } from "@/lib/domains/servers";
+import { useCompletion } from "@/lib/domains/servers/hooks";
 
 const DEBOUNCE_MS = 250;
 

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
-import { useAddDemoServer } from "@/lib/servers/hooks";
+import { useAddDemoServer } from "@/lib/domains/servers/hooks";
 
 /** "Try the demo server": adds the server the console serves itself and opens it. */
 export function DemoOffer() {

@@ -5,8 +5,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/field";
-import type { ServerDto } from "@/lib/servers";
-import { useUpdateServer } from "@/lib/servers/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
+import { useUpdateServer } from "@/lib/domains/servers/hooks";
 import { UnattendedFields, type UnattendedValues } from "@/components/interactions/unattended-fields";
 import { EMPTY_OAUTH, OAuthFields, type OAuthFieldValues } from "@/components/oauth/oauth-fields";
 import { HeadersEditor, headersFromRows, type HeaderRow } from "./headers-editor";
@@ -51,7 +51,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     // zod stays out of the page's first load: only saving needs it.
-    const { UpdateServerSchema } = await import("@/lib/servers/schemas");
+    const { UpdateServerSchema } = await import("@/lib/domains/servers/schemas");
     const headers: Record<string, string | null> = {};
     for (const [name, action] of Object.entries(actions)) {
       if (action.kind === "remove") headers[name] = null;

@@ -1,8 +1,8 @@
 "use client";
 
 import { buttonClasses } from "@/components/ui/button";
-import { apiUrl } from "@/lib/api-client";
-import { useWorkspaceId } from "@/lib/workspaces/hooks";
+import { apiUrl } from "@/lib/core/api-client";
+import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
 
 /** Downloads the workspace's servers as an `mcpServers` file (header values as placeholders). */
 export function ExportServersLink() {

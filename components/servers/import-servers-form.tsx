@@ -6,7 +6,7 @@ import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Textarea } from "@/components/ui/field";
-import { useImportServers } from "@/lib/servers/hooks";
+import { useImportServers } from "@/lib/domains/servers/hooks";
 import { ServerStatusLabel } from "./server-status";
 
 const EXAMPLE = `{

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { useCan } from "@/lib/auth/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 
 /** "New server" for those who may add one; nobody else is offered it. */
 export function NewServerLink({ children = "New server" }: { children?: string }) {

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { AddServerForm } from "./add-server-form";
 import { ImportServersForm } from "./import-servers-form";
-import { useCan } from "@/lib/auth/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 import { Alert } from "@/components/ui/alert";
 
 type Mode = "manual" | "import";

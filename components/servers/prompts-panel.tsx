@@ -5,13 +5,13 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
 import { Field } from "@/components/ui/field";
-import { useCall, useCallRunner } from "@/lib/calls/hooks";
-import { useCapability, useServer, type McpPrompt } from "@/lib/servers/hooks";
+import { useCall, useCallRunner } from "@/lib/domains/calls/hooks";
+import { useCapability, useServer, type McpPrompt } from "@/lib/domains/servers/hooks";
 import { CompletionInput, offersCompletions } from "./completion-input";
 import { MasterDetail, matches } from "./master-detail";
 

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { ErrorAlert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/spinner";
-import { useArchivedServers, usePurgeServer } from "@/lib/servers/hooks";
+import { useArchivedServers, usePurgeServer } from "@/lib/domains/servers/hooks";
 
 /**
  * "Purge for good" of an archived server. The confirmation names how many calls go; the API

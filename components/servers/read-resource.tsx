@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ResultView } from "@/components/calls/result-view";
 import { isRunShortcut, parseTimeout, RunControls } from "@/components/calls/run-controls";
-import { useCallRunner } from "@/lib/calls/hooks";
+import { useCallRunner } from "@/lib/domains/calls/hooks";
 
 interface ReadResourceProps {
   serverId: string;

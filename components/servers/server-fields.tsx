@@ -1,7 +1,7 @@
 "use client";
 
 import { Field, Input, Select } from "@/components/ui/field";
-import type { ProtocolEra, TransportMode } from "@/lib/servers";
+import type { ProtocolEra, TransportMode } from "@/lib/domains/servers";
 
 export interface ServerFieldValues {
   name: string;

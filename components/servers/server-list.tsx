@@ -4,7 +4,7 @@ import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
-import { useServers } from "@/lib/servers/hooks";
+import { useServers } from "@/lib/domains/servers/hooks";
 import { DemoOffer } from "./demo-offer";
 import { NewServerLink } from "./new-server-link";
 import { ServerStatusLabel } from "./server-status";

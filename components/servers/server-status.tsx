@@ -1,4 +1,4 @@
-import type { ServerStatus } from "@/lib/servers";
+import type { ServerStatus } from "@/lib/domains/servers";
 import { cn } from "@/components/ui/cn";
 
 const DOT: Record<ServerStatus, string> = {

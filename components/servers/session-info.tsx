@@ -1,4 +1,4 @@
-import type { SessionInfo } from "@/lib/servers";
+import type { SessionInfo } from "@/lib/domains/servers";
 import { formatTime } from "@/components/calls/format";
 
 /** What the server said about itself when the session opened. */

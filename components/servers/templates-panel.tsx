@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
-import { useCapability, useServer, type McpResourceTemplate } from "@/lib/servers/hooks";
+import { useCapability, useServer, type McpResourceTemplate } from "@/lib/domains/servers/hooks";
 import { CompletionInput, offersCompletions } from "./completion-input";
 import { MasterDetail, matches } from "./master-detail";
 import { ReadResource } from "./read-resource";

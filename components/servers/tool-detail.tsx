@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Loading } from "@/components/ui/spinner";
-import type { CallDto } from "@/lib/calls";
+import type { CallDto } from "@/lib/domains/calls";
 import type { ToolDefinition } from "@/lib/mcp";
 
 type ToolAnnotations = NonNullable<ToolDefinition["annotations"]>;

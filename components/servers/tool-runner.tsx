@@ -14,17 +14,17 @@ import { CallErrorAlert } from "@/components/calls/call-error-alert";
 import { ProgressBar } from "@/components/calls/call-progress";
 import { TaskRun } from "@/components/calls/task-status";
 import { compareUrl } from "@/components/calls/urls";
-import type { CallDto } from "@/lib/calls";
-import { isApiError } from "@/lib/api-client";
-import { useCallProgress, useCallRunner } from "@/lib/calls/hooks";
-import { useCan } from "@/lib/auth/hooks";
-import { linearRegExp } from "@/lib/json-schema";
+import type { CallDto } from "@/lib/domains/calls";
+import { isApiError } from "@/lib/core/api-client";
+import { useCallProgress, useCallRunner } from "@/lib/domains/calls/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
+import { linearRegExp } from "@/lib/core/json-schema";
 import type { ToolDefinition } from "@/lib/mcp";
 import { ResultPane } from "./result-pane";
 import { rjsfTemplates } from "./rjsf-theme";
 import { detailErrors, errorSchemaFromPaths, hasFields, parseArgs, toFormSchema } from "./schema-utils";
 
-// A server's patterns run in linear time in the form too (lib/json-schema), or one could freeze the tab.
+// A server's patterns run in linear time in the form too (lib/core/json-schema), or one could freeze the tab.
 const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
 
 type Mode = "form" | "json";

@@ -4,8 +4,8 @@ import { useState } from "react";
 import { useSearchParams } from "next/navigation";
 import { IconImage } from "@/components/ui/icon-image";
 import { Skeleton } from "@/components/ui/spinner";
-import { useCall } from "@/lib/calls/hooks";
-import { useCapability } from "@/lib/servers/hooks";
+import { useCall } from "@/lib/domains/calls/hooks";
+import { useCapability } from "@/lib/domains/servers/hooks";
 import { MasterDetail, matches } from "./master-detail";
 import { ToolDetail } from "./tool-detail";
 

@@ -6,12 +6,12 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/field";
-import { LOG_LEVELS, severityOf, type LogLevel } from "@/lib/logs";
-import { useSessionLogs } from "@/lib/logs/hooks";
-import { useSetLogLevel } from "@/lib/servers/hooks";
-import type { ServerDto } from "@/lib/servers";
+import { LOG_LEVELS, severityOf, type LogLevel } from "@/lib/domains/logs";
+import { useSessionLogs } from "@/lib/domains/logs/hooks";
+import { useSetLogLevel } from "@/lib/domains/servers/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
 import { SessionPicker } from "./session-picker";
-import { useCan } from "@/lib/auth/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 
 const TONE: BadgeTone[] = ["neutral", "blue", "blue", "amber", "red", "red", "red", "red"];
 

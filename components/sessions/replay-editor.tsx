@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Select, Textarea } from "@/components/ui/field";
-import { CALL_METHODS, type CallMethod } from "@/lib/calls";
+import { CALL_METHODS, type CallMethod } from "@/lib/domains/calls";
 import { callBodyOf, type ReplayableRequest } from "./replay";
 
 /** "Edit and send": a recorded request's method and JSON params, checked before anything is sent. */

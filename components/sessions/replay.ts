@@ -1,5 +1,5 @@
-import { CALL_METHODS, type CallMethod, type CallTool, type GetPrompt, type ReadResource } from "@/lib/calls";
-import type { TrafficMessageDto } from "@/lib/traffic";
+import { CALL_METHODS, type CallMethod, type CallTool, type GetPrompt, type ReadResource } from "@/lib/domains/calls";
+import type { TrafficMessageDto } from "@/lib/domains/traffic";
 
 /** A message the call API can send again: its method and JSON-RPC params (without `_meta`). */
 export interface ReplayableRequest {

@@ -2,8 +2,8 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import type { SessionInfo } from "@/lib/servers";
-import { usePingServer } from "@/lib/servers/hooks";
+import type { SessionInfo } from "@/lib/domains/servers";
+import { usePingServer } from "@/lib/domains/servers/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
 
 /** The session's health from its last ping, with a Ping button showing the measured latency. */

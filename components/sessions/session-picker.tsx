@@ -1,7 +1,7 @@
 "use client";
 
 import { Select } from "@/components/ui/field";
-import { useServerSessions } from "@/lib/sessions/hooks";
+import { useServerSessions } from "@/lib/domains/sessions/hooks";
 
 /** Picks one of a server's sessions (newest first); "" means the current one. */
 export function SessionPicker({ serverId, currentId, value, onChange }: { serverId: string; currentId: string | null; value: string; onChange: (id: string) => void }) {

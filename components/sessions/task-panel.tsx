@@ -9,9 +9,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Spinner } from "@/components/ui/spinner";
-import type { CallSummary } from "@/lib/calls";
-import { useCancelTask, useTaskCalls } from "@/lib/calls/hooks";
-import type { ServerDto } from "@/lib/servers";
+import type { CallSummary } from "@/lib/domains/calls";
+import { useCancelTask, useTaskCalls } from "@/lib/domains/calls/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
 import { SessionPicker } from "./session-picker";
 import { RoleGate } from "@/components/ui/role-gate";
 

@@ -5,9 +5,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/field";
-import type { ServerDto } from "@/lib/servers";
-import type { TrafficDirection } from "@/lib/traffic";
-import { downloadTraffic, usePinnedTraffic, useSessionTraffic } from "@/lib/traffic/hooks";
+import type { ServerDto } from "@/lib/domains/servers";
+import type { TrafficDirection } from "@/lib/domains/traffic";
+import { downloadTraffic, usePinnedTraffic, useSessionTraffic } from "@/lib/domains/traffic/hooks";
 import { SessionPicker } from "./session-picker";
 import { TrafficRow } from "./traffic-row";
 

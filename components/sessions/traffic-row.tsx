@@ -6,11 +6,11 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { RoleGate } from "@/components/ui/role-gate";
-import type { CallDto } from "@/lib/calls";
-import { REDACTED } from "@/lib/redaction";
-import { useRunCall } from "@/lib/calls/hooks";
-import type { TrafficMessageDto } from "@/lib/traffic";
-import { useSetPin } from "@/lib/traffic/hooks";
+import type { CallDto } from "@/lib/domains/calls";
+import { REDACTED } from "@/lib/core/redaction";
+import { useRunCall } from "@/lib/domains/calls/hooks";
+import type { TrafficMessageDto } from "@/lib/domains/traffic";
+import { useSetPin } from "@/lib/domains/traffic/hooks";
 import { callBodyOf, replayOf, type ReplayableRequest } from "./replay";
 import { ReplayEditor } from "./replay-editor";
 

@@ -5,10 +5,10 @@ import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Textarea } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import { useCan } from "@/lib/auth/hooks";
-import { parseAllowEntry } from "@/lib/net";
-import type { WorkspaceSettingsDto } from "@/lib/workspaces";
-import { useUpdateWorkspaceSettings } from "@/lib/workspaces/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
+import { parseAllowEntry } from "@/lib/core/net";
+import type { WorkspaceSettingsDto } from "@/lib/team/workspaces";
+import { useUpdateWorkspaceSettings } from "@/lib/team/workspaces/hooks";
 
 /** Settings → Workspace: the console's outbound network policy and the workspace's allow-list. */
 export function AllowedNetworks({ settings }: { settings: WorkspaceSettingsDto }) {

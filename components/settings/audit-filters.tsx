@@ -3,7 +3,7 @@
 import { useRef, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select, Labelled } from "@/components/ui/field";
-import type { AuditFilters } from "@/lib/audit";
+import type { AuditFilters } from "@/lib/core/audit";
 
 export const FILTER_KEYS = ["action", "actorId", "targetType", "targetId", "since", "until"] as const satisfies readonly (keyof AuditFilters)[];
 const TEXT_KEYS = ["action", "actorId", "targetId"] as const;

@@ -7,9 +7,9 @@ import { Button, buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Loading, Skeleton } from "@/components/ui/spinner";
 import { formatTime } from "@/components/calls/format";
-import type { AuditEntryDto, AuditFilters } from "@/lib/audit";
-import { auditExportUrl, useAudit } from "@/lib/audit/hooks";
-import { useCan } from "@/lib/auth/hooks";
+import type { AuditEntryDto, AuditFilters } from "@/lib/core/audit";
+import { auditExportUrl, useAudit } from "@/lib/core/audit/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
 import { AuditFiltersForm, FILTER_KEYS } from "./audit-filters";
 import { useLoadMore } from "@/components/ui/use-load-more";
 

@@ -7,8 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
-import type { WorkspaceSettingsDto } from "@/lib/workspaces";
-import { useDeleteWorkspace } from "@/lib/workspaces/hooks";
+import type { WorkspaceSettingsDto } from "@/lib/team/workspaces";
+import { useDeleteWorkspace } from "@/lib/team/workspaces/hooks";
 
 /** The danger zone: deleting the workspace takes its servers, history and members with it. */
 export function DeleteWorkspace({ name, counts }: { name: string; counts: WorkspaceSettingsDto["counts"] }) {

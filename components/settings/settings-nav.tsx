@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { Role } from "@/lib/access";
+import type { Role } from "@/lib/core/access";
 import { cn } from "@/components/ui/cn";
 import { RoleGate } from "@/components/ui/role-gate";
 

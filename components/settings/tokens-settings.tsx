@@ -10,11 +10,11 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
 import { formatTime } from "@/components/calls/format";
-import type { TokenScopeName } from "@/lib/access";
-import type { ApiTokenInfo } from "@/lib/auth";
+import type { TokenScopeName } from "@/lib/core/access";
+import type { ApiTokenInfo } from "@/lib/identity/auth";
 
 type Opens = "api" | "gateway" | "both";
-import { useCreateToken, useRevokeToken, useTokens } from "@/lib/auth/hooks";
+import { useCreateToken, useRevokeToken, useTokens } from "@/lib/identity/auth/hooks";
 import { Cell, Row, Table } from "@/components/ui/table";
 
 export function TokensSettings() {

@@ -8,9 +8,9 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
-import { useCan } from "@/lib/auth/hooks";
-import type { WorkspaceProviderDto, WorkspaceSsoDto } from "@/lib/sso";
-import { useRegisterSsoProvider, useRemoveSsoProvider, useUpdateWorkspaceSso, useVerifySsoProvider, useWorkspaceSso } from "@/lib/sso/hooks";
+import { useCan } from "@/lib/identity/auth/hooks";
+import type { WorkspaceProviderDto, WorkspaceSsoDto } from "@/lib/identity/sso";
+import { useRegisterSsoProvider, useRemoveSsoProvider, useUpdateWorkspaceSso, useVerifySsoProvider, useWorkspaceSso } from "@/lib/identity/sso/hooks";
 
 /** Settings → Workspace → Single sign-on: admins read it; the owner registers an IdP, verifies its domain, requires SSO. */
 export function WorkspaceSso() {

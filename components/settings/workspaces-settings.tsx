@@ -5,8 +5,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { useMe } from "@/lib/auth/hooks";
-import { useCreateWorkspace, useSwitchWorkspace } from "@/lib/workspaces/hooks";
+import { useMe } from "@/lib/identity/auth/hooks";
+import { useCreateWorkspace, useSwitchWorkspace } from "@/lib/team/workspaces/hooks";
 
 /** The caller's workspaces: switch between them or create another. */
 export function WorkspacesSettings() {

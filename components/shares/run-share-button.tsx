@@ -9,7 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
 import { ShareExpiry } from "./share-dialog";
-import { useCreateRunShare } from "@/lib/shares/hooks";
+import { useCreateRunShare } from "@/lib/domains/shares/hooks";
 
 /** "Share" on a run page: members create a public, read-only, redacted link to the run. */
 export function RunShareButton({ runId }: { runId: string }) {

@@ -9,8 +9,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Loading } from "@/components/ui/spinner";
-import { SHARE_EXPIRY_CHOICES, SHARES_DISABLED_MESSAGE } from "@/lib/shares";
-import { useCallShares, useCreateShare, useSharePreview } from "@/lib/shares/hooks";
+import { SHARE_EXPIRY_CHOICES, SHARES_DISABLED_MESSAGE } from "@/lib/domains/shares";
+import { useCallShares, useCreateShare, useSharePreview } from "@/lib/domains/shares/hooks";
 import { ShareLinkList } from "./share-link-list";
 import { SharedCallView } from "./shared-call-view";
 

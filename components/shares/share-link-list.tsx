@@ -8,8 +8,8 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatTime } from "@/components/calls/format";
-import type { ShareDto } from "@/lib/shares";
-import { useRevokeShare } from "@/lib/shares/hooks";
+import type { ShareDto } from "@/lib/domains/shares";
+import { useRevokeShare } from "@/lib/domains/shares/hooks";
 import { Cell, Row, Table } from "@/components/ui/table";
 
 const STATUS_TONE = { active: "green", expired: "amber", revoked: "red" } as const;

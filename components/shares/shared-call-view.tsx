@@ -6,8 +6,8 @@ import { CallStatusBadge } from "@/components/calls/call-status-badge";
 import { formatBytes, formatDuration, formatTime } from "@/components/calls/format";
 import { RenderContext } from "@/components/calls/render-context";
 import { ResultView } from "@/components/calls/result-view";
-import type { CallDto } from "@/lib/calls";
-import type { SharedCall } from "@/lib/shares";
+import type { CallDto } from "@/lib/domains/calls";
+import type { SharedCall } from "@/lib/domains/shares";
 
 /** The result components take a CallDto; a shared call has no ids, so they are left empty. */
 function asCallDto(call: SharedCall): CallDto {

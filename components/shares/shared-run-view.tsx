@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { formatDuration, formatTime } from "@/components/calls/format";
 import { RunStatusBadge } from "@/components/collections/run-status-badge";
 import { AssertionRow } from "@/components/collections/run-step-row";
-import type { SharedRun, SharedRunStep } from "@/lib/shares";
+import type { SharedRun, SharedRunStep } from "@/lib/domains/shares";
 
 /**
  * A collection run shown read-only on its public page: the run's outcome and each step's status,

@@ -3,7 +3,7 @@
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/spinner";
-import { useShares } from "@/lib/shares/hooks";
+import { useShares } from "@/lib/domains/shares/hooks";
 import { ShareLinkList } from "./share-link-list";
 
 /** Every share link of the workspace: active, expired and revoked. */

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Stats } from "@/lib/stats";
+import type { Stats } from "@/lib/domains/stats";
 import { GroupCharts } from "./group-charts";
 import { SeriesCharts } from "./series-charts";
 

@@ -8,10 +8,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Labelled, Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { UptimeSection } from "@/components/monitors/uptime-section";
-import { useArchivedServers, useServers } from "@/lib/servers/hooks";
-import { historyHref } from "@/lib/stats";
-import { useStats } from "@/lib/stats/hooks";
-import type { Stats } from "@/lib/stats";
+import { useArchivedServers, useServers } from "@/lib/domains/servers/hooks";
+import { historyHref } from "@/lib/domains/stats";
+import { useStats } from "@/lib/domains/stats/hooks";
+import type { Stats } from "@/lib/domains/stats";
 import { answeredOnly, failureParts, Figure, formatMs, formatRate } from "./chart-card";
 
 // recharts (with its d3 and redux parts) is most of this page's JavaScript: fetched apart from the

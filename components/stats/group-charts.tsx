@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { historyHref, type Stats, type StatsGroup } from "@/lib/stats";
+import { historyHref, type Stats, type StatsGroup } from "@/lib/domains/stats";
 import { ChartCard, COLORS, failureParts, formatMs, formatRate } from "./chart-card";
 import { OneLineTick } from "./one-line-tick";
 

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { BUCKETS, historyHref, type Stats } from "@/lib/stats";
+import { BUCKETS, historyHref, type Stats } from "@/lib/domains/stats";
 import { answeredOnly, ChartCard, COLORS, formatMs, formatRate, formatTickMs, plural } from "./chart-card";
 import { OneLineTick } from "./one-line-tick";
 

@@ -1,4 +1,4 @@
-import { THEME_COOKIE } from "@/lib/workspaces";
+import { THEME_COOKIE } from "@/lib/team/workspaces";
 
 // The cookie's value is one of three fixed words (the pattern admits nothing else), never user text.
 const SCRIPT = `try{var m=document.cookie.match(/(?:^|; )${THEME_COOKIE}=(light|dark|system)(?:;|$)/);if(m)localStorage.setItem("theme",m[1])}catch(e){}`;

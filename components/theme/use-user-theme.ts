@@ -3,10 +3,10 @@
 import { useEffect } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTheme } from "next-themes";
-import { api } from "@/lib/api-client";
-import { authKeys } from "@/lib/auth";
-import type { Me } from "@/lib/auth/hooks";
-import type { Theme } from "@/lib/workspaces";
+import { api } from "@/lib/core/api-client";
+import { authKeys } from "@/lib/identity/auth";
+import type { Me } from "@/lib/identity/auth/hooks";
+import type { Theme } from "@/lib/team/workspaces";
 
 const localKey = (userId: string) => `theme:${userId}`;
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { iconSrc, pickIcon } from "@/lib/icons";
+import { iconSrc, pickIcon } from "@/lib/core/icons";
 import { cn } from "./cn";
 
 /**

@@ -1,8 +1,8 @@
 "use client";
 
 import { cloneElement, isValidElement, useId, type MouseEvent, type ReactElement, type ReactNode } from "react";
-import { gateOf, type Action, type Role } from "@/lib/access";
-import { useCan } from "@/lib/auth/hooks";
+import { gateOf, type Action, type Role } from "@/lib/core/access";
+import { useCan } from "@/lib/identity/auth/hooks";
 import { Button } from "./button";
 
 type Gated = ReactElement<{

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 import type { ApiRequest } from "./reply";
 
 // Past the cap a body is read on and discarded up to this size, so a client still sending gets

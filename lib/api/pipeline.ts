@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
-import { matchRoute, routeKeyOf } from "@/lib/routes";
+import { matchRoute, routeKeyOf } from "@/lib/core/routes";
 import type { RouteHandler } from "./route";
 import { BufferedRequest, Reply, writeReply, type ApiRequest } from "./reply";
 import { FORWARDED_HEADER } from "./request-target";
@@ -17,7 +17,7 @@ type NextStyle = (request: Request, context: { params: Promise<Record<string, st
 
 /**
  * The console's own HTTP pipeline for the API and the gateway: the route table generated from
- * app/api and app/mcp (lib/routes) picks the route, its module is loaded in this process's module
+ * app/api and app/mcp (lib/core/routes) picks the route, its module is loaded in this process's module
  * graph, and the handler's Reply is written to the socket. Next's request pipeline cost more CPU
  * than a whole recorded call (docs/architecture.md, "The call path"). Next still serves these
  * routes in development (`npm run dev`) and when SWITCHBOARD_DIRECT_API=0, from the same files.

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { RequestHead } from "@/lib/access";
+import type { RequestHead } from "@/lib/core/access";
 
 // Shared by both pipelines (Next's and lib/api/pipeline.ts); no "server-only" here.
 

@@ -38,7 +38,7 @@ export function refusedTarget(url: string | undefined, headers: IncomingHttpHead
 
 // Escapes of unreserved characters (RFC 3986 §2.3: "%61udit" is "audit" to a decoding router, not
 // to the gate). An escaped "/" stays: every router here splits the path before decoding a
-// parameter (Next, lib/api/bearer-routes.ts, lib/access), and ids such as an OAuth client's
+// parameter (Next, lib/api/bearer-routes.ts, lib/core/access), and ids such as an OAuth client's
 // metadata-document URL need it.
 const NON_CANONICAL_ESCAPE = /%(?:2[dDeE]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/;
 
@@ -74,5 +74,5 @@ const OTHER_BODY_BYTES = 1024 * 1024;
 
 /** Headers by which a proxy says it forwarded a request. */
 export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"];
-/** Set by the request front (lib/start/front.ts) to the forwarding headers the request arrived with (Next adds X-Forwarded-* of its own later); lib/auth/server.ts reads it. */
+/** Set by the request front (lib/start/front.ts) to the forwarding headers the request arrived with (Next adds X-Forwarded-* of its own later); lib/identity/auth/server.ts reads it. */
 export const FORWARDED_HEADER = "x-switchboard-forwarded";

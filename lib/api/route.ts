@@ -1,16 +1,16 @@
 import "server-only";
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { accessFor, gateRefusal, type Access } from "@/lib/access";
-import { databaseFault } from "@/lib/db/client";
-import { ServedElsewhere, SwitchboardError } from "@/lib/errors";
-import { forwardRequest } from "@/lib/cluster/server";
-import { authenticate } from "@/lib/auth/server";
-import { requestOrigin } from "@/lib/auth";
+import { config } from "@/lib/core/config";
+import { accessFor, gateRefusal, type Access } from "@/lib/core/access";
+import { databaseFault } from "@/lib/core/db/client";
+import { ServedElsewhere, SwitchboardError } from "@/lib/core/errors";
+import { forwardRequest } from "@/lib/core/cluster/server";
+import { authenticate } from "@/lib/identity/auth/server";
+import { requestOrigin } from "@/lib/identity/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
 import { readBodyText } from "./body";
 import { Reply, ROUTE_HEADER, toResponse, type ApiRequest } from "./reply";
-import type { Principal } from "@/lib/access";
+import type { Principal } from "@/lib/core/access";
 
 export { Reply };
 export type { ApiRequest };
@@ -40,7 +40,7 @@ function routeHandler<P extends Params>(answer: (request: ApiRequest, params: Pr
 
 /**
  * Wraps a route handler: authenticates (session cookie or bearer token), scopes to the caller's
- * workspace, checks the caller's role against the role matrix (lib/access/matrix.ts), and turns
+ * workspace, checks the caller's role against the role matrix (lib/core/access/matrix.ts), and turns
  * every thrown error into the one `{ error: { code, message } }` shape.
  */
 export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>): RouteHandler<P> {
@@ -97,7 +97,7 @@ function routeAccess(request: ApiRequest, routedAs: string | undefined): { key: 
   const { pathname } = new URL(request.url);
   const entry = accessFor(request.method, pathname);
   if (!entry) {
-    console.error(`[api] ${request.method} ${pathname} is not in the role matrix (lib/access/matrix.ts)`);
+    console.error(`[api] ${request.method} ${pathname} is not in the role matrix (lib/core/access/matrix.ts)`);
     throw new SwitchboardError("forbidden", "This route is not in the role matrix");
   }
   // The direct pipeline says which route it chose: the gate must have judged that one.

@@ -1,10 +1,10 @@
 import "server-only";
-import type { Role } from "@/lib/access";
-import { consoleOrigin } from "@/lib/auth";
-import { fromToken, grantPrincipal } from "@/lib/auth/server";
-import { SwitchboardError } from "@/lib/errors";
-import { gatewayChallenge, gatewayResourceUrl } from "@/lib/gateway-auth";
-import { verifyGatewayAccessToken } from "@/lib/gateway-auth/server";
+import type { Role } from "@/lib/core/access";
+import { consoleOrigin } from "@/lib/identity/auth";
+import { fromToken, grantPrincipal } from "@/lib/identity/auth/server";
+import { SwitchboardError } from "@/lib/core/errors";
+import { gatewayChallenge, gatewayResourceUrl } from "@/lib/identity/gateway-auth";
+import { verifyGatewayAccessToken } from "@/lib/identity/gateway-auth/server";
 import type { GatewayRoute } from "./routes";
 
 /** Who is behind a gateway request, checked again on every request (roles apply at once). */
@@ -39,7 +39,7 @@ export function challenge(resource: string, error: GatewayAuthError["error"]): s
   return gatewayChallenge(resource, error ?? undefined);
 }
 
-// API tokens are "sb_…" (lib/crypto newToken); anything else is an OAuth access token.
+// API tokens are "sb_…" (lib/core/crypto newToken); anything else is an OAuth access token.
 const API_TOKEN = /^sb_/;
 
 /**

@@ -1,4 +1,4 @@
-import { validateArguments, type FieldError } from "@/lib/json-schema";
+import { validateArguments, type FieldError } from "@/lib/core/json-schema";
 import type { GatewayPrincipal } from "./auth";
 import { limit } from "./limit";
 import { recordedMethod, RPC, type RpcError } from "./policy";
@@ -103,7 +103,7 @@ export async function admit(principal: GatewayPrincipal, route: GatewayRoute | n
   return limit(at, principal);
 }
 
-/** Arguments that do not match the tool's inputSchema (lib/json-schema, as the API checks them): -32602 naming each path, the problems in `data.errors`. */
+/** Arguments that do not match the tool's inputSchema (lib/core/json-schema, as the API checks them): -32602 naming each path, the problems in `data.errors`. */
 export function refuseArguments(tool: Listed, args: unknown): RpcError | null {
   const errors: FieldError[] = validateArguments(tool.inputSchema, args ?? {});
   if (!errors.length) return null;

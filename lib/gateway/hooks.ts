@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api } from "@/lib/core/api-client";
 import { gatewayKeys, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 
 const base = (serverId: string) => `/servers/${encodeURIComponent(serverId)}`;

@@ -1,7 +1,7 @@
 import "server-only";
 import { readBodyText } from "@/lib/api/body";
 import { errorResponse } from "@/lib/api/route";
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 import { challenge, GatewayAuthError } from "./auth";
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // Isomorphic door of lib/gateway: the exposure settings, connected clients and endpoint paths.
 
-export { gatewayPath } from "@/lib/auth";
+export { gatewayPath } from "@/lib/identity/auth";
 
 export interface ExposureDto {
   serverId: string;

@@ -1,6 +1,6 @@
 import "server-only";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { piece } from "@/lib/runtime";
+import { piece } from "@/lib/core/runtime";
 import type { GatewayPrincipal } from "./auth";
 import { RPC, type RpcError } from "./policy";
 import type { GatewayRoute } from "./routes";

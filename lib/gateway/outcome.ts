@@ -1,9 +1,9 @@
 import "server-only";
 import { ProtocolError } from "@modelcontextprotocol/server";
-import { ownOutageOutcome, type RelayedOutcome } from "@/lib/calls/server";
+import { ownOutageOutcome, type RelayedOutcome } from "@/lib/domains/calls/server";
 import { classifyFailure, toCallError, toJsonRpcError, type JsonRpcFailure } from "@/lib/mcp/server";
-import type { ServerSecretRow } from "@/lib/servers/server";
-import { serverFailure } from "@/lib/sessions/server";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
+import { serverFailure } from "@/lib/domains/sessions/server";
 
 /** A call whose host did not come back with the answers in time (lib/gateway/bridge/input.ts): recorded as timed out. */
 export { HostTimeout } from "@/lib/mcp/server";

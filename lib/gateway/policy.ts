@@ -1,4 +1,4 @@
-import { CALL_METHODS, type CallMethod } from "@/lib/calls";
+import { CALL_METHODS, type CallMethod } from "@/lib/domains/calls";
 
 /** A JSON-RPC error answered to the host. */
 export interface RpcError {

@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
-import { instanceId } from "@/lib/instances";
-import { piece } from "@/lib/runtime";
+import { instanceId } from "@/lib/core/instances";
+import { piece } from "@/lib/core/runtime";
 import type { GatewayPrincipal } from "./auth";
 import type { BridgeTarget } from "./bridge/scope";
 import * as q from "./queries";

@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db/client";
+import { prisma } from "@/lib/core/db/client";
 
 /** The active server a path names, with its exposure (null when the workspace or server is unknown). */
 export async function findRoute({ slug, serverName }: { slug: string; serverName: string }) {
@@ -71,7 +71,7 @@ export async function findExposedServers({ slug }: { slug: string }) {
 }
 
 /**
- * What lib/instances needs of gateway connections when instances come and go (handed to it by
+ * What lib/core/instances needs of gateway connections when instances come and go (handed to it by
  * lib/start: nothing imports the gateway): a relayed session lives in its instance's memory and
  * ends with it.
  */

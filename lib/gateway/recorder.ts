@@ -1,8 +1,8 @@
 import "server-only";
-import { beginRelayedCall } from "@/lib/calls/server";
+import { beginRelayedCall } from "@/lib/domains/calls/server";
 import type { CallMethod } from "@/lib/mcp/server";
-import { credentialUsed } from "@/lib/oauth/server";
-import type { ServerSecretRow } from "@/lib/servers/server";
+import { credentialUsed } from "@/lib/domains/oauth/server";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import type { GatewayPrincipal } from "./auth";
 import { outcomeOf } from "./outcome";
 
@@ -36,7 +36,7 @@ export interface GatewayCall {
 }
 
 /**
- * Records a call of either path (origin gateway) through lib/calls' journal: pending before the
+ * Records a call of either path (origin gateway) through lib/domains/calls' journal: pending before the
  * request leaves (awaited: throws when the row cannot be written), completed once. The host is
  * never kept waiting for the completion (the journal retries until the database takes it).
  */

@@ -1,9 +1,9 @@
 import "server-only";
-import { forwardRequest } from "@/lib/cluster/server";
-import { ServedElsewhere } from "@/lib/errors";
-import { cacheEpoch, piece } from "@/lib/runtime";
-import { getServerActingAs, type ServerSecretRow } from "@/lib/servers/server";
-import { refuseElsewhere } from "@/lib/sessions/server";
+import { forwardRequest } from "@/lib/core/cluster/server";
+import { ServedElsewhere } from "@/lib/core/errors";
+import { cacheEpoch, piece } from "@/lib/core/runtime";
+import { getServerActingAs, type ServerSecretRow } from "@/lib/domains/servers/server";
+import { refuseElsewhere } from "@/lib/domains/sessions/server";
 import type { GatewayPrincipal } from "./auth";
 import type { Body } from "./http";
 import * as q from "./queries";

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Transport } from "@modelcontextprotocol/client";
 import { openRelayedUpstream, type ConnectionConfig, type TransportMode } from "@/lib/mcp/server";
-import type { ServerSecretRow } from "@/lib/servers/server";
-import { upstreamConfig } from "@/lib/sessions/server";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
+import { upstreamConfig } from "@/lib/domains/sessions/server";
 
 // The one way either path opens a server: its configuration as the console's own sessions use it
 // (URL, stored headers, address policy, credential), its transport mode, and lib/mcp's fallback rule.

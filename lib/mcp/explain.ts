@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { InsufficientScopeError, OAuthError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
-import { findAddressRefusal } from "@/lib/net";
+import { findAddressRefusal } from "@/lib/core/net";
 import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
 

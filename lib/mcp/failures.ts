@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 import { McpError, type McpErrorKind } from "./errors";
 import { explainError } from "./explain";
 
@@ -97,7 +97,7 @@ export function toApiError(failure: Failure): SwitchboardError {
   }
 }
 
-/** The error stored on a call row (CallError in lib/calls): what the history and the call page read. */
+/** The error stored on a call row (CallError in lib/domains/calls): what the history and the call page read. */
 interface RecordedFailure {
   status: "error" | "timeout" | "cancelled";
   error: { kind: "protocol" | "timeout" | "cancelled" | "connection" | "offline"; message: string; code?: number; data?: unknown; oauth?: SignInRequired };

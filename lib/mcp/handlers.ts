@@ -15,7 +15,7 @@ export interface ServerRequestHooks {
 
 /**
  * The client capabilities for server-initiated requests: declared only when someone answers them
- * (a person through lib/interactions), so a server never asks what nobody can answer. Sampling
+ * (a person through lib/domains/interactions), so a server never asks what nobody can answer. Sampling
  * declares `tools`: a person can answer with tool calls, and tool-use sequences are checked.
  * `tasks`: sampling and elicitation may also come task-augmented (task-requests.ts); some servers
  * offer tools only to such clients.
@@ -29,7 +29,7 @@ export function serverRequestCapabilities(hooks: ServerRequestHooks): ClientCapa
  * Registers the `elicitation/create`, `sampling/createMessage` and `roots/list` handlers. In the
  * modern era the SDK fulfils `input_required` results through these same handlers. The SDK
  * validates elicitation and sampling shapes on the way in and out (not the answer of a
- * task-augmented one: lib/interactions checks a person's answer). Returns what ends the open tasks;
+ * task-augmented one: lib/domains/interactions checks a person's answer). Returns what ends the open tasks;
  * call it when the session closes.
  */
 export function registerServerRequestHandlers(client: Client, hooks: ServerRequestHooks): () => void {

@@ -1,6 +1,6 @@
 import { buildDiscoveryUrls, CrossAppAccessProvider, requestJwtAuthorizationGrant, type CrossAppAccessProviderOptions, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
-import { SwitchboardError } from "@/lib/errors";
-import { findAddressRefusal } from "@/lib/net";
+import { SwitchboardError } from "@/lib/core/errors";
+import { findAddressRefusal } from "@/lib/core/net";
 
 /**
  * Enterprise-managed authorization (SEP-990, cross-app access): the member's ID token from the
@@ -21,7 +21,7 @@ export interface EnterpriseCredentials {
   expectedIssuer?: string;
   /** The member's current ID token, read at every exchange (a new SSO sign-in replaces it); throws in plain words when there is none. */
   idToken: () => Promise<string>;
-  /** The workspace's outbound fetch (lib/net): the IdP's metadata and token exchange, and the authorization server. */
+  /** The workspace's outbound fetch (lib/core/net): the IdP's metadata and token exchange, and the authorization server. */
   fetch: FetchLike;
 }
 

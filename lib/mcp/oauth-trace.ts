@@ -1,6 +1,6 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { RE2JS } from "re2js";
-import { OAUTH_SECRET_FIELDS, OAUTH_SECRET_HEADERS, REDACTED, redact, redactionMatcher } from "@/lib/redaction";
+import { OAUTH_SECRET_FIELDS, OAUTH_SECRET_HEADERS, REDACTED, redact, redactionMatcher } from "@/lib/core/redaction";
 import type { OAuthBody, OAuthExchange, OAuthParam } from "./oauth-trace-types";
 
 const BODY_CAP = 16 * 1024;

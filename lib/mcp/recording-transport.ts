@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { DEFAULT_REDACTION_KEYS, mentionsSecretValue, redact, secretValues, type SecretValues } from "@/lib/redaction";
+import { DEFAULT_REDACTION_KEYS, mentionsSecretValue, redact, secretValues, type SecretValues } from "@/lib/core/redaction";
 import { TransportDecorator } from "./transport-decorator";
 import type { Transport } from "@modelcontextprotocol/client";
 

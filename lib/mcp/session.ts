@@ -62,7 +62,7 @@ export class Session {
   ) {
     const onChanged = (kind: ListChangedKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => hooks.onListChanged(kind) });
     this.client = new Client(CLIENT_INFO, {
-      // MCP Apps host: the console renders `text/html;profile=mcp-app` UI resources (lib/apps).
+      // MCP Apps host: the console renders `text/html;profile=mcp-app` UI resources (lib/domains/apps).
       capabilities: {
         ...serverRequestCapabilities(hooks),
         extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },

@@ -10,7 +10,7 @@ export const TASK_REQUEST_CAPABILITIES = {
 };
 
 // A task's record outlives its answer so the server can still read tasks/result; it is freed after
-// this long from creation, which is past the longest wait for a person (lib/interactions: 10 min).
+// this long from creation, which is past the longest wait for a person (lib/domains/interactions: 10 min).
 const TASK_TTL_MS = 15 * 60_000;
 
 type Answer = (request: ServerRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import type { MachineCredentials } from "./oauth-machine";
 import type { OAuthStore } from "./oauth-provider";
 import type { FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { TrafficRecord } from "./recording-transport";
-import type { SecretValues } from "@/lib/redaction";
+import type { SecretValues } from "@/lib/core/redaction";
 
 /** How to reach an HTTP server: try Streamable HTTP then legacy HTTP+SSE, or force one. */
 export type TransportMode = "auto" | "streamable-http" | "sse";

@@ -1,7 +1,7 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import type { ConsoleFrame } from "./protocol";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol";
-import { piece } from "@/lib/runtime";
+import { piece } from "@/lib/core/runtime";
 
 // The relay's state lives in the process runtime: lib/start's graph owns the sockets, while
 // Next's route handlers (another module graph in the same process) open sessions over them.
@@ -60,13 +60,13 @@ export interface HubState {
   /** The roots the agent last left out of a server's `roots/list` answer. */
   rootsRefused: Map<string, RefusedRoot[]>;
   maxMessageBytes: number;
-  /** The workspace event bus (lib/events), given by lib/start: the relay imports no domain. */
+  /** The workspace event bus (lib/core/events), given by lib/start: the relay imports no domain. */
   publish: (workspaceId: string, event: RelayEvent) => void;
   /** Agent lookups, given by lib/start. */
   agents: AgentDirectory;
-  /** Agents connected to other console instances, with the server names they announced (lib/cluster). */
+  /** Agents connected to other console instances, with the server names they announced (lib/core/cluster). */
   remote: Map<string, { instanceId: string; servers: Set<string> }>;
-  /** Told when an agent's link here comes up (with its server names) or goes (null): lib/cluster tells the other instances. */
+  /** Told when an agent's link here comes up (with its server names) or goes (null): lib/core/cluster tells the other instances. */
   linkChanged: (agentId: string, servers: string[] | null) => void;
   /** Asks the instance an agent is connected to to drop it (the agent was revoked through this one). */
   revokeElsewhere: (agentId: string) => void;

@@ -1,5 +1,5 @@
 import type { WebSocket } from "ws";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { CloseCode, decodeAgentFrame, HEARTBEAT_MS, DEAD_AFTER_MS, RELAY_PROTOCOL_VERSION, type AgentFrame, type ConsoleFrame, type HelloFrame } from "./protocol";
 import { linkClosed, notify, recordExit, recordRootsRefused, recordStderr, registerLink, relayHub, type LinkHandle } from "./hub";
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { hashToken } from "@/lib/crypto/tokens";
+import { hashToken } from "@/lib/core/crypto/tokens";
 import { ENVELOPE_ALLOWANCE_BYTES, RELAY_PATH } from "./protocol";
 import { relayHub, type AgentDirectory, type RelayEvent } from "./hub";
 import { serveLink } from "./link";

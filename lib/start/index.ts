@@ -2,34 +2,34 @@ import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "nod
 import type { Duplex } from "node:stream";
 import next, { type NextConfig } from "next";
 import { apiPipeline, headersForEveryPath } from "@/lib/api/pipeline";
-import * as agentQueries from "@/lib/agents/queries";
-import { instanceCalls } from "@/lib/calls/journal";
-import { stopSearchIndexer } from "@/lib/calls/search-index";
-import { instanceRuns } from "@/lib/collections/queries";
-import { followTasks } from "@/lib/calls/server";
-import { startCluster } from "@/lib/cluster/start";
-import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/db/url";
-import * as events from "@/lib/events/bus";
+import * as agentQueries from "@/lib/domains/agents/queries";
+import { instanceCalls } from "@/lib/domains/calls/journal";
+import { stopSearchIndexer } from "@/lib/domains/calls/search-index";
+import { instanceRuns } from "@/lib/domains/collections/queries";
+import { followTasks } from "@/lib/domains/calls/server";
+import { startCluster } from "@/lib/core/cluster/start";
+import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/core/db/url";
+import * as events from "@/lib/core/events/bus";
 import { instanceConnections } from "@/lib/gateway/queries";
 import { closeGateway } from "@/lib/gateway/server";
-import { snapshotOnConnect } from "@/lib/drift/server";
-import { startInstance } from "@/lib/instances/lifecycle";
-import { installMemberWrites } from "@/lib/members/queries";
-import { monitorWork } from "@/lib/monitors/server";
+import { snapshotOnConnect } from "@/lib/watch/drift/server";
+import { startInstance } from "@/lib/core/instances/lifecycle";
+import { installMemberWrites } from "@/lib/team/members/queries";
+import { monitorWork } from "@/lib/watch/monitors/server";
 import * as hub from "@/lib/relay/hub";
 import { attachRelay } from "@/lib/relay/socket-server";
-import { startRuntime } from "@/lib/runtime";
-import { startSandboxServer } from "@/lib/apps/sandbox-server";
-import { restoreAgentSessions } from "@/lib/servers/server";
-import { onSessionConnected } from "@/lib/sessions/server";
-import { countUsers } from "@/lib/workspaces/queries";
-import { setupCode } from "@/lib/workspaces/setup-code";
+import { startRuntime } from "@/lib/core/runtime";
+import { startSandboxServer } from "@/lib/domains/apps/sandbox-server";
+import { restoreAgentSessions } from "@/lib/domains/servers/server";
+import { onSessionConnected } from "@/lib/domains/sessions/server";
+import { countUsers } from "@/lib/team/workspaces/queries";
+import { setupCode } from "@/lib/team/workspaces/setup-code";
 import { clientError, requestFront } from "./front";
 import { startIdleCollector } from "./idle-collect";
 import { consoleJobs } from "./jobs";
-import { heartbeatMs } from "@/lib/instances";
-import { config, loadConfig } from "@/lib/config";
-import { startScheduler } from "@/lib/scheduler";
+import { heartbeatMs } from "@/lib/core/instances";
+import { config, loadConfig } from "@/lib/core/config";
+import { startScheduler } from "@/lib/core/scheduler";
 
 // After the grace period for requests in flight, the rest of a stop gets this long.
 const STOP_BOUND_MS = 15_000;
@@ -68,7 +68,7 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const { host: hostname, port } = loadConfig();
   secureDataFiles();
   const me = startRuntime({ instanceId: config().instanceId ?? undefined }).instanceId;
-  // lib/members' writes for lib/auth and SSO, which sit below it.
+  // lib/team/members' writes for lib/identity/auth and SSO, which sit below it.
   installMemberWrites();
   const postgres = isPostgresUrl(databaseUrl());
   const app = next({ dev, hostname, port });

@@ -1,18 +1,18 @@
-import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/alerts/server";
-import { insertAuditEvents } from "@/lib/audit/queries";
-import { deleteOldCalls } from "@/lib/calls/queries";
-import { deleteOldRuns } from "@/lib/collections/queries";
-import { indexFinishedCalls } from "@/lib/calls/search-index";
-import { reapExpiredRuns } from "@/lib/collections/server";
-import type { Config } from "@/lib/config";
-import { OPTIMIZE_INTERVAL_MS, optimizeDatabase } from "@/lib/db/client";
-import { checkServer, liveServers } from "@/lib/drift/server";
+import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/watch/alerts/server";
+import { insertAuditEvents } from "@/lib/core/audit/queries";
+import { deleteOldCalls } from "@/lib/domains/calls/queries";
+import { deleteOldRuns } from "@/lib/domains/collections/queries";
+import { indexFinishedCalls } from "@/lib/domains/calls/search-index";
+import { reapExpiredRuns } from "@/lib/domains/collections/server";
+import type { Config } from "@/lib/core/config";
+import { OPTIMIZE_INTERVAL_MS, optimizeDatabase } from "@/lib/core/db/client";
+import { checkServer, liveServers } from "@/lib/watch/drift/server";
 import { GATEWAY_SWEEP_MS, sweepGateway } from "@/lib/gateway/server";
-import type { MonitorWork } from "@/lib/monitors/server";
-import { purgeExpiredHistory } from "@/lib/retention/purge";
-import { pruneClaims, type Job } from "@/lib/scheduler";
-import { pingLiveSessions } from "@/lib/sessions/server";
-import { forgetRollupsBefore } from "@/lib/stats/rollup";
+import type { MonitorWork } from "@/lib/watch/monitors/server";
+import { purgeExpiredHistory } from "@/lib/domains/retention/purge";
+import { pruneClaims, type Job } from "@/lib/core/scheduler";
+import { pingLiveSessions } from "@/lib/domains/sessions/server";
+import { forgetRollupsBefore } from "@/lib/domains/stats/rollup";
 
 const HOUR_MS = 3_600_000;
 
@@ -44,7 +44,7 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
     },
     { name: "monitors.prune", discipline: "claimed", everyMs: monitors ? HOUR_MS : off, variable: null, run: () => monitors!.prune() },
     { name: "jobs.prune", discipline: "claimed", everyMs: HOUR_MS, variable: null, run: async () => void (await pruneClaims({ before: new Date(Date.now() - CLAIMS_KEPT_MS) })) },
-    // On every instance. Its heartbeat (lib/instances) also marks the calls, runs and connections of instances that went interrupted.
+    // On every instance. Its heartbeat (lib/core/instances) also marks the calls, runs and connections of instances that went interrupted.
     { name: "instances.heartbeat", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", run: beat },
     { name: "monitors.poll", discipline: "each-instance", everyMs: monitors ? config.monitorPollMs : off, variable: "SWITCHBOARD_MONITOR_POLL_MS", run: () => monitors!.poll() },
     // A compare-and-set: runs (of any origin) whose instance stopped renewing their lease end `interrupted`.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_ACCESS } from "@/lib/access";
+import { ROUTE_ACCESS } from "@/lib/core/access";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 

@@ -14,7 +14,7 @@ import { createMigratedPostgresDatabase } from "../support/postgres";
 const postgres = process.env.SWITCHBOARD_TEST_DATABASE === "postgres";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-call-journal-"));
 let databaseUrl = "";
-let journal: typeof import("@/lib/calls/journal");
+let journal: typeof import("@/lib/domains/calls/journal");
 let read: (sql: string, ...values: unknown[]) => Promise<Record<string, unknown>[]>;
 let close = async () => {};
 
@@ -39,10 +39,10 @@ beforeAll(async () => {
     };
   }
   process.env.DATABASE_URL = databaseUrl;
-  const { prisma } = await import("@/lib/db/client");
+  const { prisma } = await import("@/lib/core/db/client");
   await prisma.workspace.create({ data: { id: "w1", name: "W", slug: "w1" } });
   await prisma.server.create({ data: { id: "s1", workspaceId: "w1", name: "journal", url: "http://127.0.0.1:9/mcp" } });
-  journal = await import("@/lib/calls/journal");
+  journal = await import("@/lib/domains/calls/journal");
 }, 120_000);
 
 afterAll(async () => {

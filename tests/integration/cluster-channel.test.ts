@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openChannel, type Channel } from "@/lib/cluster/channel";
+import { openChannel, type Channel } from "@/lib/core/cluster/channel";
 import { onPostgres, waitFor } from "../support/console";
 import { createTestPostgresDatabase } from "../support/postgres";
 

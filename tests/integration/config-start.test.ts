@@ -8,7 +8,7 @@ import { freePort } from "../support/servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-// lib/config reads every variable once at start: a console with bad values never listens, and
+// lib/core/config reads every variable once at start: a console with bad values never listens, and
 // says which ones and why, all of them at once (not only the first it met).
 it("stops a console started with two bad values, naming both", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-config-"));
@@ -36,6 +36,6 @@ it("stops a console started with two bad values, naming both", async () => {
   expect(output).toContain('SWITCHBOARD_MAX_SERVERS: must be a whole number of at least 1 (got "lots")');
   expect(output).toContain('SWITCHBOARD_TRUST_PROXY: must be 1 or 0 (got "yes")');
   expect(output).not.toContain("Switchboard listening");
-  // The list, not a stack trace into lib/config.
+  // The list, not a stack trace into lib/core/config.
   expect(output).not.toMatch(/^\s+at /m);
 }, 90_000);

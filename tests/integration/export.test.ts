@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_COLUMNS, curlSnippet, typescriptSnippet, type CallDto } from "@/lib/calls";
+import { CSV_COLUMNS, curlSnippet, typescriptSnippet, type CallDto } from "@/lib/domains/calls";
 import { parseCsv } from "../support/csv";
 import { insertCalls } from "../support/seed-calls";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";

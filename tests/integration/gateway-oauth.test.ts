@@ -108,8 +108,8 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     // The gateway's verifier, in this process, on the console's own database (what the console runs per gateway call).
     process.env.DATABASE_URL = sb.databaseUrl;
     process.env.SWITCHBOARD_SECRET = "test-secret-for-switchboard";
-    ({ verifyGatewayAccessToken: verify, revokeGatewayGrants: revokeGrants } = await import("@/lib/gateway-auth/server"));
-    ({ forgetCache: forget } = await import("@/lib/runtime"));
+    ({ verifyGatewayAccessToken: verify, revokeGatewayGrants: revokeGrants } = await import("@/lib/identity/gateway-auth/server"));
+    ({ forgetCache: forget } = await import("@/lib/core/runtime"));
   });
 
   afterAll(async () => {

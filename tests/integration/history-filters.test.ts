@@ -6,7 +6,7 @@ type Api = ReturnType<typeof apiClient>;
 type Seeded = { id: string; serverId: string; userId: string; name: string; status: string; origin: string; startedAt: Date; text: string; tags: string[] };
 
 const CALLS = 2_400;
-// More calls carry "common" than history lists by id (lib/calls/queries.ts TAG_CAP, 2,000): that
+// More calls carry "common" than history lists by id (lib/domains/calls/queries.ts TAG_CAP, 2,000): that
 // tag is filtered call by call, "rare" through its list of ids; both paths must agree with the data.
 // Each attribute cycles with its own prime-ish period, so every combination below has calls.
 const tagsOf = (i: number) => [...(i % 8 !== 7 ? ["common"] : []), ...(i % 400 === 3 || i % 400 === 11 ? ["rare"] : [])];

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexCalls } from "@/lib/calls/search-index";
+import { indexCalls } from "@/lib/domains/calls/search-index";
 import { onPostgres, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
 import { callTool, ROOT } from "./relay-support";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken, newToken } from "@/lib/crypto";
+import { hashToken, newToken } from "@/lib/core/crypto";
 import { apiClient, startConsole, type ConsoleHandle } from "../support/console";
 import { insertMember, type TestDatabase } from "../support/database";
 import { type RunningServer, startEverything } from "../support/servers";

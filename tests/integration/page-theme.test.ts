@@ -9,7 +9,7 @@ async function pageTheme(base: string, cookie: string): Promise<string | null> {
   return set === undefined ? null : set.slice("sb-theme=".length).split(";")[0]!;
 }
 
-// proxy.ts keeps each session's theme briefly (lib/workspaces/page-theme.ts): these check what that cache must never get wrong.
+// proxy.ts keeps each session's theme briefly (lib/team/workspaces/page-theme.ts): these check what that cache must never get wrong.
 describe("the theme cookie of page loads, kept per session", () => {
   let sb: ConsoleHandle;
   let owner: Awaited<ReturnType<typeof setupOwner>>;

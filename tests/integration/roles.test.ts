@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROLES, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/access";
+import { ROLES, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/core/access";
 import { insertMember } from "../support/database";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { LAST, PIPELINES, type Caller } from "../support/pipelines";

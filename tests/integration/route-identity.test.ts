@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accessFor, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/access";
+import { accessFor, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/core/access";
 import { insertMember } from "../support/database";
 import { rawRequest } from "../support/raw-http";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";

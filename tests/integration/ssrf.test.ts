@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findAddressRefusal, parseAllowList } from "@/lib/net";
-import { policyFetch } from "@/lib/net/server";
+import { findAddressRefusal, parseAllowList } from "@/lib/core/net";
+import { policyFetch } from "@/lib/core/net/server";
 import { apiClient, type ConsoleHandle, setupOwner, startConsole } from "../support/console";
 import { type RunningServer, startEverything } from "../support/servers";
 

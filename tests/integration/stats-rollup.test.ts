@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERCENTILE_RELATIVE_ERROR } from "@/lib/stats/histogram";
+import { PERCENTILE_RELATIVE_ERROR } from "@/lib/domains/stats/histogram";
 import { apiClient, sessionCookie, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { insertCalls, percentileCont, type SeedCall } from "../support/seed-calls";
 import { random } from "../support/random";
@@ -122,7 +122,7 @@ function verify(body: any, calls: Call[], { from, to, bucket, serverId }: Range)
 }
 
 /**
- * The dashboard's rollups (lib/stats/rollup.ts): hours rolled up into sums and duration
+ * The dashboard's rollups (lib/domains/stats/rollup.ts): hours rolled up into sums and duration
  * histograms give the same answers as the call table (percentiles within the histogram's bound),
  * also after calls end late, servers are purged and retention deletes old calls; on SQLite and
  * on PostgreSQL (the integration-postgres project).

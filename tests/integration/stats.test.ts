@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
-import { PERCENTILE_RELATIVE_ERROR } from "@/lib/stats/histogram";
+import { PERCENTILE_RELATIVE_ERROR } from "@/lib/domains/stats/histogram";
 import { insertCalls, percentileCont, type SeedCall } from "../support/seed-calls";
 import { random } from "../support/random";
 

@@ -1,7 +1,7 @@
 import { vi } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 
-// lib/config parses the environment once per process: a test that changes a variable in-process
+// lib/core/config parses the environment once per process: a test that changes a variable in-process
 // (rather than starting a console with it) has the configuration read again.
 
 /** `vi.stubEnv`, then the next `config()` reads the environment again. */

@@ -75,7 +75,7 @@ export function testDatabase(url: string): TestDatabase {
  * depends on nothing but the part it tests). Returns the token's secret.
  */
 export async function insertMember(db: TestDatabase, m: { workspaceId: string; userId: string; name: string; email: string; role: string }): Promise<string> {
-  const { hashToken, newToken } = await import("@/lib/crypto");
+  const { hashToken, newToken } = await import("@/lib/core/crypto");
   const token = newToken("sb");
   const now = new Date();
   await db.batch([

@@ -1,4 +1,4 @@
-import type { Role } from "@/lib/access";
+import type { Role } from "@/lib/core/access";
 
 /**
  * Every pipeline that answers API requests, as console settings: the console's own

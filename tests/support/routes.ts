@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ApiRouteKey } from "@/lib/routes";
+import type { ApiRouteKey } from "@/lib/core/routes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, accessFor, effectiveRole, roleAtLeast } from "@/lib/access";
+import { ROUTE_ACCESS, accessFor, effectiveRole, roleAtLeast } from "@/lib/core/access";
 import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 describe("the role matrix", () => {

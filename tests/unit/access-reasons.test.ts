@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, actionRole, deniedReason, gateOf, type Role } from "@/lib/access";
+import { ROUTE_ACCESS, actionRole, deniedReason, gateOf, type Role } from "@/lib/core/access";
 
 // The UI's gates read the role matrix: what a control says about who may use it is what the API enforces.
 describe("role gates and their reasons", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildAppCsp, isVisibleToApps, parseUiResource, safeSources, toolResourceUri } from "@/lib/apps";
+import { buildAppCsp, isVisibleToApps, parseUiResource, safeSources, toolResourceUri } from "@/lib/domains/apps";
 
 describe("MCP Apps helpers", () => {
   it("finds a tool's ui:// resource in the nested and the legacy meta keys", () => {

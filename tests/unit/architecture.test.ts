@@ -5,24 +5,38 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const LIB = path.join(ROOT, "lib");
 
+/**
+ * lib/'s floors, lowest first: a floor may import its own and lower floors, never a higher one.
+ * Floors that hold several domains are folders of them (lib/core/db); the others are one domain.
+ */
+const FLOORS = ["core", "mcp", "relay", "identity", "domains", "team", "watch", "api", "gateway", "start"] as const;
+const GROUPS = new Set(["core", "identity", "domains", "team", "watch"]);
+
+/** The domain a path inside lib/ belongs to ("core/db", "mcp"), or null for a file beside the domains. */
+function domainAt(relative: string): string | null {
+  const parts = relative.split(path.sep);
+  const depth = GROUPS.has(parts[0]!) ? 2 : 1;
+  return parts.length > depth ? parts.slice(0, depth).join("/") : null;
+}
+const floorOf = (domain: string) => FLOORS.indexOf(domain.split("/")[0] as (typeof FLOORS)[number]);
+
 /** Every import from one lib/<domain> to another (type-only ones too when asked), with the file that makes it. */
 function domainImports({ types = false }: { types?: boolean } = {}): { from: string; to: string; file: string }[] {
   const edges: { from: string; to: string; file: string }[] = [];
   const walk = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
   for (const file of walk(LIB)) {
-    const relative = path.relative(LIB, file);
-    if (!relative.includes(path.sep)) continue; // lib/api-client.ts and the like are not domains
-    const from = relative.split(path.sep)[0]!;
+    const from = domainAt(path.relative(LIB, file));
+    if (!from) continue; // lib/core/api-client.ts and the like are not domains
     const source = fs.readFileSync(file, "utf8");
     for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+["']([^"']+)["']/gm)) {
       if (m[1] && !types) continue;
       const spec = m[2]!;
-      let target: string | undefined;
-      if (spec.startsWith("@/lib/")) target = spec.split("/")[2];
+      let target: string | null = null;
+      if (spec.startsWith("@/lib/")) target = domainAt(`${spec.slice(6)}/x`.split("/").join(path.sep));
       else if (spec.startsWith(".")) {
         const resolved = path.relative(LIB, path.resolve(path.dirname(file), spec));
-        if (!resolved.startsWith("..") && resolved.includes(path.sep)) target = resolved.split(path.sep)[0];
+        if (!resolved.startsWith("..")) target = domainAt(`${resolved}${path.sep}x`);
       }
       if (target && target !== from && fs.existsSync(path.join(LIB, target)) && fs.statSync(path.join(LIB, target)).isDirectory()) {
         edges.push({ from, to: target, file: path.relative(ROOT, file) });
@@ -73,7 +87,7 @@ function cycles(edges: { from: string; to: string }[]): string[][] {
 
 const walkFiles = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walkFiles(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
-const domainOf = (file: string) => path.relative(LIB, file).split(path.sep)[0]!;
+const domainOf = (file: string) => domainAt(path.relative(LIB, file)) ?? path.relative(LIB, file);
 
 /** The lib/ files one file imports (value and type), resolved. */
 function libImports(file: string): string[] {
@@ -109,13 +123,13 @@ describe("architecture", () => {
   // shrink (then update this list), never grow.
   it("has no cycles through type imports but the one known group (the runtime names no domain's types)", () => {
     const loops = cycles(domainImports({ types: true }));
-    expect(loops).toEqual([["auth", "logs", "oauth", "servers", "sessions", "workspaces"]]);
+    expect(loops).toEqual([["domains/logs", "domains/oauth", "domains/servers", "domains/sessions", "identity/auth", "team/workspaces"]]);
   });
 
-  it("has one composition root: server.ts imports only lib/start and lib/config (and Node), and nothing in lib/ imports lib/start", () => {
+  it("has one composition root: server.ts imports only lib/start and lib/core/config (and Node), and nothing in lib/ imports lib/start", () => {
     const server = fs.readFileSync(path.join(ROOT, "server.ts"), "utf8");
     const specs = [...server.matchAll(/(?:from\s+|import\(\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
-    expect(specs.filter((s) => !s.startsWith("node:") && s !== "./lib/start" && s !== "./lib/config")).toEqual([]);
+    expect(specs.filter((s) => !s.startsWith("node:") && s !== "./lib/start" && s !== "./lib/core/config")).toEqual([]);
     expect(domainImports({ types: true }).filter((e) => e.to === "start")).toEqual([]);
   });
 
@@ -139,25 +153,31 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("holds the floors: no lib/ domain imports a domain of a higher floor (type-only imports aside)", () => {
+    const up = domainImports().filter((e) => floorOf(e.to) > floorOf(e.from));
+    expect(up.map((e) => `${e.file} (${e.from}) → lib/${e.to}`)).toEqual([]);
+    expect(fs.readdirSync(LIB).filter((name) => !FLOORS.includes(name as (typeof FLOORS)[number]))).toEqual([]);
+  });
+
   it("finds a cycle when there is one (the check itself works)", () => {
     expect(cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }, { from: "c", to: "a" }, { from: "c", to: "d" }])).toEqual([["a", "b", "c"]]);
   });
 
   // Memos of pure computations, the same in every module graph; everything else is a runtime piece.
   const MEMOS = new Set([
-    "lib/crypto/index.ts: let cachedKey", // the key derived from the secret
-    "lib/cards/index.ts: let validator", // a compiled JSON Schema
-    "lib/calls/search-index-pass.ts: const prepared", // statements per database handle (WeakMap)
+    "lib/core/crypto/index.ts: let cachedKey", // the key derived from the secret
+    "lib/domains/cards/index.ts: let validator", // a compiled JSON Schema
+    "lib/domains/calls/search-index-pass.ts: const prepared", // statements per database handle (WeakMap)
     "lib/api/route.ts: const bodies", // a request's body, per request (WeakMap)
-    "lib/db/client.ts: export const prisma", // the client; it connects on its first query
-    "lib/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)
+    "lib/core/db/client.ts: export const prisma", // the client; it connects on its first query
+    "lib/core/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)
     "lib/mcp/tasks.ts: const sessions", // the task extension's view of an SDK client, per client (WeakMap)
-    "lib/config/index.ts: let cached", // the parsed environment (nothing writes process.env at run time)
+    "lib/core/config/index.ts: let cached", // the parsed environment (nothing writes process.env at run time)
   ]);
 
   it("creates no state at import time: module-level state is a lazily created runtime piece, or a listed memo", () => {
     const found: string[] = [];
-    for (const f of fs.readdirSync(LIB, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f) && !f.startsWith("runtime"))) {
+    for (const f of fs.readdirSync(LIB, { recursive: true }).map(String).filter((f) => /\.tsx?$/.test(f) && !f.startsWith(path.join("core", "runtime")))) {
       const source = fs.readFileSync(path.join(LIB, f), "utf8");
       for (const m of source.matchAll(/^(export )?(let \w+|const (?![A-Z_]+\b)\w+(?=\s*(?::[^=]+)?=\s*(?:new (?:Map|Set|WeakMap)\b|piece\()))/gm)) found.push(`lib/${f}: ${m[0]}`);
     }
@@ -169,7 +189,7 @@ describe("architecture", () => {
       ...fs.readdirSync(LIB, { recursive: true }).map((f) => path.join(LIB, String(f))),
       path.join(ROOT, "server.ts"),
     ];
-    const offenders = files.filter((f) => /\.tsx?$/.test(f) && !f.startsWith(path.join(LIB, "runtime")) && /\bglobalThis\b/.test(fs.readFileSync(f, "utf8")));
+    const offenders = files.filter((f) => /\.tsx?$/.test(f) && !f.startsWith(path.join(LIB, "core", "runtime")) && /\bglobalThis\b/.test(fs.readFileSync(f, "utf8")));
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 

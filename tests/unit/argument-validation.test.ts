@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { validateArguments } from "@/lib/json-schema";
-import { checkFormContent, withFormDefaults } from "@/lib/interactions/validate";
+import { validateArguments } from "@/lib/core/json-schema";
+import { checkFormContent, withFormDefaults } from "@/lib/domains/interactions/validate";
 
 // The conformance suite's http-custom-headers tool (0.2.0-alpha.12), trimmed.
 const customHeaders = {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CALL_COLUMNS, COMPLETION_FIELDS, PENDING_FIELDS, PROGRESS_FIELDS, TASK_FIELDS, type ColumnType } from "@/lib/calls/columns";
+import { CALL_COLUMNS, COMPLETION_FIELDS, PENDING_FIELDS, PROGRESS_FIELDS, TASK_FIELDS, type ColumnType } from "@/lib/domains/calls/columns";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA } from "@/scripts/db-schema";
 
 const PRISMA_TYPES: Record<string, ColumnType> = { String: "text", Int: "integer", Float: "double", Boolean: "boolean", DateTime: "timestamp" };
@@ -18,7 +18,7 @@ function scalarColumns(schema: string, model: string): Record<string, { column: 
   return out;
 }
 
-describe("the call journal's column descriptor (lib/calls/columns.ts)", () => {
+describe("the call journal's column descriptor (lib/domains/calls/columns.ts)", () => {
   for (const [label, file] of [["SQLite", SQLITE_SCHEMA], ["PostgreSQL", POSTGRES_SCHEMA]] as const) {
     it(`names every column of the Call model with its type, no more (${label} schema)`, () => {
       expect(CALL_COLUMNS).toEqual(scalarColumns(fs.readFileSync(file, "utf8"), "Call"));

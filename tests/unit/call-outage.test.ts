@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 
 const completions = vi.hoisted(() => ({ written: [] as { id: string; status: string; error: string | null }[] }));
-vi.mock("@/lib/calls/complete", () => ({
+vi.mock("@/lib/domains/calls/complete", () => ({
   completeDurably: async (id: string, data: { status: string; error: string | null }) => void completions.written.push({ id, status: data.status, error: data.error }),
 }));
 
-const { ownOutageOutcome, refuseOwnOutage, unsentOnOutage } = await import("@/lib/calls/outage");
+const { ownOutageOutcome, refuseOwnOutage, unsentOnOutage } = await import("@/lib/domains/calls/outage");
 
 /** What lib/mcp hands runCall when the outbound fetch's read of the workspace's network policy met a cut connection. */
 const cutMidCall = Object.assign(new Error("terminating connection due to administrator command"), {
@@ -16,7 +16,7 @@ const cutMidCall = Object.assign(new Error("terminating connection due to admini
 });
 
 /** Issue 38: a failure of the console's own database during a call is never recorded as the server's outcome. */
-describe("a call its own database failed in the middle of (lib/calls/outage.ts)", () => {
+describe("a call its own database failed in the middle of (lib/domains/calls/outage.ts)", () => {
   afterEach(() => void (completions.written.length = 0));
 
   it("is recorded interrupted, not error, and answered 503 with Retry-After naming the call", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunDto, StepRunDto } from "@/lib/collections";
+import type { RunDto, StepRunDto } from "@/lib/domains/collections";
 import { exitCode, prettyStep, progressPrinter, report } from "../../cli/src/reporters";
 import { findAll, parseXml } from "../support/xml";
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Assertion } from "@/lib/collections";
-import { checkAssertions, evaluate, type CallUnderTest } from "@/lib/collections/assertions";
-import { snapshotDiff } from "@/lib/collections/diff";
-import { jsonPointer } from "@/lib/collections/variables";
+import type { Assertion } from "@/lib/domains/collections";
+import { checkAssertions, evaluate, type CallUnderTest } from "@/lib/domains/collections/assertions";
+import { snapshotDiff } from "@/lib/domains/collections/diff";
+import { jsonPointer } from "@/lib/domains/collections/variables";
 
 const result = {
   content: [{ type: "text", text: "The sum of 1 and 2 is 3." }],

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { RunDto, StepRunDto } from "@/lib/collections";
-import { escapeXml, toJUnit } from "@/lib/collections/junit";
+import type { RunDto, StepRunDto } from "@/lib/domains/collections";
+import { escapeXml, toJUnit } from "@/lib/domains/collections/junit";
 import { findAll, parseXml } from "../support/xml";
 
 const step = (over: Partial<StepRunDto>): StepRunDto => ({

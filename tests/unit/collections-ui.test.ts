@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fromDraft, newDraft, parseValue, toDraft } from "@/components/collections/assertion-draft";
 import { stepChange } from "@/components/collections/run-compare";
 import { stepFromCall } from "@/components/collections/step-from-call";
-import type { Assertion, StepRunDto } from "@/lib/collections";
+import type { Assertion, StepRunDto } from "@/lib/domains/collections";
 
 describe("assertion drafts", () => {
   const kept: Assertion[] = [

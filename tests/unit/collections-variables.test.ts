@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SwitchboardError } from "@/lib/errors";
-import { interpolate, jsonPointer, parsePointer, resolveServerId, toPointer, type VariableScope } from "@/lib/collections/variables";
+import { SwitchboardError } from "@/lib/core/errors";
+import { interpolate, jsonPointer, parsePointer, resolveServerId, toPointer, type VariableScope } from "@/lib/domains/collections/variables";
 
 const login = { content: [{ type: "text", text: "signed in" }], structuredContent: { token: "t-123", user: { id: 7, roles: ["a", "b"] } } };
 const scope = (over: Partial<VariableScope> = {}): VariableScope => ({

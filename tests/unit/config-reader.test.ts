@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Reads of `process.env` that stay outside lib/config, each with its reason. An entry is
+ * Reads of `process.env` that stay outside lib/core/config, each with its reason. An entry is
  * "file: expression"; any other read in the app's code fails the test below.
  */
 const ALLOWED = new Map<string, string>();
@@ -59,12 +59,12 @@ describe("the one config reader", () => {
     expect(envReads(source)).toEqual(["process.env.FOO", 'process.env["BAR"]', 'process["env"].BAZ', "{env}=process", "process.env"]);
   });
 
-  it("reads process.env only in lib/config (and in the listed exceptions)", () => {
+  it("reads process.env only in lib/core/config (and in the listed exceptions)", () => {
     const files = appFiles();
-    expect(files).toContain("lib/config/index.ts");
-    const reads = files.filter((f) => !f.startsWith("lib/config/")).flatMap((f) => envReads(fs.readFileSync(path.join(ROOT, f), "utf8"), f).map((read) => `${f}: ${read}`));
+    expect(files).toContain("lib/core/config/index.ts");
+    const reads = files.filter((f) => !f.startsWith("lib/core/config/")).flatMap((f) => envReads(fs.readFileSync(path.join(ROOT, f), "utf8"), f).map((read) => `${f}: ${read}`));
     const offenders = reads.filter((read) => !ALLOWED.has(read) && !ANYWHERE.has(read.split(": ")[1]!));
-    expect(offenders, "read it through config() from @/lib/config (add the variable to lib/config/variables.ts)").toEqual([]);
+    expect(offenders, "read it through config() from @/lib/core/config (add the variable to lib/core/config/variables.ts)").toEqual([]);
   });
 
   it("lists no exception that no longer happens", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, config, configFrom, resetConfig, VARIABLES } from "@/lib/config";
+import { ConfigError, config, configFrom, resetConfig, VARIABLES } from "@/lib/core/config";
 import { stubEnv, unstubAllEnvs } from "../support/config";
 
 const problems = (env: Record<string, string>) => {
@@ -12,7 +12,7 @@ const problems = (env: Record<string, string>) => {
   throw new Error("configFrom accepted it");
 };
 
-describe("lib/config", () => {
+describe("lib/core/config", () => {
   it("applies every default when nothing is set, and blank counts as unset", () => {
     const defaults = configFrom({});
     expect(defaults).toMatchObject({ port: 3000, host: "127.0.0.1", networkPolicy: null, allowedNetworks: [], databaseUrl: null, dbPool: 10, trustProxy: false, directApi: true, monitors: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, csvRow } from "@/lib/calls";
+import { csvField, csvRow } from "@/lib/domains/calls";
 import { parseCsv } from "../support/csv";
 
 describe("CSV export fields", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseOutage, retryOnOutage } from "@/lib/db/outage";
-import { SwitchboardError } from "@/lib/errors";
+import { isDatabaseOutage, retryOnOutage } from "@/lib/core/db/outage";
+import { SwitchboardError } from "@/lib/core/errors";
 
-/** Errors shaped as Prisma and its driver adapters raise them (lib/db/faults.ts reads them by shape). */
+/** Errors shaped as Prisma and its driver adapters raise them (lib/core/db/faults.ts reads them by shape). */
 const prismaWrapped = (originalCode: string) => ({ name: "PrismaClientKnownRequestError", code: "P2010", meta: { driverAdapterError: { cause: { originalCode } } } });
 const adapterKind = (kind: string) => ({ name: "DriverAdapterError", cause: { kind } });
 

@@ -1,9 +1,9 @@
 import { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { findCards } from "@/lib/cards";
-import { demoTransport } from "@/lib/demo/server";
+import { findCards } from "@/lib/domains/cards";
+import { demoTransport } from "@/lib/domains/demo/server";
 
-// The built-in demo server, reached the way lib/sessions reaches it: an in-memory transport.
+// The built-in demo server, reached the way lib/domains/sessions reaches it: an in-memory transport.
 describe("the demo server", () => {
   let client: Client | undefined;
   afterEach(async () => {

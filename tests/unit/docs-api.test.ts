@@ -2,16 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CALL_ORIGINS, CSV_COLUMNS, ANY_ORIGIN } from "@/lib/calls";
-import { ExportCallsQuerySchema } from "@/lib/calls/schemas";
-import { ERROR_STATUS } from "@/lib/errors";
-import { VIEW_FILTER_KEYS } from "@/lib/reviews/schemas";
+import { CALL_ORIGINS, CSV_COLUMNS, ANY_ORIGIN } from "@/lib/domains/calls";
+import { ExportCallsQuerySchema } from "@/lib/domains/calls/schemas";
+import { ERROR_STATUS } from "@/lib/core/errors";
+import { VIEW_FILTER_KEYS } from "@/lib/domains/reviews/schemas";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const API_MD = fs.readFileSync(path.join(ROOT, "docs/api.md"), "utf8");
 
 /**
- * A DTO the doc declares: "(`CallDto` in `lib/calls/index.ts`): `{ id, status: "ok"|"error", … }`".
+ * A DTO the doc declares: "(`CallDto` in `lib/domains/calls/index.ts`): `{ id, status: "ok"|"error", … }`".
  * The braces list every field (a `…` inside makes the list partial); a field written with string
  * literals (`"a"|"b"|null`) lists every value its type allows; a field written `{ … }` is checked
  * the same way against the field's own type.

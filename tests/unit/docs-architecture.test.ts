@@ -10,15 +10,15 @@ const ARCHITECTURE = ["docs/architecture.md", ...fs.readdirSync(path.join(ROOT, 
 const walk = (dir: string): string[] =>
   fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
 
-/** The keys of the `Runtime` interface in lib/runtime/index.ts, and of its `Pieces` when it keeps them apart. */
+/** The keys of the `Runtime` interface in lib/core/runtime/index.ts, and of its `Pieces` when it keeps them apart. */
 function runtimeKeys(): string[] {
-  const source = read("lib/runtime/index.ts");
+  const source = read("lib/core/runtime/index.ts");
   const members = (name: string) => {
     const body = new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n\\}`).exec(source)?.[1];
     return body === undefined ? null : [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]!);
   };
   const runtime = members("Runtime");
-  if (!runtime) throw new Error("lib/runtime/index.ts has no Runtime interface");
+  if (!runtime) throw new Error("lib/core/runtime/index.ts has no Runtime interface");
   const pieces = members("Pieces");
   return pieces ? [...runtime.filter((key) => key !== "pieces"), ...pieces] : runtime;
 }
@@ -44,9 +44,9 @@ describe("docs/architecture.md against the code", () => {
     const paragraph = ARCHITECTURE.slice(at, ARCHITECTURE.indexOf("Functions take one object argument", at));
     const documented = [...paragraph.matchAll(/`(lib\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!).sort();
     // A value import of the Prisma client, the raw SQL helper, the driver or the bulk writer.
-    const touches = /^import\s+(?!type\b)\{([^}]*)\}\s+from\s+["']@\/lib\/db\/(client|bulk)["']/m;
+    const touches = /^import\s+(?!type\b)\{([^}]*)\}\s+from\s+["']@\/lib\/core\/db\/(client|bulk)["']/m;
     const actual = walk("lib")
-      .filter((file) => !file.endsWith("queries.ts") && !file.startsWith(path.join("lib", "db")))
+      .filter((file) => !file.endsWith("queries.ts") && !file.startsWith(path.join("lib", "core", "db")))
       .filter((file) => {
         const m = touches.exec(read(file));
         return m && (m[2] === "bulk" || /\b(prisma|sql|driver)\b/.test(m[1]!.replace(/\btype \w+/g, "")));

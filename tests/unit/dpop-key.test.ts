@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { dpopAlgFor, newDpopKey, restoreDpopSession } from "@/lib/mcp/dpop";
-import { decryptJson, encryptJson } from "@/lib/crypto";
+import { decryptJson, encryptJson } from "@/lib/core/crypto";
 
 describe("DPoP keys kept with a credential", () => {
   it("picks an algorithm both sides support, or none when the authorization server offers no DPoP", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, diffSnapshots, sortedData } from "@/lib/drift/classify";
-import type { SnapshotData } from "@/lib/drift";
+import { canonicalJson, diffSnapshots, sortedData } from "@/lib/watch/drift/classify";
+import type { SnapshotData } from "@/lib/watch/drift";
 
 const empty: SnapshotData = { tools: [], prompts: [], resources: [], templates: [] };
 const tool = (name: string, inputSchema: Record<string, unknown> = { type: "object" }, extra: Record<string, unknown> = {}) => ({ name, inputSchema, ...extra });

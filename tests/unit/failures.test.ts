@@ -1,8 +1,8 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 import { classifyFailure, HostTimeout, McpError, toApiError, toCallError, toJsonRpcError, type Failure } from "@/lib/mcp/server";
-import { AddressRefusedError } from "@/lib/net";
+import { AddressRefusedError } from "@/lib/core/net";
 import { AgentOfflineError, RELAY_ERROR_CODE } from "@/lib/relay/server";
 
 const signIn = { oauth: "sign_in_required" as const, serverId: "s1", authorizeUrl: "/api/v1/servers/s1/oauth/authorize" };

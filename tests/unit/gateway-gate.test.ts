@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROLES, type Role } from "@/lib/access";
+import { ROLES, type Role } from "@/lib/core/access";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { admit, refuseArguments, shapeList, type Exposure, type Listed, type Lookup } from "@/lib/gateway/gate";
 import { RPC } from "@/lib/gateway/policy";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gatewayChallenge, gatewayResourceUrl, parseGatewayResource, protectedResourceMetadataUrl, resourceCovers, resourceOfMetadataPath } from "@/lib/gateway-auth";
+import { gatewayChallenge, gatewayResourceUrl, parseGatewayResource, protectedResourceMetadataUrl, resourceCovers, resourceOfMetadataPath } from "@/lib/identity/gateway-auth";
 
 const O = "https://sb.example";
 

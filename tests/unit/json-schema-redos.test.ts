@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { validateArguments } from "@/lib/json-schema";
+import { validateArguments } from "@/lib/core/json-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const catastrophic = { type: "string", pattern: "(a+)+$" };
@@ -17,7 +17,7 @@ function runElsewhere({ script, input, timeoutMs }: { script: string; input: unk
 }
 
 function validateElsewhere({ schema, args, timeoutMs }: { schema: unknown; args: unknown; timeoutMs: number }) {
-  const script = `import { validateArguments } from "./lib/json-schema/index.ts";
+  const script = `import { validateArguments } from "./lib/core/json-schema/index.ts";
 const [schema, args] = JSON.parse(input);
 process.stdout.write(JSON.stringify(validateArguments(schema, args)));`;
   const ran = runElsewhere({ script, input: [schema, args], timeoutMs });
@@ -55,7 +55,7 @@ describe("JSON Schema patterns run in linear time", () => {
 
 describe("collection placeholders are read in linear time", () => {
   it("interpolates a string of '{{' and 20,000 spaces (the old pattern backtracked for hours)", () => {
-    const script = `import { interpolate } from "./lib/collections/variables.ts";
+    const script = `import { interpolate } from "./lib/domains/collections/variables.ts";
 const [text] = JSON.parse(input);
 process.stdout.write(JSON.stringify(interpolate({ text, name: "{{  who }}", mixed: "hi {{ who}}!" }, { variables: { who: "ada" }, steps: [], servers: {} })));`;
     const text = `{{${" ".repeat(20_000)}`;

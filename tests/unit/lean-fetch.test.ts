@@ -3,8 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOutboundFetch } from "@/lib/net/dispatcher";
-import { wholeEventStream } from "@/lib/net/whole-event-stream";
+import { createOutboundFetch } from "@/lib/core/net/dispatcher";
+import { wholeEventStream } from "@/lib/core/net/whole-event-stream";
 
 // A loopback server answering like an MCP server does: JSON, an event stream, or 202 with no body.
 let server: http.Server;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/client";
-import { ReplayLog, REPLAY_MAX_EVENTS } from "@/lib/events/replay";
+import { ReplayLog, REPLAY_MAX_EVENTS } from "@/lib/core/events/replay";
 import { RecordingTransport, TRAFFIC_BODY_CAP, type TrafficRecord } from "@/lib/mcp/recording-transport";
 
 describe("replay log", () => {

@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { explainError, McpError } from "@/lib/mcp/server";
-import { AddressRefusedError } from "@/lib/net";
+import { AddressRefusedError } from "@/lib/core/net";
 
 type SseEvent = ConstructorParameters<typeof SseError>[2];
 const sseEvent = { type: "error" } as unknown as SseEvent;

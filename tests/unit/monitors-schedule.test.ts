@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cronProblem, nextDue } from "@/lib/monitors/schedule";
-import { CreateMonitorSchema } from "@/lib/monitors/schemas";
+import { cronProblem, nextDue } from "@/lib/watch/monitors/schedule";
+import { CreateMonitorSchema } from "@/lib/watch/monitors/schemas";
 
 describe("nextDue", () => {
   it("is the next multiple of the interval since the epoch, after both the due time and now", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fieldOfError } from "@/components/monitors/field-error";
 import { cronPreview, everyInWords, formatInZone, scheduleInWords, timeZones } from "@/components/monitors/schedule";
-import { api } from "@/lib/api-client";
+import { api } from "@/lib/core/api-client";
 
 describe("schedules in words", () => {
   it.each([

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkAddress, classifyAddress, entryWithin, parseAllowEntry, parseAllowList, workspaceEntryRefusal, type NetworkPolicy } from "@/lib/net";
-import { AllowedNetworkSchema } from "@/lib/net/schemas";
-import { assertWorkspaceAllowList, envAllowedNetworks, networkMode, workspaceChoices } from "@/lib/net/server";
-import { SwitchboardError } from "@/lib/errors";
+import { checkAddress, classifyAddress, entryWithin, parseAllowEntry, parseAllowList, workspaceEntryRefusal, type NetworkPolicy } from "@/lib/core/net";
+import { AllowedNetworkSchema } from "@/lib/core/net/schemas";
+import { assertWorkspaceAllowList, envAllowedNetworks, networkMode, workspaceChoices } from "@/lib/core/net/server";
+import { SwitchboardError } from "@/lib/core/errors";
 import { stubEnv, unstubAllEnvs } from "../support/config";
 
 // Classification only: nothing here connects anywhere.
@@ -212,7 +212,7 @@ describe("the console's mode and environment allow-list", () => {
     stubEnv("HOST", "0.0.0.0");
     stubEnv("SWITCHBOARD_NETWORK_POLICY", "private");
     expect(networkMode()).toBe("private");
-    // Another value stops the start (lib/config) rather than passing for "public".
+    // Another value stops the start (lib/core/config) rather than passing for "public".
     stubEnv("SWITCHBOARD_NETWORK_POLICY", "open");
     expect(() => networkMode()).toThrow(/SWITCHBOARD_NETWORK_POLICY: must be "public" or "private"/);
   });

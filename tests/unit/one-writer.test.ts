@@ -10,11 +10,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * over where the owner sits above the one that needs it). Add a table here with its owner files.
  */
 const WRITERS: { table: string; model: string; owners: string[] }[] = [
-  { table: "call", model: "call", owners: ["lib/calls/journal.ts", "lib/calls/journal-sql.ts", "lib/calls/queries.ts"] },
-  { table: "collection_run", model: "collectionRun", owners: ["lib/collections/queries.ts"] },
-  { table: "collection_run_step", model: "collectionRunStep", owners: ["lib/collections/queries.ts"] },
+  { table: "call", model: "call", owners: ["lib/domains/calls/journal.ts", "lib/domains/calls/journal-sql.ts", "lib/domains/calls/queries.ts"] },
+  { table: "collection_run", model: "collectionRun", owners: ["lib/domains/collections/queries.ts"] },
+  { table: "collection_run_step", model: "collectionRunStep", owners: ["lib/domains/collections/queries.ts"] },
   { table: "gateway_connection", model: "gatewayConnection", owners: ["lib/gateway/queries.ts"] },
-  { table: "member", model: "member", owners: ["lib/members/queries.ts"] },
+  { table: "member", model: "member", owners: ["lib/team/members/queries.ts"] },
 ];
 
 /** Where the console's code lives (tests and fixtures write their own rows on purpose). */

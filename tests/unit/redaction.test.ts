@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REDACTION_KEYS, MAX_DEPTH, REDACTED, maskSecretValues, redact, redactionKeys, secretValues } from "@/lib/redaction";
+import { DEFAULT_REDACTION_KEYS, MAX_DEPTH, REDACTED, maskSecretValues, redact, redactionKeys, secretValues } from "@/lib/core/redaction";
 
 describe("redact", () => {
   it("masks matching fields at any depth and reports their paths", () => {

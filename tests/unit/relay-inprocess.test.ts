@@ -7,7 +7,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
-import { hashToken } from "@/lib/crypto";
+import { hashToken } from "@/lib/core/crypto";
 
 const TOKEN = "sba_in-process-test-token-0123456789";
 // The relay's view of agents, handed in as server.ts hands in the real queries.

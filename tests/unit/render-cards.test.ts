@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD_META_KEY, findCards, isOpenableUrl } from "@/lib/cards";
+import { CARD_META_KEY, findCards, isOpenableUrl } from "@/lib/domains/cards";
 
 const card = {
   version: 1,

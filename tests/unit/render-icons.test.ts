@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { decodeDataUrl, iconSrc, pickIcon, refuseIconSrc, sniffImageType } from "@/lib/icons";
-import { loadIcon } from "@/lib/icons/server";
-import { policyFetch } from "@/lib/net/server";
+import { decodeDataUrl, iconSrc, pickIcon, refuseIconSrc, sniffImageType } from "@/lib/core/icons";
+import { loadIcon } from "@/lib/core/icons/server";
+import { policyFetch } from "@/lib/core/net/server";
 
 const strict = policyFetch({ mode: "public", allowed: [] });
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accessFor } from "@/lib/access";
-import { matchRoute } from "@/lib/routes";
+import { accessFor } from "@/lib/core/access";
+import { matchRoute } from "@/lib/core/routes";
 import { declaredBodyCap, refusedTarget } from "@/lib/api/request-target";
 import { apiRouteFiles } from "../support/routes";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ListCallsQuerySchema } from "@/lib/calls/schemas";
-import { normaliseTag } from "@/lib/reviews";
-import { CreateViewSchema, NoteBodySchema, SetTagsSchema, VIEW_FILTER_KEYS } from "@/lib/reviews/schemas";
+import { ListCallsQuerySchema } from "@/lib/domains/calls/schemas";
+import { normaliseTag } from "@/lib/domains/reviews";
+import { CreateViewSchema, NoteBodySchema, SetTagsSchema, VIEW_FILTER_KEYS } from "@/lib/domains/reviews/schemas";
 
 describe("tags", () => {
   it("are trimmed and lower-cased, and keep only letters, digits and - _ . :", () => {

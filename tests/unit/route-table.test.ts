@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, accessFor } from "@/lib/access";
-import { matchRoute } from "@/lib/routes";
-import { ROUTE_TABLE } from "@/lib/routes/table.generated";
+import { ROUTE_ACCESS, accessFor } from "@/lib/core/access";
+import { matchRoute } from "@/lib/core/routes";
+import { ROUTE_TABLE } from "@/lib/core/routes/table.generated";
 import { matrixDisagreements, modulesSource, scanRoutes, tableSource } from "../../scripts/routes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-describe("the route table (lib/routes/table.generated.ts)", () => {
+describe("the route table (lib/core/routes/table.generated.ts)", () => {
   it("is what scripts/routes.ts generates from app/api and app/mcp today", () => {
-    expect(fs.readFileSync(path.join(ROOT, "lib/routes/table.generated.ts"), "utf8")).toBe(tableSource(scanRoutes()));
+    expect(fs.readFileSync(path.join(ROOT, "lib/core/routes/table.generated.ts"), "utf8")).toBe(tableSource(scanRoutes()));
     expect(fs.readFileSync(path.join(ROOT, "lib/api/route-modules.generated.ts"), "utf8")).toBe(modulesSource(scanRoutes()));
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeNextPath } from "@/lib/auth";
+import { safeNextPath } from "@/lib/identity/auth";
 
 describe("safeNextPath", () => {
   it("keeps same-origin paths with their query and hash", () => {

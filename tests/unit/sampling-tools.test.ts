@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkSamplingReply, checkSamplingSequence } from "@/lib/interactions";
-import { validateArguments } from "@/lib/json-schema";
+import { checkSamplingReply, checkSamplingSequence } from "@/lib/domains/interactions";
+import { validateArguments } from "@/lib/core/json-schema";
 
 const ask = { role: "user", content: { type: "text", text: "Weather?" } };
 const use = (id: string) => ({ type: "tool_use", id, name: "get_weather", input: { city: "Oslo" } });

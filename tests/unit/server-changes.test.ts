@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeServerChanges } from "@/lib/servers/changes";
+import { describeServerChanges } from "@/lib/domains/servers/changes";
 
 const current = { name: "a", url: "http://x/mcp", transport: "auto", protocolEra: "auto", timeoutMs: 60_000, maxTotalTimeoutMs: null, roots: "[]", unattendedPolicy: "decline", unattendedWaitMs: 60_000, authMode: "none", oauthClientId: null };
 

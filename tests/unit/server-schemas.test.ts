@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CreateServerSchema, UpdateServerSchema } from "@/lib/servers/schemas";
+import { CreateServerSchema, UpdateServerSchema } from "@/lib/domains/servers/schemas";
 
 describe("a server's hard maximum (maxTotalTimeoutMs)", () => {
   const base = { name: "everything", url: "http://127.0.0.1:3001/mcp" };

@@ -1,12 +1,12 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { RecordingTransport, TRAFFIC_BODY_CAP, type TrafficRecord } from "@/lib/mcp/recording-transport";
-import { secretValues } from "@/lib/redaction";
-import { holdSessionSecrets, sessionHeldSecrets } from "@/lib/redaction/server";
+import { secretValues } from "@/lib/core/redaction";
+import { holdSessionSecrets, sessionHeldSecrets } from "@/lib/core/redaction/server";
 
 const SECRET = "env-secret-4b1e9a";
 
-/** A recording transport over a stub, its secrets asked as lib/sessions asks them. */
+/** A recording transport over a stub, its secrets asked as lib/domains/sessions asks them. */
 function recorded(sessionId: string) {
   const records: TrafficRecord[] = [];
   const inner = { start: async () => {}, send: async () => {}, close: async () => {} } as unknown as Transport;

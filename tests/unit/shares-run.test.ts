@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AssertionOutcome } from "@/lib/collections";
-import { DEFAULT_REDACTION_KEYS, NO_SECRETS, secretValues } from "@/lib/redaction";
-import { toSharedRun, type RecordedCall, type RunSource } from "@/lib/shares/shared-run";
+import type { AssertionOutcome } from "@/lib/domains/collections";
+import { DEFAULT_REDACTION_KEYS, NO_SECRETS, secretValues } from "@/lib/core/redaction";
+import { toSharedRun, type RecordedCall, type RunSource } from "@/lib/domains/shares/shared-run";
 
 const KEYS = [...DEFAULT_REDACTION_KEYS, "vault"];
 const VAULT = "vault-value-0123456789abcdef";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { safeNextPath } from "@/lib/auth";
-import { DEFAULT_REDACTION_KEYS, REDACTED, redactionKeys, secretValues } from "@/lib/redaction";
-import { publicUrl, toSharedCall, type ShareSource } from "@/lib/shares/shared-call";
+import { safeNextPath } from "@/lib/identity/auth";
+import { DEFAULT_REDACTION_KEYS, REDACTED, redactionKeys, secretValues } from "@/lib/core/redaction";
+import { publicUrl, toSharedCall, type ShareSource } from "@/lib/domains/shares/shared-call";
 
 const keys = [...DEFAULT_REDACTION_KEYS];
 
@@ -98,7 +98,7 @@ describe("safeNextPath", () => {
 
 describe("share links in the role matrix", () => {
   it("maps /s/:token (rewritten for JSON by next.config.js) to the public share route", async () => {
-    const { accessFor } = await import("@/lib/access");
+    const { accessFor } = await import("@/lib/core/access");
     expect(accessFor("GET", "/s/sbs_abc")).toEqual({ key: "GET /api/v1/public/shares/:token", access: "public" });
     expect(accessFor("POST", "/s/sbs_abc")).toBeUndefined();
     expect(accessFor("GET", "/s/a/b")).toBeUndefined();

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "@/lib/calls";
-import { envNameFor, mcpServersConfig, mcpServersEntry, type SnippetServer } from "@/lib/servers";
+import { curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "@/lib/domains/calls";
+import { envNameFor, mcpServersConfig, mcpServersEntry, type SnippetServer } from "@/lib/domains/servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

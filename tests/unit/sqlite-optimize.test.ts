@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { optimizeSqlite } from "@/lib/db/sqlite";
+import { optimizeSqlite } from "@/lib/core/db/sqlite";
 
 describe("optimizeSqlite", () => {
   it("gathers planner statistics for a table filled outside this connection and never analysed", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coverOf, coversOf, GRAINS, seriesGrains } from "@/lib/stats/cover";
+import { coverOf, coversOf, GRAINS, seriesGrains } from "@/lib/domains/stats/cover";
 
 const MINUTE = 60_000;
 const DAY = 1440;

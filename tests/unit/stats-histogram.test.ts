@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PERCENTILE_RELATIVE_ERROR, binOf, decodeBins, emptySummary, encodeBins, estimatePercentile, mergeSummary, type Summary } from "@/lib/stats/histogram";
+import { PERCENTILE_RELATIVE_ERROR, binOf, decodeBins, emptySummary, encodeBins, estimatePercentile, mergeSummary, type Summary } from "@/lib/domains/stats/histogram";
 import { percentileCont } from "../support/seed-calls";
 import { random } from "../support/random";
 

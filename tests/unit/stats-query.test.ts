@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketFor, historyHref } from "@/lib/stats";
-import { StatsQuerySchema } from "@/lib/stats/schemas";
+import { bucketFor, historyHref } from "@/lib/domains/stats";
+import { StatsQuerySchema } from "@/lib/domains/stats/schemas";
 
 const HOUR = 3_600_000;
 

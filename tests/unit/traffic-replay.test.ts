@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callBodyOf, replayOf } from "@/components/sessions/replay";
-import { CALL_METHODS } from "@/lib/calls";
-import { CALL_REQUEST_METHODS, type TrafficMessageDto } from "@/lib/traffic";
+import { CALL_METHODS } from "@/lib/domains/calls";
+import { CALL_REQUEST_METHODS, type TrafficMessageDto } from "@/lib/domains/traffic";
 
 const message = (over: Partial<TrafficMessageDto>): TrafficMessageDto => ({
   id: 1,
@@ -20,7 +20,7 @@ const message = (over: Partial<TrafficMessageDto>): TrafficMessageDto => ({
 });
 
 describe("traffic replay", () => {
-  it("links the same methods lib/calls records", () => {
+  it("links the same methods lib/domains/calls records", () => {
     expect([...CALL_REQUEST_METHODS]).toEqual([...CALL_METHODS]);
   });
 

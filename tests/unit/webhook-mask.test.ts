@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskWebhook, maskWebhookText } from "@/lib/alerts";
+import { maskWebhook, maskWebhookText } from "@/lib/watch/alerts";
 
 describe("webhook URLs as a viewer sees them", () => {
   const url = "https://hook-user:hook%20pass@hooks.example.com:8443/services/T0/B0/path-secret?token=query-secret&x=1";

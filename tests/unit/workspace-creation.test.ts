@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/access";
+import type { Principal } from "@/lib/core/access";
 import { stubEnv, unstubAllEnvs } from "../support/config";
 
 const memberships = vi.hoisted(() => ({ roles: [] as string[] }));
-vi.mock("@/lib/workspaces/queries", () => ({ listMemberships: async () => memberships.roles.map((role) => ({ role })) }));
+vi.mock("@/lib/team/workspaces/queries", () => ({ listMemberships: async () => memberships.roles.map((role) => ({ role })) }));
 
-const { assertMayCreateWorkspace, workspaceCreation } = await import("@/lib/workspaces/creation");
+const { assertMayCreateWorkspace, workspaceCreation } = await import("@/lib/team/workspaces/creation");
 const principal = { userId: "u1" } as Principal;
 
 describe("who may create workspaces (SWITCHBOARD_WORKSPACE_CREATION)", () => {

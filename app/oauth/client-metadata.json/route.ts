@@ -1,4 +1,4 @@
-import { clientMetadataDocument } from "@/lib/oauth/server";
+import { clientMetadataDocument } from "@/lib/domains/oauth/server";
 
 export const runtime = "nodejs";
 

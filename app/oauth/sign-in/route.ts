@@ -1,4 +1,4 @@
-import { signInForAuthorization } from "@/lib/gateway-auth/server";
+import { signInForAuthorization } from "@/lib/identity/gateway-auth/server";
 
 export const runtime = "nodejs";
 

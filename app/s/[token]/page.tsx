@@ -4,9 +4,9 @@ import { SharedCallView } from "@/components/shares/shared-call-view";
 import { SharedRunView } from "@/components/shares/shared-run-view";
 import { ShareGone, SharedPage } from "@/components/shares/shared-page";
 import { formatTime } from "@/components/calls/format";
-import { SwitchboardError } from "@/lib/errors";
-import type { PublicShareDto } from "@/lib/shares";
-import { openShare } from "@/lib/shares/server";
+import { SwitchboardError } from "@/lib/core/errors";
+import type { PublicShareDto } from "@/lib/domains/shares";
+import { openShare } from "@/lib/domains/shares/server";
 
 export const dynamic = "force-dynamic";
 

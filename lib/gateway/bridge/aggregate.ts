@@ -1,6 +1,6 @@
 import "server-only";
-import { gatewayPath } from "@/lib/auth";
-import { getServerActingAs } from "@/lib/servers/server";
+import { gatewayPath } from "@/lib/identity/auth";
+import { getServerActingAs } from "@/lib/domains/servers/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
 import { serveBridged, type BridgeMember } from "./bridge";
 import { serveBridgeSession } from "./sessions";

@@ -1,7 +1,7 @@
 import "server-only";
 import { createMcpHandler, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { ListChangedKind } from "@/lib/mcp/server";
-import { piece } from "@/lib/runtime";
+import { piece } from "@/lib/core/runtime";
 import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./scope";
 import { REACH_MS, Unreachable, within } from "./reach";
 import { buildBridgeServer, type BridgeCurrent } from "./server";

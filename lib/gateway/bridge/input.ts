@@ -1,14 +1,14 @@
 import "server-only";
 import { createRequestStateCodec, inputRequired, ProtocolError, type InputRequests, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import { derivedSecret } from "@/lib/crypto";
+import { derivedSecret } from "@/lib/core/crypto";
 import { McpError, type CallMethod, type Progress, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
-import { piece } from "@/lib/runtime";
-import type { ServerSecretRow } from "@/lib/servers/server";
+import { piece } from "@/lib/core/runtime";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import { HostTimeout, toProtocol } from "../outcome";
 import { RPC } from "../policy";
 import type { GatewayCall } from "../recorder";
 import { releaseUpstream, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 
 type Item = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { config } from "@/lib/config";
-import { SwitchboardError } from "@/lib/errors";
+import { config } from "@/lib/core/config";
+import { SwitchboardError } from "@/lib/core/errors";
 import { agentInstance, isAgentHere, isAgentServerHere } from "@/lib/relay/server";
-import type { ServerSecretRow } from "@/lib/servers/server";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
 
 // Whether the servers behind the aggregated endpoint can be reached: one that cannot is left out of
 // the lists at once, and comes back (with list_changed to the hosts) when a recheck reaches it.

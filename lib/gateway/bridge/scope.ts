@@ -1,8 +1,8 @@
 import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
-import { SwitchboardError } from "@/lib/errors";
+import { SwitchboardError } from "@/lib/core/errors";
 import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
-import type { ServerSecretRow } from "@/lib/servers/server";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import type { GatewayPrincipal } from "../auth";
 import { admit, offers, type Lookup } from "../gate";
 import { namespaced } from "../names";

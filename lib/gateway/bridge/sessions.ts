@@ -1,8 +1,8 @@
 import "server-only";
 import crypto from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
-import { piece } from "@/lib/runtime";
-import { severityOf } from "@/lib/logs";
+import { piece } from "@/lib/core/runtime";
+import { severityOf } from "@/lib/domains/logs";
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./scope";
 import { Unreachable } from "./reach";

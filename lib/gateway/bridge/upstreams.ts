@@ -2,10 +2,10 @@ import "server-only";
 import crypto from "node:crypto";
 import { openConnection, type ListChangedKind, type LogMessage, type McpConnection, type ServerRequest, type ServerRequestOutcome } from "@/lib/mcp/server";
 import type { Credential } from "../recorder";
-import { config } from "@/lib/config";
-import { piece } from "@/lib/runtime";
-import type { ServerSecretRow } from "@/lib/servers/server";
-import { announceConnected, upstreamFailure } from "@/lib/sessions/server";
+import { config } from "@/lib/core/config";
+import { piece } from "@/lib/core/runtime";
+import type { ServerSecretRow } from "@/lib/domains/servers/server";
+import { announceConnected, upstreamFailure } from "@/lib/domains/sessions/server";
 import { connectionConfig } from "../upstream";
 
 /** How long a bridged upstream connection (and a bridge) lives without a request. */

@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { ConsentActions } from "@/components/gateway-auth/consent-actions";
-import { SCOPE_DESCRIPTIONS } from "@/lib/gateway-auth";
-import { consentView, type ConsentEndpoint } from "@/lib/gateway-auth/server";
+import { SCOPE_DESCRIPTIONS } from "@/lib/identity/gateway-auth";
+import { consentView, type ConsentEndpoint } from "@/lib/identity/gateway-auth/server";
 
 export const metadata: Metadata = { title: "Allow access", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { toNextJsHandler } from "better-auth/next-js";
 import { errorResponse } from "@/lib/api/route";
-import { atConsoleOrigin, auth, limitedSignIn } from "@/lib/auth/server";
+import { atConsoleOrigin, auth, limitedSignIn } from "@/lib/identity/auth/server";
 
 export const runtime = "nodejs";
 

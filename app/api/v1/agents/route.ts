@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { listAgents } from "@/lib/agents/server";
+import { listAgents } from "@/lib/domains/agents/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListAlertsQuerySchema } from "@/lib/alerts/schemas";
-import { listAlerts } from "@/lib/alerts/server";
+import { ListAlertsQuerySchema } from "@/lib/watch/alerts/schemas";
+import { listAlerts } from "@/lib/watch/alerts/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListAuditQuerySchema } from "@/lib/audit/schemas";
-import { listAudit } from "@/lib/audit/server";
+import { ListAuditQuerySchema } from "@/lib/core/audit/schemas";
+import { listAudit } from "@/lib/core/audit/server";
 
 export const runtime = "nodejs";
 

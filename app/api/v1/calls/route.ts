@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListCallsQuerySchema } from "@/lib/calls/schemas";
-import { listCalls } from "@/lib/calls/server";
+import { ListCallsQuerySchema } from "@/lib/domains/calls/schemas";
+import { listCalls } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

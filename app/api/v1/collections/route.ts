@@ -1,6 +1,6 @@
 import { parseBody, parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateCollectionSchema, ListCollectionsQuerySchema } from "@/lib/collections/schemas";
-import { createCollection, listCollections } from "@/lib/collections/server";
+import { CreateCollectionSchema, ListCollectionsQuerySchema } from "@/lib/domains/collections/schemas";
+import { createCollection, listCollections } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

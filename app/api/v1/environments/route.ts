@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateEnvironmentSchema } from "@/lib/collections/schemas";
-import { createEnvironment, listEnvironments } from "@/lib/collections/server";
+import { CreateEnvironmentSchema } from "@/lib/domains/collections/schemas";
+import { createEnvironment, listEnvironments } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

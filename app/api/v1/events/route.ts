@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { eventStreamResponse } from "@/lib/events/server";
+import { eventStreamResponse } from "@/lib/core/events/server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { loadIcon } from "@/lib/icons/server";
-import { outboundFetch } from "@/lib/net/server";
+import { loadIcon } from "@/lib/core/icons/server";
+import { outboundFetch } from "@/lib/core/net/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { ListInteractionsSchema } from "@/lib/interactions/schemas";
-import { listInteractions } from "@/lib/interactions/server";
+import { ListInteractionsSchema } from "@/lib/domains/interactions/schemas";
+import { listInteractions } from "@/lib/domains/interactions/server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

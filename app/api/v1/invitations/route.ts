@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateInvitationSchema } from "@/lib/members/schemas";
-import { createInvitation, listInvitations } from "@/lib/members/server";
+import { CreateInvitationSchema } from "@/lib/team/members/schemas";
+import { createInvitation, listInvitations } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateMeSchema } from "@/lib/workspaces/schemas";
-import { getMe, updateMe } from "@/lib/workspaces/server";
+import { UpdateMeSchema } from "@/lib/team/workspaces/schemas";
+import { getMe, updateMe } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

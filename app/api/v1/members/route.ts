@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { listMembers } from "@/lib/members/server";
+import { listMembers } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

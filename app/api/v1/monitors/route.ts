@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateMonitorSchema } from "@/lib/monitors/schemas";
-import { createMonitor, listMonitors } from "@/lib/monitors/server";
+import { CreateMonitorSchema } from "@/lib/watch/monitors/schemas";
+import { createMonitor, listMonitors } from "@/lib/watch/monitors/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateServerSchema, ListServersQuerySchema } from "@/lib/servers/schemas";
-import { createServer, listArchivedServers, listServers } from "@/lib/servers/server";
+import { CreateServerSchema, ListServersQuerySchema } from "@/lib/domains/servers/schemas";
+import { createServer, listArchivedServers, listServers } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withPublic } from "@/lib/api/route";
-import { SetupSchema } from "@/lib/auth/schemas";
-import { runSetup, setupCodeRequired, setupNeeded, setupRequester } from "@/lib/workspaces/server";
+import { SetupSchema } from "@/lib/identity/auth/schemas";
+import { runSetup, setupCodeRequired, setupNeeded, setupRequester } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

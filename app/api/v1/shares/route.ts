@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListSharesQuerySchema } from "@/lib/shares/schemas";
-import { listShares } from "@/lib/shares/server";
+import { ListSharesQuerySchema } from "@/lib/domains/shares/schemas";
+import { listShares } from "@/lib/domains/shares/server";
 
 export const runtime = "nodejs";
 

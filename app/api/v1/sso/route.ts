@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/api/route";
-import { signInOptions } from "@/lib/sso/server";
+import { signInOptions } from "@/lib/identity/sso/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { StatsQuerySchema } from "@/lib/stats/schemas";
-import { getStats } from "@/lib/stats/server";
+import { StatsQuerySchema } from "@/lib/domains/stats/schemas";
+import { getStats } from "@/lib/domains/stats/server";
 
 export const runtime = "nodejs";
 

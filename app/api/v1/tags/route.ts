@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { listTags } from "@/lib/reviews/server";
+import { listTags } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateTokenSchema } from "@/lib/auth/schemas";
-import { createToken, listTokens } from "@/lib/workspaces/server";
+import { CreateTokenSchema } from "@/lib/identity/auth/schemas";
+import { createToken, listTokens } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateViewSchema } from "@/lib/reviews/schemas";
-import { createView, listViews } from "@/lib/reviews/server";
+import { CreateViewSchema } from "@/lib/domains/reviews/schemas";
+import { createView, listViews } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

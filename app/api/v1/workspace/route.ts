@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { DeleteWorkspaceSchema, UpdateWorkspaceSchema } from "@/lib/workspaces/schemas";
-import { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "@/lib/workspaces/server";
+import { DeleteWorkspaceSchema, UpdateWorkspaceSchema } from "@/lib/team/workspaces/schemas";
+import { deleteWorkspace, getWorkspaceSettings, updateWorkspaceSettings } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateWorkspaceSchema } from "@/lib/workspaces/schemas";
-import { createWorkspace } from "@/lib/workspaces/server";
+import { CreateWorkspaceSchema } from "@/lib/team/workspaces/schemas";
+import { createWorkspace } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

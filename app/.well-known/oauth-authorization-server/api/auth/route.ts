@@ -1,4 +1,4 @@
-import { authorizationServerMetadata } from "@/lib/gateway-auth/server";
+import { authorizationServerMetadata } from "@/lib/identity/gateway-auth/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/api/route";
-import { protectedResourceMetadata } from "@/lib/gateway-auth/server";
+import { protectedResourceMetadata } from "@/lib/identity/gateway-auth/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getAgent, revokeAgent } from "@/lib/agents/server";
+import { getAgent, revokeAgent } from "@/lib/domains/agents/server";
 
 export const runtime = "nodejs";
 

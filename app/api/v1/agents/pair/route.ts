@@ -1,7 +1,7 @@
 import { parseBody, Reply, withPublic } from "@/lib/api/route";
-import { PairAgentSchema } from "@/lib/agents/schemas";
-import { pairAgent } from "@/lib/agents/server";
-import { clientInfo } from "@/lib/auth/server";
+import { PairAgentSchema } from "@/lib/domains/agents/schemas";
+import { pairAgent } from "@/lib/domains/agents/server";
+import { clientInfo } from "@/lib/identity/auth/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreatePairingSchema } from "@/lib/agents/schemas";
-import { createPairing } from "@/lib/agents/server";
+import { CreatePairingSchema } from "@/lib/domains/agents/schemas";
+import { createPairing } from "@/lib/domains/agents/server";
 
 export const runtime = "nodejs";
 

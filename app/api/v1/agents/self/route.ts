@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/api/route";
-import { agentSelf, revokeSelf } from "@/lib/agents/server";
-import { clientInfo } from "@/lib/auth/server";
+import { agentSelf, revokeSelf } from "@/lib/domains/agents/server";
+import { clientInfo } from "@/lib/identity/auth/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { ListAuditQuerySchema } from "@/lib/audit/schemas";
-import { exportAudit } from "@/lib/audit/server";
+import { ListAuditQuerySchema } from "@/lib/core/audit/schemas";
+import { exportAudit } from "@/lib/core/audit/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getCall } from "@/lib/calls/server";
+import { getCall } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

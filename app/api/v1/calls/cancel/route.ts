@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { CancelCallSchema } from "@/lib/calls/schemas";
-import { cancelCall } from "@/lib/calls/server";
+import { CancelCallSchema } from "@/lib/domains/calls/schemas";
+import { cancelCall } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

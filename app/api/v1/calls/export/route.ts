@@ -1,6 +1,6 @@
 import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { ExportCallsQuerySchema } from "@/lib/calls/schemas";
-import { exportCalls } from "@/lib/calls/server";
+import { ExportCallsQuerySchema } from "@/lib/domains/calls/schemas";
+import { exportCalls } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

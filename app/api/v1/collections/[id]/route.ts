@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateCollectionSchema } from "@/lib/collections/schemas";
-import { deleteCollection, getCollection, updateCollection } from "@/lib/collections/server";
+import { UpdateCollectionSchema } from "@/lib/domains/collections/schemas";
+import { deleteCollection, getCollection, updateCollection } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CollectionFileSchema } from "@/lib/collections/schemas";
-import { importCollection } from "@/lib/collections/server";
+import { CollectionFileSchema } from "@/lib/domains/collections/schemas";
+import { importCollection } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateEnvironmentSchema } from "@/lib/collections/schemas";
-import { deleteEnvironment, getEnvironment, updateEnvironment } from "@/lib/collections/server";
+import { UpdateEnvironmentSchema } from "@/lib/domains/collections/schemas";
+import { deleteEnvironment, getEnvironment, updateEnvironment } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getInteraction } from "@/lib/interactions/server";
+import { getInteraction } from "@/lib/domains/interactions/server";
 
 export const runtime = "nodejs";
 

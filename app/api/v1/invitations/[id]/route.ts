@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { revokeInvitation } from "@/lib/members/server";
+import { revokeInvitation } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withPublic } from "@/lib/api/route";
-import { AcceptInvitationSchema } from "@/lib/members/schemas";
-import { acceptInvitation } from "@/lib/members/server";
+import { AcceptInvitationSchema } from "@/lib/team/members/schemas";
+import { acceptInvitation } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

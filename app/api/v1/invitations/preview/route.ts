@@ -1,6 +1,6 @@
 import { parseBody, withPublic } from "@/lib/api/route";
-import { InvitationTokenSchema } from "@/lib/members/schemas";
-import { previewInvitation } from "@/lib/members/server";
+import { InvitationTokenSchema } from "@/lib/team/members/schemas";
+import { previewInvitation } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

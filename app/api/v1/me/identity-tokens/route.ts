@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { SaveIdentityTokenSchema } from "@/lib/sso/schemas";
-import { forgetIdentityTokens, listIdentityTokens, saveIdentityToken } from "@/lib/sso/server";
+import { SaveIdentityTokenSchema } from "@/lib/identity/sso/schemas";
+import { forgetIdentityTokens, listIdentityTokens, saveIdentityToken } from "@/lib/identity/sso/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateMemberSchema } from "@/lib/members/schemas";
-import { removeMember, updateMemberRole } from "@/lib/members/server";
+import { UpdateMemberSchema } from "@/lib/team/members/schemas";
+import { removeMember, updateMemberRole } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

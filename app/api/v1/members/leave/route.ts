@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { leaveWorkspace } from "@/lib/members/server";
+import { leaveWorkspace } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

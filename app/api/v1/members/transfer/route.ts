@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { TransferOwnershipSchema } from "@/lib/members/schemas";
-import { transferOwnership } from "@/lib/members/server";
+import { TransferOwnershipSchema } from "@/lib/team/members/schemas";
+import { transferOwnership } from "@/lib/team/members/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateMonitorSchema } from "@/lib/monitors/schemas";
-import { deleteMonitor, getMonitor, updateMonitor } from "@/lib/monitors/server";
+import { UpdateMonitorSchema } from "@/lib/watch/monitors/schemas";
+import { deleteMonitor, getMonitor, updateMonitor } from "@/lib/watch/monitors/server";
 
 export const runtime = "nodejs";
 

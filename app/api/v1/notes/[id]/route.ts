@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { NoteBodySchema } from "@/lib/reviews/schemas";
-import { deleteNote, editNote } from "@/lib/reviews/server";
+import { NoteBodySchema } from "@/lib/domains/reviews/schemas";
+import { deleteNote, editNote } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

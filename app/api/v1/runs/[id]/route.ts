@@ -1,6 +1,6 @@
 import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { RunQuerySchema } from "@/lib/collections/schemas";
-import { getRun, getRunJUnit } from "@/lib/collections/server";
+import { RunQuerySchema } from "@/lib/domains/collections/schemas";
+import { getRun, getRunJUnit } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { UpdateServerSchema } from "@/lib/servers/schemas";
-import { archiveServer, getServer, updateServer } from "@/lib/servers/server";
+import { UpdateServerSchema } from "@/lib/domains/servers/schemas";
+import { archiveServer, getServer, updateServer } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

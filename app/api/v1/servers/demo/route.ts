@@ -1,5 +1,5 @@
 import { Reply, withWorkspace } from "@/lib/api/route";
-import { addDemoServer } from "@/lib/servers/server";
+import { addDemoServer } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

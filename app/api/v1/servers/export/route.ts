@@ -1,5 +1,5 @@
 import { Reply, withWorkspace } from "@/lib/api/route";
-import { exportServers } from "@/lib/servers/server";
+import { exportServers } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

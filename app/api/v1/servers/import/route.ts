@@ -1,6 +1,6 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { ImportServersSchema } from "@/lib/servers/schemas";
-import { importServers } from "@/lib/servers/server";
+import { ImportServersSchema } from "@/lib/domains/servers/schemas";
+import { importServers } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

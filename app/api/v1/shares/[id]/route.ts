@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { revokeShare } from "@/lib/shares/server";
+import { revokeShare } from "@/lib/domains/shares/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { revokeToken } from "@/lib/workspaces/server";
+import { revokeToken } from "@/lib/team/workspaces/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { deleteView } from "@/lib/reviews/server";
+import { deleteView } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { consoleOrigin } from "@/lib/auth";
-import { UpdateWorkspaceSsoSchema } from "@/lib/sso/schemas";
-import { getWorkspaceSso, updateWorkspaceSso } from "@/lib/sso/server";
+import { consoleOrigin } from "@/lib/identity/auth";
+import { UpdateWorkspaceSsoSchema } from "@/lib/identity/sso/schemas";
+import { getWorkspaceSso, updateWorkspaceSso } from "@/lib/identity/sso/server";
 
 export const runtime = "nodejs";
 

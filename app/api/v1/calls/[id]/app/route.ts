@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getCallApp } from "@/lib/apps/server";
+import { getCallApp } from "@/lib/domains/apps/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { NoteBodySchema } from "@/lib/reviews/schemas";
-import { addNote, listNotes } from "@/lib/reviews/server";
+import { NoteBodySchema } from "@/lib/domains/reviews/schemas";
+import { addNote, listNotes } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { rerunCall } from "@/lib/calls/server";
+import { rerunCall } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { previewShare } from "@/lib/shares/server";
+import { previewShare } from "@/lib/domains/shares/server";
 
 export const runtime = "nodejs";
 

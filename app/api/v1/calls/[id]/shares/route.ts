@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { CreateShareSchema } from "@/lib/shares/schemas";
-import { createShare, listCallShares } from "@/lib/shares/server";
+import { CreateShareSchema } from "@/lib/domains/shares/schemas";
+import { createShare, listCallShares } from "@/lib/domains/shares/server";
 
 export const runtime = "nodejs";
 

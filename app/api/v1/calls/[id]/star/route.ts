@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { setStar } from "@/lib/reviews/server";
+import { setStar } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

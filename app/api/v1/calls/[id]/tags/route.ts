@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { SetTagsSchema } from "@/lib/reviews/schemas";
-import { setTags } from "@/lib/reviews/server";
+import { SetTagsSchema } from "@/lib/domains/reviews/schemas";
+import { setTags } from "@/lib/domains/reviews/server";
 
 export const runtime = "nodejs";
 

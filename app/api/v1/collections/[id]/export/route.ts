@@ -1,5 +1,5 @@
 import { Reply, withWorkspace } from "@/lib/api/route";
-import { exportCollection } from "@/lib/collections/server";
+import { exportCollection } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { StartRunSchema } from "@/lib/collections/schemas";
-import { listRuns, startRun } from "@/lib/collections/server";
+import { StartRunSchema } from "@/lib/domains/collections/schemas";
+import { listRuns, startRun } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { RespondInteractionSchema } from "@/lib/interactions/schemas";
-import { respondInteraction } from "@/lib/interactions/server";
+import { RespondInteractionSchema } from "@/lib/domains/interactions/schemas";
+import { respondInteraction } from "@/lib/domains/interactions/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListQuerySchema } from "@/lib/monitors/schemas";
-import { monitorIncidents } from "@/lib/monitors/server";
+import { ListQuerySchema } from "@/lib/watch/monitors/schemas";
+import { monitorIncidents } from "@/lib/watch/monitors/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListQuerySchema } from "@/lib/monitors/schemas";
-import { monitorTicks } from "@/lib/monitors/server";
+import { ListQuerySchema } from "@/lib/watch/monitors/schemas";
+import { monitorTicks } from "@/lib/watch/monitors/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { UptimeQuerySchema } from "@/lib/monitors/schemas";
-import { monitorUptime } from "@/lib/monitors/server";
+import { UptimeQuerySchema } from "@/lib/watch/monitors/schemas";
+import { monitorUptime } from "@/lib/watch/monitors/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { Reply, withPublic } from "@/lib/api/route";
-import { openShare } from "@/lib/shares/server";
+import { openShare } from "@/lib/domains/shares/server";
 
 export const runtime = "nodejs";
 

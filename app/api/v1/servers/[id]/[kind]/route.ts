@@ -1,7 +1,7 @@
 import { withWorkspace } from "@/lib/api/route";
-import { notFound } from "@/lib/errors";
-import { CAPABILITY_KINDS, type CapabilityKind } from "@/lib/servers";
-import { listCapability } from "@/lib/servers/server";
+import { notFound } from "@/lib/core/errors";
+import { CAPABILITY_KINDS, type CapabilityKind } from "@/lib/domains/servers";
+import { listCapability } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bindServerToAgent } from "@/lib/agents/server";
+import { bindServerToAgent } from "@/lib/domains/agents/server";
 import { parseBody, withWorkspace } from "@/lib/api/route";
 
 export const runtime = "nodejs";

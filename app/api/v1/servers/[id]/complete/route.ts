@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { CompleteSchema } from "@/lib/servers/schemas";
-import { completeArgument } from "@/lib/servers/server";
+import { CompleteSchema } from "@/lib/domains/servers/schemas";
+import { completeArgument } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { connect } from "@/lib/servers/server";
+import { connect } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { disconnect } from "@/lib/servers/server";
+import { disconnect } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { SetLogLevelSchema } from "@/lib/logs/schemas";
-import { getServerForCall } from "@/lib/servers/server";
-import { setServerLogLevel } from "@/lib/sessions/server";
+import { SetLogLevelSchema } from "@/lib/domains/logs/schemas";
+import { getServerForCall } from "@/lib/domains/servers/server";
+import { setServerLogLevel } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

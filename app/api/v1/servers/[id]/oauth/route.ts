@@ -1,7 +1,7 @@
 import { withWorkspace } from "@/lib/api/route";
-import { oauthStatus, signOut } from "@/lib/oauth/server";
-import { getServerForCall } from "@/lib/servers/server";
-import { disconnectMember } from "@/lib/sessions/server";
+import { oauthStatus, signOut } from "@/lib/domains/oauth/server";
+import { getServerForCall } from "@/lib/domains/servers/server";
+import { disconnectMember } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

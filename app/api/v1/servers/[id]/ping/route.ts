@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getServerForCall } from "@/lib/servers/server";
-import { pingServer } from "@/lib/sessions/server";
+import { getServerForCall } from "@/lib/domains/servers/server";
+import { pingServer } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { purgeServerCalls } from "@/lib/calls/server";
-import { PurgeServerSchema } from "@/lib/servers/schemas";
-import { purgeServer } from "@/lib/servers/server";
+import { purgeServerCalls } from "@/lib/domains/calls/server";
+import { PurgeServerSchema } from "@/lib/domains/servers/schemas";
+import { purgeServer } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

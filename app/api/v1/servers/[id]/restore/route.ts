@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { restoreServer } from "@/lib/servers/server";
+import { restoreServer } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { getServer } from "@/lib/servers/server";
-import { listSessionsOfServer } from "@/lib/sessions/server";
+import { getServer } from "@/lib/domains/servers/server";
+import { listSessionsOfServer } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListTasksQuerySchema } from "@/lib/calls/schemas";
-import { listTaskCalls } from "@/lib/calls/server";
+import { ListTasksQuerySchema } from "@/lib/domains/calls/schemas";
+import { listTaskCalls } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

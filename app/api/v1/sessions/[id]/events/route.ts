@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { eventStreamResponse } from "@/lib/events/server";
-import { requireSession } from "@/lib/sessions/server";
+import { eventStreamResponse } from "@/lib/core/events/server";
+import { requireSession } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

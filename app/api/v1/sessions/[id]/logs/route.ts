@@ -1,7 +1,7 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { ListLogsQuerySchema } from "@/lib/logs/schemas";
-import { listSessionLogs } from "@/lib/logs/server";
-import { requireSession } from "@/lib/sessions/server";
+import { ListLogsQuerySchema } from "@/lib/domains/logs/schemas";
+import { listSessionLogs } from "@/lib/domains/logs/server";
+import { requireSession } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

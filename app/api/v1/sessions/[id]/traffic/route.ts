@@ -1,7 +1,7 @@
 import { parseQuery, Reply, withWorkspace } from "@/lib/api/route";
-import { ListTrafficQuerySchema } from "@/lib/traffic/schemas";
-import { exportSessionTraffic, listSessionTraffic } from "@/lib/traffic/server";
-import { requireSession } from "@/lib/sessions/server";
+import { ListTrafficQuerySchema } from "@/lib/domains/traffic/schemas";
+import { exportSessionTraffic, listSessionTraffic } from "@/lib/domains/traffic/server";
+import { requireSession } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { parseBody, Reply, withWorkspace } from "@/lib/api/route";
-import { consoleOrigin } from "@/lib/auth";
-import { RegisterSsoProviderSchema } from "@/lib/sso/schemas";
-import { registerWorkspaceProvider, removeWorkspaceProvider } from "@/lib/sso/server";
+import { consoleOrigin } from "@/lib/identity/auth";
+import { RegisterSsoProviderSchema } from "@/lib/identity/sso/schemas";
+import { registerWorkspaceProvider, removeWorkspaceProvider } from "@/lib/identity/sso/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { cancelTaskCall } from "@/lib/calls/server";
+import { cancelTaskCall } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseQuery, withWorkspace } from "@/lib/api/route";
-import { DiffQuerySchema } from "@/lib/drift/schemas";
-import { diffHistory } from "@/lib/drift/server";
+import { DiffQuerySchema } from "@/lib/watch/drift/schemas";
+import { diffHistory } from "@/lib/watch/drift/server";
 
 export const runtime = "nodejs";
 

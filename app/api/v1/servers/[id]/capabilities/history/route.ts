@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { listHistory } from "@/lib/drift/server";
+import { listHistory } from "@/lib/watch/drift/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { WatchSchema } from "@/lib/drift/schemas";
-import { getWatch, removeWatch, setWatch } from "@/lib/drift/server";
+import { WatchSchema } from "@/lib/watch/drift/schemas";
+import { getWatch, removeWatch, setWatch } from "@/lib/watch/drift/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { AuthorizeSchema } from "@/lib/oauth/schemas";
-import { startAuthorization } from "@/lib/oauth/server";
-import { getServerForCall } from "@/lib/servers/server";
+import { AuthorizeSchema } from "@/lib/domains/oauth/schemas";
+import { startAuthorization } from "@/lib/domains/oauth/server";
+import { getServerForCall } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

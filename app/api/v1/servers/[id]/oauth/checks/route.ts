@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { runOAuthChecks } from "@/lib/oauth/server";
-import { getServerForCall } from "@/lib/servers/server";
+import { runOAuthChecks } from "@/lib/domains/oauth/server";
+import { getServerForCall } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { ResourceSubscriptionSchema } from "@/lib/resources/schemas";
-import { subscribeResource } from "@/lib/resources/server";
+import { ResourceSubscriptionSchema } from "@/lib/domains/resources/schemas";
+import { subscribeResource } from "@/lib/domains/resources/server";
 
 export const runtime = "nodejs";
 

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { listResourceSubscriptions } from "@/lib/resources/server";
+import { listResourceSubscriptions } from "@/lib/domains/resources/server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { ResourceSubscriptionSchema } from "@/lib/resources/schemas";
-import { unsubscribeResource } from "@/lib/resources/server";
+import { ResourceSubscriptionSchema } from "@/lib/domains/resources/schemas";
+import { unsubscribeResource } from "@/lib/domains/resources/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { CallToolSchema } from "@/lib/calls/schemas";
-import { runCall } from "@/lib/calls/server";
+import { CallToolSchema } from "@/lib/domains/calls/schemas";
+import { runCall } from "@/lib/domains/calls/server";
 
 export const runtime = "nodejs";
 

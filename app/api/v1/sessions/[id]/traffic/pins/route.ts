@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { requireSession } from "@/lib/sessions/server";
-import { listPinnedTraffic } from "@/lib/traffic/server";
+import { requireSession } from "@/lib/domains/sessions/server";
+import { listPinnedTraffic } from "@/lib/domains/traffic/server";
 
 export const runtime = "nodejs";
 

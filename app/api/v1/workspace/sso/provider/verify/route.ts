@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { consoleOrigin } from "@/lib/auth";
-import { verifyWorkspaceProvider } from "@/lib/sso/server";
+import { consoleOrigin } from "@/lib/identity/auth";
+import { verifyWorkspaceProvider } from "@/lib/identity/sso/server";
 
 export const runtime = "nodejs";
 

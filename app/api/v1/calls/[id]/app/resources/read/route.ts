@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { AppReadResourceSchema } from "@/lib/apps/schemas";
-import { readAppResource } from "@/lib/apps/server";
+import { AppReadResourceSchema } from "@/lib/domains/apps/schemas";
+import { readAppResource } from "@/lib/domains/apps/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
-import { AppCallToolSchema } from "@/lib/apps/schemas";
-import { callAppTool } from "@/lib/apps/server";
+import { AppCallToolSchema } from "@/lib/domains/apps/schemas";
+import { callAppTool } from "@/lib/domains/apps/server";
 
 export const runtime = "nodejs";
 

@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/route";
-import { SwitchboardError } from "@/lib/errors";
-import { acceptSnapshot } from "@/lib/collections/server";
+import { SwitchboardError } from "@/lib/core/errors";
+import { acceptSnapshot } from "@/lib/domains/collections/server";
 
 export const runtime = "nodejs";
 

@@ -1,7 +1,7 @@
 import { withWorkspace } from "@/lib/api/route";
-import { requireSession } from "@/lib/sessions/server";
-import { MessageIdSchema } from "@/lib/traffic/schemas";
-import { setPin } from "@/lib/traffic/server";
+import { requireSession } from "@/lib/domains/sessions/server";
+import { MessageIdSchema } from "@/lib/domains/traffic/schemas";
+import { setPin } from "@/lib/domains/traffic/server";
 
 export const runtime = "nodejs";
 

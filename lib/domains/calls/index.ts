@@ -1,0 +1,134 @@
+import type { SignInRequired } from "@/lib/domains/oauth";
+import type { ListCallsQuery } from "./schemas";
+export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuery } from "./schemas";
+
+export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection"] as const;
+export type CallOrigin = (typeof CALL_ORIGINS)[number];
+/** Work the console does on its own (re-reading a subscribed resource that changed): hidden from history unless asked for. */
+export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription"];
+/** The history filter value that shows every origin, automatic work included. */
+export const ANY_ORIGIN = "any";
+
+export const CALL_METHODS = ["tools/call", "resources/read", "prompts/get"] as const;
+export type CallMethod = (typeof CALL_METHODS)[number];
+
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
+
+/** The columns of the CSV export, in order. */
+export const CSV_COLUMNS = ["id", "startedAt", "server", "method", "name", "status", "durationMs", "user", "origin", "arguments", "error"] as const;
+
+/** The error recorded on a call: a JSON-RPC error from the server, or why it never got an answer. */
+export interface CallError {
+  kind: "protocol" | "timeout" | "cancelled" | "connection" | "validation" | "interrupted" | "offline";
+  message: string;
+  code?: number;
+  data?: unknown;
+  /** The server needs the caller to sign in (or consent to more scope) before this can work. */
+  oauth?: SignInRequired;
+}
+
+/** The latest `notifications/progress` of a call; no `total` means indeterminate. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/**
+ * A task-augmented call's task. While the task runs the call's `status` stays `pending`; it takes
+ * its final status (`ok`, `error`, `cancelled`) when the task ends and its result is stored.
+ * Exported for tests/unit/docs-api.test.ts, which looks it up by name against docs/api.md.
+ */
+export interface CallTask {
+  id: string;
+  status: TaskStatus;
+  statusMessage: string | null;
+  pollIntervalMs: number | null;
+  updatedAt: string | null;
+}
+
+export interface CallDto {
+  id: string;
+  serverId: string;
+  serverName: string | null;
+  /** When the call's server was archived (it can be read, not run again), else null. */
+  serverArchivedAt: string | null;
+  sessionId: string | null;
+  userId: string | null;
+  userName: string | null;
+  method: CallMethod;
+  name: string;
+  params: unknown;
+  result: unknown;
+  error: CallError | null;
+  status: CallStatus;
+  isError: boolean;
+  requestId: string;
+  traceId: string;
+  rerunOfId: string | null;
+  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update), "gateway" (another MCP host through /mcp) or "collection" (a step of a collection run). */
+  origin: CallOrigin;
+  /** Gateway calls: the MCP host that made it ("name version" from its initialize). */
+  client: string | null;
+  /** Sent although its arguments failed the tool's input schema ("Send anyway"). */
+  sentInvalid: boolean;
+  /** For app and card calls: the call whose result hosted the app or card. */
+  parentCallId: string | null;
+  /** Servers with OAuth: whose credential the call ran with; null for servers without OAuth. */
+  credential: CallCredential | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  requestSize: number;
+  resultSize: number | null;
+  progress: CallProgress | null;
+  task: CallTask | null;
+  /** Review (lib/domains/reviews): the call's tags, whether the caller starred it, how many notes it has. */
+  tags: string[];
+  starred: boolean;
+  noteCount: number;
+}
+
+/**
+ * "member": the caller's own sign-in to the server; "shared": the workspace's, signed in by
+ * `userName`; "machine": the console's client credentials (`userId` null, `userName` the client id).
+ */
+export interface CallCredential {
+  mode: "member" | "shared" | "machine";
+  userId: string | null;
+  userName: string | null;
+}
+
+/** A history row: the call without its (possibly huge) params and result, plus short previews. */
+export type CallSummary = Omit<CallDto, "params" | "result"> & { paramsPreview: string; resultPreview: string | null };
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  /**
+   * Present on a history search while many calls wait for the search index (after an import or an
+   * upgrade): the newest of them were searched, older ones may be missing until it catches up.
+   */
+  searchIncomplete?: true;
+}
+
+export const callKeys = {
+  list: (filters: Partial<ListCallsQuery>) => ["calls", filters] as const,
+  detail: (id: string) => ["calls", "detail", id] as const,
+  tasks: (serverId: string, sessionId?: string | null) => ["calls", "tasks", serverId, sessionId ?? null] as const,
+};
+export { csvField, csvRow } from "./csv";
+export { curlSnippet, shellQuote, typescriptSnippet, type SnippetCall } from "./snippets";
+
+/** What the call DTO carries about its review: tags, the caller's star, how many notes. */
+export interface CallReview {
+  tags: string[];
+  starred: boolean;
+  noteCount: number;
+}
