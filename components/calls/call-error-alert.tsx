@@ -3,7 +3,7 @@
 import { SignInButton } from "@/components/oauth/sign-in-button";
 import { Alert } from "@/components/ui/alert";
 import { isApiError } from "@/lib/core/api-client";
-import { isSignInRequired } from "@/lib/domains/oauth";
+import { isSignInRequired } from "@/lib/domains/server-oauth";
 import type { CallError } from "@/lib/domains/calls";
 import { useRenderSource } from "./render-context";
 

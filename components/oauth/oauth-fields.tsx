@@ -1,7 +1,7 @@
 "use client";
 
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
-import type { AuthMode, ClientAuth } from "@/lib/domains/oauth";
+import type { AuthMode, ClientAuth } from "@/lib/domains/server-oauth";
 import { EMPTY_ENTERPRISE, EnterpriseFields, enterprisePayload, type EnterpriseFieldValues } from "./enterprise-fields";
 
 export interface OAuthFieldValues {

@@ -7,8 +7,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RoleGate } from "@/components/ui/role-gate";
 import { Loading } from "@/components/ui/spinner";
-import type { OAuthTrace } from "@/lib/domains/oauth";
-import { useOAuthTraces, useRunOAuthChecks, useSignInToServer } from "@/lib/domains/oauth/hooks";
+import type { OAuthTrace } from "@/lib/domains/server-oauth";
+import { useOAuthTraces, useRunOAuthChecks, useSignInToServer } from "@/lib/domains/server-oauth/hooks";
 import { useServer } from "@/lib/domains/servers/hooks";
 import { OAuthStepList } from "./oauth-step-list";
 

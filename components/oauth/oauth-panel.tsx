@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { useOAuthStatus, useSignInToServer } from "@/lib/domains/oauth/hooks";
+import { useOAuthStatus, useSignInToServer } from "@/lib/domains/server-oauth/hooks";
 import { useSignOutOfServer } from "@/lib/domains/servers/hooks";
 import type { ServerDto } from "@/lib/domains/servers";
 

@@ -3,7 +3,7 @@
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { JsonTree } from "@/components/ui/json-tree";
-import type { OAuthBody, OAuthExchange, OAuthStep, OAuthStepStatus } from "@/lib/domains/oauth";
+import type { OAuthBody, OAuthExchange, OAuthStep, OAuthStepStatus } from "@/lib/domains/server-oauth";
 
 const STATUS: Record<OAuthStepStatus, { tone: BadgeTone; label: string }> = {
   ok: { tone: "green", label: "passed" },

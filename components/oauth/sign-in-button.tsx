@@ -1,8 +1,8 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
-import { useSignInToServer } from "@/lib/domains/oauth/hooks";
-import type { SignInRequired } from "@/lib/domains/oauth";
+import { useSignInToServer } from "@/lib/domains/server-oauth/hooks";
+import type { SignInRequired } from "@/lib/domains/server-oauth";
 
 /** "Sign in" offered where a request needed the person to sign in to the server (or consent to more scope). */
 export function SignInButton({ need, label }: { need: Pick<SignInRequired, "serverId" | "oauth" | "scope">; label?: string }) {

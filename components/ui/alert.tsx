@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SignInButton } from "@/components/oauth/sign-in-button";
-import { isSignInRequired } from "@/lib/domains/oauth";
+import { isSignInRequired } from "@/lib/domains/server-oauth";
 import { cn } from "./cn";
 
 type Tone = "error" | "warning" | "info" | "success";

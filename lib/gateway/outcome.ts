@@ -1,6 +1,6 @@
 import "server-only";
 import { ProtocolError } from "@modelcontextprotocol/server";
-import { ownOutageOutcome, type RelayedOutcome } from "@/lib/domains/calls/server";
+import { ownOutageOutcome, type HostCallOutcome } from "@/lib/domains/calls/server";
 import { classifyFailure, toCallError, toJsonRpcError, type JsonRpcFailure } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import { serverFailure } from "@/lib/domains/sessions/server";
@@ -9,7 +9,7 @@ import { serverFailure } from "@/lib/domains/sessions/server";
 export { HostTimeout } from "@/lib/mcp/server";
 
 /** A gateway call's failure as its history row records it (lib/mcp/failures.ts); the console's own database failing is no outcome of the server's. */
-export function outcomeOf(err: unknown): RelayedOutcome {
+export function outcomeOf(err: unknown): HostCallOutcome {
   return ownOutageOutcome(err) ?? toCallError(classifyFailure(err));
 }
 

@@ -32,7 +32,7 @@ interface Presences {
 const presences = () => piece("gatewayPresence", (): Presences => ({ byKey: new Map() }));
 
 /**
- * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/relay/endpoint.ts).
+ * The bridge's hosts under Connected clients (a relay session has its own row, lib/gateway/passthrough/endpoint.ts).
  * A modern-era host has no session: it is connected from its first request until IDLE_MS without
  * one, per (principal, server, host name); a host of the aggregated endpoint is listed under each
  * server behind it.

@@ -1,7 +1,7 @@
 import "server-only";
-import { beginRelayedCall } from "@/lib/domains/calls/server";
+import { beginHostCall } from "@/lib/domains/calls/server";
 import type { CallMethod } from "@/lib/mcp/server";
-import { credentialUsed } from "@/lib/domains/oauth/server";
+import { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import type { GatewayPrincipal } from "./auth";
 import { outcomeOf } from "./outcome";
@@ -42,7 +42,7 @@ export interface GatewayCall {
  */
 export async function beginGatewayCall(start: GatewayCallStart): Promise<GatewayCall> {
   const { principal: who } = start;
-  const handle = await beginRelayedCall({
+  const handle = await beginHostCall({
     server: start.server,
     userId: who.userId,
     userName: who.userName,

@@ -11,7 +11,7 @@ import type { Bridges } from "./bridge/bridge";
 import type { BridgeSessions } from "./bridge/sessions";
 import type { UpstreamPool } from "./bridge/upstreams";
 import { getServer } from "@/lib/domains/servers/server";
-import { closeRelay } from "./relay/endpoint";
+import { closeRelay } from "./passthrough/endpoint";
 import { disconnectHost, sweepPresences } from "./presence";
 import { closeUpstreamsOf, IDLE_MS, upstreamPool } from "./bridge/upstreams";
 import { sweepBridges } from "./bridge/bridge";
@@ -19,7 +19,7 @@ import { sweepBridgeSessions } from "./bridge/sessions";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
 
-export { handleGatewayRequest } from "./relay/endpoint";
+export { handleGatewayRequest } from "./passthrough/endpoint";
 export { handleAggregateRequest } from "./bridge/aggregate";
 
 export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {

@@ -18,7 +18,7 @@ import type { OAuthStep } from "./oauth-trace-types";
 
 const TIMEOUT_MS = 10_000;
 
-/** How the console would identify itself to an authorization server, as lib/domains/oauth knows it. */
+/** How the console would identify itself to an authorization server, as lib/domains/server-oauth knows it. */
 interface ClientIdentityFacts {
   preRegisteredClientId: string | null;
   /** The workspace's earlier registration with this issuer, if any. */

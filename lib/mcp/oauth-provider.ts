@@ -28,7 +28,7 @@ export interface OAuthTokenRecord {
 }
 
 /**
- * Where a provider keeps what outlives one request; lib/domains/oauth implements it over the database
+ * Where a provider keeps what outlives one request; lib/domains/server-oauth implements it over the database
  * (one credential per server and subject, client registrations per workspace and issuer).
  */
 export interface OAuthStore {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonWhenQuick } from "@/lib/gateway/relay/json-answer";
+import { jsonWhenQuick } from "@/lib/gateway/passthrough/json-answer";
 
 const encoder = new TextEncoder();
 const event = (message: unknown, id?: string) => encoder.encode(`event: message\n${id ? `id: ${id}\n` : ""}data: ${JSON.stringify(message)}\n\n`);

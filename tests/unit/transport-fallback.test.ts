@@ -4,7 +4,7 @@ import { McpError } from "@/lib/mcp/server";
 import { fallsBackToSse } from "@/lib/mcp/upstream";
 
 // The one Streamable HTTP → HTTP+SSE rule, read by the console's sessions (lib/mcp/connect.ts, explained
-// McpErrors) and by the gateway's relayed sessions (lib/gateway/upstream.ts, the SDK's raw HTTP errors).
+// McpErrors) and by the gateway's relayed sessions (lib/gateway/connect.ts, the SDK's raw HTTP errors).
 
 const http = (status: number) => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `HTTP ${status}`, { status });
 

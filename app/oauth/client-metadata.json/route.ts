@@ -1,4 +1,4 @@
-import { clientMetadataDocument } from "@/lib/domains/oauth/server";
+import { clientMetadataDocument } from "@/lib/domains/server-oauth/server";
 
 export const runtime = "nodejs";
 

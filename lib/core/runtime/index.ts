@@ -58,7 +58,7 @@ interface Pieces {
   gatewayTokenCache: unknown;
   /** lib/domains/servers: server rows with their secrets for the call path (cleared on any server write). */
   serverCache: unknown;
-  /** lib/domains/oauth: each server's stored secret values, to mask in what is recorded and shared (emptied with serverCache). */
+  /** lib/domains/server-oauth: each server's stored secret values, to mask in what is recorded and shared (emptied with serverCache). */
   serverSecrets: unknown;
   /** How many times each cache was emptied: a read that began before a forget must not be cached. */
   cacheEpochs: unknown;

@@ -1,4 +1,4 @@
-import type { SignInRequired } from "@/lib/domains/oauth";
+import type { SignInRequired } from "@/lib/domains/server-oauth";
 import type { ListCallsQuery } from "./schemas";
 export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuery } from "./schemas";
 

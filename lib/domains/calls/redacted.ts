@@ -1,7 +1,7 @@
 import "server-only";
 import { decryptJson, encryptJson } from "@/lib/core/crypto";
 import { DEFAULT_REDACTION_KEYS, joinSecretValues, mentionsSecretValue, redact, type SecretValues } from "@/lib/core/redaction";
-import { serverSecretValues } from "@/lib/domains/oauth/server";
+import { serverSecretValues } from "@/lib/domains/server-oauth/server";
 
 /**
  * What a recorded call must not show: the server's stored secret values (cached) and the call's

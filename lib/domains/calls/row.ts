@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { credentialUsed } from "@/lib/domains/oauth/server";
+import type { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { SecretValues } from "@/lib/core/redaction";
 import { instanceId } from "@/lib/core/instances";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";

@@ -7,8 +7,8 @@ import { toCallError, type Progress, type ToolDefinition } from "@/lib/mcp/serve
 import { reviewsFor } from "./review-columns";
 import { getServer, getServerForCall } from "@/lib/domains/servers/server";
 import { getConnection, serverFailure, upstream } from "@/lib/domains/sessions/server";
-import { isSignInRequired } from "@/lib/domains/oauth";
-import { credentialUsed } from "@/lib/domains/oauth/server";
+import { isSignInRequired } from "@/lib/domains/server-oauth";
+import { credentialUsed } from "@/lib/domains/server-oauth/server";
 import { audit } from "@/lib/core/audit/server";
 import type { SecretValues } from "@/lib/core/redaction";
 import { holdSessionSecrets } from "@/lib/core/redaction/server";
@@ -28,7 +28,7 @@ import { takeCallRoom } from "./quota";
 import { followTask, pollTaskNow, recordState } from "./tasks";
 
 export { followTasks } from "./tasks";
-export { beginRelayedCall, type RelayedOutcome } from "./relayed";
+export { beginHostCall, type HostCallOutcome } from "./host-calls";
 export { ownOutageOutcome } from "./outage";
 export { purgeServerCalls } from "./queries";
 import { validateArguments } from "@/lib/core/json-schema";

@@ -1,7 +1,7 @@
 import "server-only";
 import { publish } from "@/lib/core/events/server";
 import { DEFAULT_REDACTION_KEYS, redact } from "@/lib/core/redaction";
-import { sessionSecrets } from "@/lib/domains/oauth/server";
+import { sessionSecrets } from "@/lib/domains/server-oauth/server";
 import type { LogMessage } from "@/lib/mcp/server";
 import { LOG_LEVELS, severityOf, type ListLogsQuery, type LogLevel, type LogLineDto, type LogPage } from "./index";
 import * as q from "./queries";

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/core/api-client";
-import { oauthKeys } from "@/lib/domains/oauth";
+import { oauthKeys } from "@/lib/domains/server-oauth";
 import type { LogLevel } from "@/lib/domains/logs";
 import type { ToolDefinition } from "@/lib/mcp";
 import type { PingOutcome } from "@/lib/domains/sessions";

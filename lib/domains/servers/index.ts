@@ -1,6 +1,6 @@
 import type { ServerStatus } from "@/lib/core/events";
 import type { Root } from "@/lib/domains/interactions";
-import type { AuthMode, ClientAuth } from "@/lib/domains/oauth";
+import type { AuthMode, ClientAuth } from "@/lib/domains/server-oauth";
 import type { Complete } from "./schemas";
 export type { CreateServer, UpdateServer, ImportServers, PurgeServer, Complete } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RootsSchema } from "@/lib/domains/interactions/schemas";
-import { AuthModeSchema, ClientAuthSchema, KeyAlgSchema } from "@/lib/domains/oauth/schemas";
+import { AuthModeSchema, ClientAuthSchema, KeyAlgSchema } from "@/lib/domains/server-oauth/schemas";
 import { PROTOCOL_ERAS, TRANSPORT_MODES } from "./index";
 
 export const TransportModeSchema = z.enum(TRANSPORT_MODES);

@@ -1,8 +1,8 @@
 import "server-only";
 import { audit } from "@/lib/core/audit/server";
-import { assertIdpTokenEndpoint, forgetServerCredentials } from "@/lib/domains/oauth/server";
+import { assertIdpTokenEndpoint, forgetServerCredentials } from "@/lib/domains/server-oauth/server";
 import type { Principal } from "@/lib/core/access";
-import type { AuthMode, ClientAuth } from "@/lib/domains/oauth";
+import type { AuthMode, ClientAuth } from "@/lib/domains/server-oauth";
 import { decryptJson, encryptJson } from "@/lib/core/crypto";
 import { notFound, SwitchboardError } from "@/lib/core/errors";
 import { assertUrlAllowed } from "@/lib/core/net/server";

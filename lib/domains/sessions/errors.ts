@@ -2,7 +2,7 @@ import "server-only";
 import { isOwnDatabaseOutage } from "@/lib/core/db/client";
 import { ServedElsewhere, SwitchboardError } from "@/lib/core/errors";
 import { classifyFailure, toApiError, type Failure } from "@/lib/mcp/server";
-import { oauthFailure } from "@/lib/domains/oauth/server";
+import { oauthFailure } from "@/lib/domains/server-oauth/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 
 /** What a server or its transport threw, classified (lib/mcp/failures.ts), an authorization failure read as a missing sign-in. */

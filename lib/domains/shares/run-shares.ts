@@ -1,6 +1,6 @@
 import "server-only";
 import { decryptJson } from "@/lib/core/crypto";
-import { serverSecretValues } from "@/lib/domains/oauth/server";
+import { serverSecretValues } from "@/lib/domains/server-oauth/server";
 import { NO_SECRETS, secretValues, type SecretValues } from "@/lib/core/redaction";
 import type { SharedRun } from "./index";
 import * as q from "./queries";

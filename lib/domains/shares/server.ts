@@ -9,7 +9,7 @@ import type { RunStatus } from "@/lib/domains/collections";
 import { decryptJson, encryptJson, hashToken, newToken } from "@/lib/core/crypto";
 import { notFound, SwitchboardError } from "@/lib/core/errors";
 import { redactionKeys } from "@/lib/core/redaction";
-import { serverSecretValues } from "@/lib/domains/oauth/server";
+import { serverSecretValues } from "@/lib/domains/server-oauth/server";
 import {
   SHARE_TOKEN_PATTERN,
   SHARES_DISABLED_MESSAGE,

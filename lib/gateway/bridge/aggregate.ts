@@ -9,7 +9,7 @@ import { byName, serverPrefixes } from "../names";
 import { hostOfRequest, hostSeen } from "../presence";
 import { findWorkspaceRoutes, serverHere, type GatewayRoute } from "../routes";
 
-/** A modern-era host on a server's own endpoint (lib/gateway/relay/endpoint.ts checked auth and route). */
+/** A modern-era host on a server's own endpoint (lib/gateway/passthrough/endpoint.ts checked auth and route). */
 export async function bridgeServer(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
   const server = await serverHere(request, body, route, principal);
   if (server instanceof Response) return server;

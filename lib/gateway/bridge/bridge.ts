@@ -4,7 +4,7 @@ import type { ListChangedKind } from "@/lib/mcp/server";
 import { piece } from "@/lib/core/runtime";
 import { BridgeScope, unwatchAll, type BridgeState, type BridgeTarget } from "./scope";
 import { REACH_MS, Unreachable, within } from "./reach";
-import { buildBridgeServer, type BridgeCurrent } from "./server";
+import { buildBridgeServer, type BridgeCurrent } from "./sdk-server";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 export type { BridgeMember, BridgeTarget } from "./scope";
@@ -144,7 +144,7 @@ function newEntry(path: string): BridgeEntry {
   return entry;
 }
 
-/** The per-request SDK server (lib/gateway/bridge/server.ts), for the request's principal and servers. */
+/** The per-request SDK server (lib/gateway/bridge/sdk-server.ts), for the request's principal and servers. */
 function build(ctx: McpRequestContext): Promise<Server> {
   const bridged = (ctx.authInfo?.extra as { bridge: BridgeCurrent }).bridge;
   return buildBridgeServer(() => bridged);

@@ -6,7 +6,7 @@ import { severityOf } from "@/lib/domains/logs";
 import type { ListChangedKind } from "@/lib/mcp/server";
 import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, type BridgeTarget } from "./scope";
 import { Unreachable } from "./reach";
-import { buildBridgeServer, type BridgeCurrent } from "./server";
+import { buildBridgeServer, type BridgeCurrent } from "./sdk-server";
 import { rpcError } from "../http";
 import { hostSeen, type HostInfo } from "../presence";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";

@@ -6,7 +6,7 @@ import { config } from "@/lib/core/config";
 import { piece } from "@/lib/core/runtime";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import { announceConnected, upstreamFailure } from "@/lib/domains/sessions/server";
-import { connectionConfig } from "../upstream";
+import { connectionConfig } from "../connect";
 
 /** How long a bridged upstream connection (and a bridge) lives without a request. */
 export const IDLE_MS = config().gatewayIdleMs;

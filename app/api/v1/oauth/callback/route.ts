@@ -1,5 +1,5 @@
 import { Reply, withPublic } from "@/lib/api/route";
-import { callbackPage, completeAuthorization } from "@/lib/domains/oauth/server";
+import { callbackPage, completeAuthorization } from "@/lib/domains/server-oauth/server";
 
 export const runtime = "nodejs";
 

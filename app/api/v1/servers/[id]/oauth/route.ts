@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { oauthStatus, signOut } from "@/lib/domains/oauth/server";
+import { oauthStatus, signOut } from "@/lib/domains/server-oauth/server";
 import { getServerForCall } from "@/lib/domains/servers/server";
 import { disconnectMember } from "@/lib/domains/sessions/server";
 

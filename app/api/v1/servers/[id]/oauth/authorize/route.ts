@@ -1,6 +1,6 @@
 import { parseBody, withWorkspace } from "@/lib/api/route";
-import { AuthorizeSchema } from "@/lib/domains/oauth/schemas";
-import { startAuthorization } from "@/lib/domains/oauth/server";
+import { AuthorizeSchema } from "@/lib/domains/server-oauth/schemas";
+import { startAuthorization } from "@/lib/domains/server-oauth/server";
 import { getServerForCall } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { withWorkspace } from "@/lib/api/route";
-import { oauthTraces } from "@/lib/domains/oauth/server";
+import { oauthTraces } from "@/lib/domains/server-oauth/server";
 import { getServerForCall } from "@/lib/domains/servers/server";
 
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { credentialUsed } from "@/lib/domains/oauth/server";
+import type { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
@@ -23,19 +23,19 @@ interface RelayedCall {
   credential: Awaited<ReturnType<typeof credentialUsed>>;
 }
 
-export type RelayedOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
+export type HostCallOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
 
 interface RelayedCallHandle {
   id: string;
   progress(progress: Record<string, unknown>): void;
-  finish(outcome: RelayedOutcome): Promise<void>;
+  finish(outcome: HostCallOutcome): Promise<void>;
 }
 
 /**
  * Records a call another MCP host sends through the console (lib/gateway) exactly like one the
  * console makes: pending before the request leaves, completed once its answer (or failure) passes.
  */
-export async function beginRelayedCall(call: RelayedCall): Promise<RelayedCallHandle> {
+export async function beginHostCall(call: RelayedCall): Promise<RelayedCallHandle> {
   await takeCallRoom(call.server.workspaceId);
   const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
   const secrets = await callSecrets(where);

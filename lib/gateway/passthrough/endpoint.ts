@@ -19,13 +19,13 @@ import { recordConnection } from "../presence";
 import * as q from "../queries";
 import { beginGatewayCall, credentialOf, type Credential } from "../recorder";
 import { findGatewayRoute, serverHere, type GatewayRoute } from "../routes";
-import { relayedUpstream } from "../upstream";
+import { passthroughUpstream } from "../connect";
 import { jsonWhenQuick } from "./json-answer";
-import { GatewayRelay, type RelayHooks } from "./relay";
+import { PassthroughSession, type PassthroughHooks } from "./session";
 
 /** A relayed host session and its owner: who opened it (a session is never handed to another person). */
 interface RelaySession {
-  relay: GatewayRelay;
+  relay: PassthroughSession;
   userId: string;
   serverId: string;
   /** Those of the latest request: exposure and role changes apply at once. */
@@ -90,7 +90,7 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
   if (server instanceof Response) return server;
   let upstream;
   try {
-    upstream = await relayedUpstream(server);
+    upstream = await passthroughUpstream(server);
   } catch (err) {
     const id = (body.parsed as { id?: string | number }).id ?? null;
     const failure = rpcFailure(server, err);
@@ -98,7 +98,7 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
   }
   const id = crypto.randomUUID();
   const session = { userId: principal.userId, serverId: server.id, principal, route, touchedAt: Date.now() } as RelaySession;
-  session.relay = new GatewayRelay(id, upstream.transport, hooksFor(id, server, session, upstream.fallback));
+  session.relay = new PassthroughSession(id, upstream.transport, hooksFor(id, server, session, upstream.fallback));
   relays().set(id, session);
   await session.relay.start();
   const answer = await session.relay.downstream.handleRequest(request, { parsedBody: body.parsed });
@@ -106,7 +106,7 @@ async function opened(request: Request, body: Body, route: GatewayRoute, princip
 }
 
 /** What the relay asks around each message: the gate, the recorder, the host's row under Connected clients. */
-function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fallback: RelayHooks["fallback"]): RelayHooks {
+function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fallback: PassthroughHooks["fallback"]): PassthroughHooks {
   // The server's tools as last listed (the exposure's read-only rule needs their annotations).
   const tools = new Map<string, Listed>();
   let client: string | null = null;
@@ -156,7 +156,7 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
 const LISTS = { tools: ["tools/list", "tools"], prompts: ["prompts/list", "prompts"], resources: ["resources/list", "resources"], "resource-templates": ["resources/templates/list", "resourceTemplates"] } as const;
 
 /** A relayed session's lists, asked on its upstream by the gateway itself (never seen by the host): what drift snapshots. */
-function relayLister(relay: GatewayRelay): SnapshotLister {
+function relayLister(relay: PassthroughSession): SnapshotLister {
   return {
     async list(kind) {
       const [method, field] = LISTS[kind];
@@ -180,7 +180,7 @@ function relayLister(relay: GatewayRelay): SnapshotLister {
   };
 }
 
-async function learnTools(relay: GatewayRelay, tools: Map<string, Listed>): Promise<void> {
+async function learnTools(relay: PassthroughSession, tools: Map<string, Listed>): Promise<void> {
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
     const result = await relay.request("tools/list", cursor ? { cursor } : {});

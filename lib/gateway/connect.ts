@@ -23,6 +23,6 @@ export async function connectionConfig(server: ServerSecretRow, hooks: Hooks): P
 }
 
 /** A relayed session's bare upstream transport, and the HTTP+SSE one to try once if its initialize fails (lib/mcp `fallsBackToSse`). */
-export async function relayedUpstream(server: ServerSecretRow): Promise<{ transport: Transport; fallback(err: unknown): Transport | null }> {
+export async function passthroughUpstream(server: ServerSecretRow): Promise<{ transport: Transport; fallback(err: unknown): Transport | null }> {
   return openRelayedUpstream(await upstreamConfig(server), server.transport as TransportMode);
 }

@@ -15,10 +15,10 @@ import type { GatewayCall } from "../recorder";
 type Id = string | number;
 type Request = { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> };
 
-/** What a relay asks of the gateway around each message (lib/gateway/relay/endpoint.ts). */
-export interface RelayHooks {
+/** What a relay asks of the gateway around each message (lib/gateway/passthrough/endpoint.ts). */
+export interface PassthroughHooks {
   /** A request from the host: null lets it through, else the error it is answered with (lib/gateway/gate.ts). */
-  admit(request: Request, relay: GatewayRelay): Promise<RpcError | null>;
+  admit(request: Request, relay: PassthroughSession): Promise<RpcError | null>;
   /** Starts the history row of a call (tools/call, resources/read, prompts/get; lib/gateway/recorder.ts). */
   record(request: Request): Promise<GatewayCall>;
   /** Rewrites a result on its way to the host (what the exposure offers, lib/gateway/gate.ts). */
@@ -46,7 +46,7 @@ interface InFlight {
  * down on the stream of the request they belong to. The relay only looks at what it must:
  * initialize (who the host is), the recorded calls (history), tools/list (what is offered).
  */
-export class GatewayRelay {
+export class PassthroughSession {
   readonly downstream: WebStandardStreamableHTTPServerTransport;
   private readonly inFlight = new Map<Id, InFlight>();
   private readonly progress = new Map<Id, Id>();
@@ -58,7 +58,7 @@ export class GatewayRelay {
   constructor(
     readonly id: string,
     private upstream: Transport,
-    private readonly hooks: RelayHooks,
+    private readonly hooks: PassthroughHooks,
   ) {
     this.downstream = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void this.close("closed") });
     this.downstream.onmessage = (message) => void this.fromHost(message);
