@@ -103,8 +103,9 @@ export function startScheduler({ jobs, instanceId, leaseMs, pollMs, log = consol
     }
     logRun(job, claim, started, outcome);
     // A run cut short by a stop is handed back for another instance to take over.
+    // A finish that cannot be written (the database went away) leaves the claim unfinished: its run happened.
     if (stopping.signal.aborted && job.takeOver !== false) await claims.releaseClaim({ claim, instanceId }).catch(() => undefined);
-    else await claims.finishClaim({ claim, instanceId, outcome: outcome?.startsWith("failed: ") ? outcome : "ok" });
+    else await claims.finishClaim({ claim, instanceId, outcome: outcome?.startsWith("failed: ") ? outcome : "ok" }).catch(() => undefined);
   };
 
   /** Items of a claimed job seen finished (or run here), by "key\ndue": no query until something new is due. */
@@ -153,17 +154,23 @@ export function startScheduler({ jobs, instanceId, leaseMs, pollMs, log = consol
   for (const job of jobs) {
     if (!(job.everyMs > 0)) continue;
     if (job.discipline === "each-instance") every(job, job.everyMs, () => runEach(job), job.atStart === true);
-    else
-      every(
-        job,
-        Math.min(job.everyMs, pollMs),
-        () =>
-          pollClaimed(job).catch((err: unknown) => {
-            // An outage is logged once per poll at most; the items stay due for the next poll.
-            log(`[jobs] ${job.name}: ${isDatabaseOutage(err) ? "the database is unreachable; will retry" : failure(err)}`);
-          }),
-        true,
-      );
+    else {
+      // An outage is logged when it begins and when it ends, not at every poll; the items stay due meanwhile.
+      let unreachable = false;
+      const poll = () =>
+        pollClaimed(job).then(
+          () => {
+            if (unreachable) log(`[jobs] ${job.name}: the database is back`);
+            unreachable = false;
+          },
+          (err: unknown) => {
+            const outage = isDatabaseOutage(err);
+            if (!outage || !unreachable) log(`[jobs] ${job.name}: ${outage ? "the database is unreachable; will retry" : failure(err)}`);
+            unreachable = outage;
+          },
+        );
+      every(job, Math.min(job.everyMs, pollMs), poll, true);
+    }
   }
 
   return {
