@@ -58,10 +58,10 @@ export interface Console {
 
 /**
  * The composition root: every piece of process state is created here, in this order, in this
- * module graph — the database's files, the runtime, Next, the cluster channel (PostgreSQL), the
- * instance heartbeat (which follows task calls it takes over), the agent relay, the MCP Apps
- * sandbox, agents' sessions coming back, retention and the search indexer. Nothing in lib/
- * starts itself at import.
+ * module graph — the configuration, the database's files, the runtime, Next, the cluster channel
+ * (PostgreSQL), this instance (which follows task calls it takes over), the API pipeline and the
+ * request front, the agent relay, the MCP Apps sandbox, agents' sessions coming back, and the
+ * scheduler with every periodic job (./jobs.ts). Nothing in lib/ starts itself at import.
  */
 export async function start({ dev }: StartOptions): Promise<Console> {
   // A bad variable stops the start here, with one message naming each.

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +38,19 @@ function nginxConfig(dir: string, ports: { proxy: number; apps: number; a: numbe
 }
 
 /** docs/deploy.md, run: two instances on PostgreSQL behind nginx with the documented configuration. */
+/** A free loopback port, kept bound until `release`. */
+async function holdPort(): Promise<{ port: number; release(): Promise<void> }> {
+  for (;;) {
+    const port = await freePort();
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (bound) return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+}
+
 describe.skipIf(!onPostgres)("the two-instance deployment of docs/deploy.md, behind nginx", () => {
   let a: ConsoleHandle;
   let b: ConsoleHandle;
@@ -52,13 +66,17 @@ describe.skipIf(!onPostgres)("the two-instance deployment of docs/deploy.md, beh
 
   beforeAll(async () => {
     if (!fs.existsSync(NGINX)) throw new Error("nginx is not installed (apt-get install -y nginx; .ci/run does it)");
-    const [proxy, apps] = [await freePort(), await freePort()];
+    // Held (listening) while the consoles start, so that no other console of the run takes them
+    // (a console also binds its port + 1, the sandbox's); released just before nginx binds them.
+    const held = [await holdPort(), await holdPort()];
+    const [proxy, apps] = held.map((h) => h.port) as [number, number];
     proxyUrl = `http://127.0.0.1:${proxy}`;
     const env = { SWITCHBOARD_HEARTBEAT_MS: "300", SWITCHBOARD_TRUST_PROXY: "1", SWITCHBOARD_URL: proxyUrl };
     a = await startConsole({ env });
     b = await startConsole({ databaseUrl: a.databaseUrl, env, join: true });
     const port = (c: ConsoleHandle) => Number(new URL(c.url).port);
     fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, { proxy, apps, a: port(a), b: port(b) }));
+    await Promise.all(held.map((h) => h.release()));
     nginx = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: ["ignore", "pipe", "pipe"] });
     let nginxOutput = "";
     nginx.stderr!.on("data", (d) => (nginxOutput += d));

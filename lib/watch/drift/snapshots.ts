@@ -13,10 +13,13 @@ import * as q from "./queries";
 
 interface DriftState {
   /** Live connections on this instance by server, whoever owns them (sessions, gateway pools, relays). */
-  live: Map<string, Set<ConnectedSession>>;
+  live: Map<string, Set<LiveConnection>>;
   /** One snapshot at a time per server, so two connects in a row compare with each other. */
   inProgress: Map<string, Promise<unknown>>;
 }
+
+/** A live connection and when it went live (its connect snapshot stands for that due time). */
+type LiveConnection = ConnectedSession & { since: number };
 
 const state = () => piece("drift", (): DriftState => ({ live: new Map(), inProgress: new Map() }));
 
@@ -29,7 +32,7 @@ export function parseData(data: string): SnapshotData {
 export function snapshotOnConnect(session: ConnectedSession): void {
   const { live } = state();
   const sessions = live.get(session.serverId) ?? new Set();
-  live.set(session.serverId, sessions.add(session));
+  live.set(session.serverId, sessions.add({ ...session, since: Date.now() }));
   void takeSnapshot({ ...session, source: "connect" });
 }
 
@@ -90,14 +93,18 @@ async function alertIfBreaking({ workspaceId, serverId, serverName, changes }: {
   });
 }
 
-/** The daily check's work (lib/start/jobs.ts `drift.check`): the servers with a live connection here, each claimed once per due time across instances. */
+/**
+ * The daily check's work (lib/start/jobs.ts `drift.check`): the servers with a connection here
+ * live since before the due time (a later one was just snapshotted at its connect), each claimed
+ * once per due time across instances.
+ */
 export function liveServers(dueAt: Date): WorkItem[] {
   const { live } = state();
   for (const [serverId, sessions] of live) {
     for (const session of sessions) if (!session.live()) sessions.delete(session);
     if (!sessions.size) live.delete(serverId);
   }
-  return [...live.keys()].map((key) => ({ key, dueAt }));
+  return [...live].filter(([, sessions]) => [...sessions].some((s) => s.since <= dueAt.getTime())).map(([key]) => ({ key, dueAt }));
 }
 
 /** The daily check of one server: a snapshot through any of its live connections here. */
