@@ -28,12 +28,17 @@ export function parseData(data: string): SnapshotData {
   return JSON.parse(data) as SnapshotData;
 }
 
-/** lib/start registers this with lib/domains/sessions: every live connection, whoever opened it, is snapshotted when it connects. */
+/**
+ * lib/start registers this with lib/domains/sessions: a connection that goes live, whoever opened
+ * it, is snapshotted — unless another connection to the server is live here already (the
+ * gateway's pool opens several per server: their lists would repeat the first one's; the daily check follows changes).
+ */
 export function snapshotOnConnect(session: ConnectedSession): void {
   const { live } = state();
   const sessions = live.get(session.serverId) ?? new Set();
+  const alreadyLive = [...sessions].some((s) => s.live());
   live.set(session.serverId, sessions.add({ ...session, since: Date.now() }));
-  void takeSnapshot({ ...session, source: "connect" });
+  if (!alreadyLive) void takeSnapshot({ ...session, source: "connect" });
 }
 
 /**
