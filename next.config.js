@@ -2,7 +2,7 @@
 const nextConfig = {
   // Lets several builds coexist on one machine (parallel test runs); `.next` by default.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@prisma/client", "ws", "undici"],
+  serverExternalPackages: ["better-sqlite3", "@cedar-policy/cedar-wasm", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@prisma/client", "ws", "undici"],
   typedRoutes: false,
   // Each page's modules load on its first request, not all at start: a restart listened 1.7 s of CPU
   // sooner, ~50 MiB smaller (docs/benchmarks.md, "issue 39: restart of a built console").
@@ -25,7 +25,7 @@ const nextConfig = {
       beforeFiles: [
         { source: "/s/:token", has: [{ type: "header", key: "accept", value: ".*application/json.*" }], destination: "/api/v1/public/shares/:token" },
       ],
-      afterFiles: ["/servers/_", "/servers/_/oauth", "/agents/_", "/calls/_", "/invite/_", "/collections/_", "/runs/_", "/monitors/_"].map(shell),
+      afterFiles: ["/servers/_", "/servers/_/oauth", "/agents/_", "/calls/_", "/invite/_", "/collections/_", "/runs/_", "/monitors/_", "/s/_"].map(shell),
     };
   },
   async headers() {

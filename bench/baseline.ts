@@ -1,12 +1,14 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { ConsoleHandle } from "../tests/support/console";
+import { startConsole, type ConsoleHandle } from "../tests/support/console";
+import { migratedBaseDatabase } from "./compare-tree";
 import { row, type Sample } from "./report";
 
 /**
- * BENCH_BASELINE_DIR=<another checkout, built>: a second console started from that checkout (its own
- * server.ts, build dir and fresh database), measured in the same interleaved rounds as this tree's.
- * Its build dir is BENCH_BASELINE_DIST_DIR (`.next` by default).
+ * BENCH_BASELINE_DIR=<another checkout, built>: a second console started from that checkout (its
+ * compiled server, its .next, a fresh database its own migrations made), measured in the same
+ * interleaved rounds as this tree's. `npm run bench:compare` (bench/compare.ts) checks out and
+ * builds a revision itself.
  */
 export interface Baseline {
   label: string;
@@ -21,9 +23,7 @@ export async function startBaseline(): Promise<Baseline | undefined> {
   if (!BASELINE_DIR) return undefined;
   const dir = path.resolve(BASELINE_DIR);
   const commit = execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-  // That checkout's own start-up helper, so that its console runs its own server.ts from its own root.
-  const support = (await import(path.join(dir, "tests/support/console.ts"))) as typeof import("../tests/support/console");
-  const sb = await support.startConsole({ env: { NEXT_DIST_DIR: process.env.BENCH_BASELINE_DIST_DIR ?? ".next" } });
+  const sb = await startConsole({ root: dir, compiled: true, databaseUrl: migratedBaseDatabase(dir), join: true });
   return { label: `console API @${commit} (baseline)`, sb };
 }
 

@@ -1,17 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { setupOwner, startConsole, type ConsoleHandle } from "../tests/support/console";
 import { startEverything } from "../tests/support/servers";
-import fs from "node:fs";
 import { startBareProxy, type BareProxy } from "./peers/bare-proxy";
 import { startInspectorPeer, type InspectorPeer } from "./peers/inspector";
 import { baselineLines, pooled, ROUNDS, startBaseline, type Baseline } from "./baseline";
 import { machine, measure, row, table, writeSection, type Sample } from "./report";
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
-}
+import { cpuMs, loadAverage, StageLog } from "./stages";
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 2000);
 // Enough calls at 16 in flight for V8 to have optimised the hot code before the first (1 in flight) row.
@@ -37,7 +31,8 @@ export async function benchConsole(): Promise<void> {
     const direct = async () => {
       await client.callTool({ name: "echo", arguments: { message: "bench" } });
     };
-    const viaConsole = echoVia(sb.url, token, server.id);
+    const stages = new StageLog();
+    const viaConsole = echoVia(sb.url, token, server.id, stages);
     const baseServer = base ? await addEverything(base.sb.url, everything.url) : undefined;
 
     peer = await startInspectorPeer({ mcpUrl: everything.url }).catch((err: Error) => {
@@ -56,6 +51,7 @@ export async function benchConsole(): Promise<void> {
       { label: bare.label, call: bare.call, pid: bare.pid },
     ];
     for (const p of paths) await measure("warm-up", 16, WARMUP, p.call);
+    const loadBefore = loadAverage();
     // With a baseline, rounds of the same rows; every other round takes the paths in reverse order.
     const rounds: Sample[][] = [];
     const cpuPerCall = new Map<string, number>(); // "label@inFlight" (and "…#round") → ms
@@ -64,6 +60,7 @@ export async function benchConsole(): Promise<void> {
       for (const inFlight of [1, 16]) {
         for (const p of r % 2 ? [...paths].reverse() : paths) {
           const before = p.pid ? cpuMs(p.pid) : 0;
+          stages.at(`${p.label} @${inFlight}`);
           rounds[r]!.push(await measure(p.label, inFlight, TOTAL, p.call));
           if (p.pid) cpuPerCall.set(`${p.label}@${inFlight}#${r}`, (cpuMs(p.pid) - before) / TOTAL);
         }
@@ -79,7 +76,7 @@ export async function benchConsole(): Promise<void> {
     await client.close();
 
     const lines = [
-      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${TOTAL} calls per row after ${WARMUP} warm-up calls${ROUNDS > 1 ? `, ${ROUNDS} interleaved rounds pooled` : ""}.`,
+      `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. ${TOTAL} calls per row after ${WARMUP} warm-up calls${ROUNDS > 1 ? `, ${ROUNDS} interleaved rounds pooled` : ""}. Load average ${loadBefore} before the timed rows, ${loadAverage()} after.`,
       "",
       ...table(samples),
       "",
@@ -94,6 +91,7 @@ export async function benchConsole(): Promise<void> {
     for (const inFlight of [1, 16]) lines.push(`- Console CPU per recorded call at ${inFlight} in flight: ${cpuPerCall.get(`console API@${inFlight}`)!.toFixed(2)} ms (target ≤ 1.0 ms).`);
     lines.push(...peerLines(samples, cpuPerCall, peer?.label, peerMissing));
     lines.push(...floorLines(samples, cpuPerCall, bare.label));
+    lines.push("", ...stages.lines([1, 16].map((n) => `console API @${n}`)), "");
     lines.push(`- Calls recorded: ${Number(rows.n)} rows, ${Number(rows.ok)} ok, for ${made} calls made (${recorded ? "every call recorded and completed" : "MISMATCH"}).`);
     if (base && baseRows) {
       lines.push(`- Baseline calls recorded: ${Number(baseRows.n)} rows, ${Number(baseRows.ok)} ok, for ${made} calls made.`, "");
@@ -129,7 +127,7 @@ function floorLines(samples: Sample[], cpuPerCall: Map<string, number>, label: s
 }
 
 /** A set-up owner with server-everything added and connected on the console at `url`. */
-async function addEverything(url: string, everythingUrl: string): Promise<{ token: string; server: { id: string } }> {
+export async function addEverything(url: string, everythingUrl: string): Promise<{ token: string; server: { id: string } }> {
   const { api, token } = await setupOwner(url);
   const server = (await api("POST", "/api/v1/servers", { name: "everything", url: everythingUrl })).body.server;
   await api("POST", `/api/v1/servers/${server.id}/connect`);
@@ -137,7 +135,7 @@ async function addEverything(url: string, everythingUrl: string): Promise<{ toke
 }
 
 /** One echo call through the console API at `url`. */
-function echoVia(url: string, token: string, serverId: string): () => Promise<void> {
+export function echoVia(url: string, token: string, serverId: string, stages?: StageLog): () => Promise<void> {
   return async () => {
     const res = await fetch(`${url}/api/v1/servers/${serverId}/tools/call`, {
       method: "POST",
@@ -145,6 +143,7 @@ function echoVia(url: string, token: string, serverId: string): () => Promise<vo
       body: JSON.stringify({ name: "echo", arguments: { message: "bench" } }),
     });
     const body = (await res.json()) as { call?: { status: string } };
+    stages?.add(res.headers.get("server-timing"));
     if (body.call?.status !== "ok") throw new Error(`call failed: ${JSON.stringify(body)}`);
   };
 }

@@ -4,7 +4,8 @@ import path from "node:path";
 import { startConsole, type ConsoleHandle } from "../tests/support/console";
 import { createTestPostgresDatabase, startPostgres } from "../tests/support/postgres";
 
-const FILE = path.resolve(import.meta.dirname, "../docs/benchmarks.md");
+// BENCH_DOCS=<file>: sections go there instead (a trial run leaves docs/benchmarks.md as it is).
+const FILE = path.resolve(process.env.BENCH_DOCS ?? path.join(import.meta.dirname, "../docs/benchmarks.md"));
 
 export interface Sample {
   label: string;
@@ -58,7 +59,7 @@ export function machine(): string {
 
 /** Replaces (or appends) the `## title` section of docs/benchmarks.md. */
 export function writeSection(title: string, body: string): void {
-  const header = "# Benchmarks\n\nWritten by `npm run bench`. Each section records the machine and date of its run.\n";
+  const header = "# Benchmarks\n\nWritten by `npm run bench` (`npm run bench:compare -- <revision> --write`: a revision against this tree, interleaved). Each section records the machine and date of its run.\n";
   const current = fs.existsSync(FILE) ? fs.readFileSync(FILE, "utf8") : header;
   const sections = current.split(/^(?=## )/m);
   const head = sections[0]!.startsWith("## ") ? header : sections[0]!;

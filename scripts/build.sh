@@ -36,6 +36,8 @@ if [ ! -f "$dist/BUILD_ID" ] || [ -n "$(newer "$dist/BUILD_ID" "${next_inputs[@]
   echo "› Building the console (a first build takes 1–6 minutes on 2 cores, by load; later starts skip it)"
   export NEXT_TELEMETRY_DISABLED=1
   with_progress "building" npx next build
+  # A source edited while Next was building may not be in it: the build counts from its start.
+  touch -r "$begun" "$dist/BUILD_ID"
 fi
 node scripts/compile-server.mjs
 touch -r "$begun" "$stamp"

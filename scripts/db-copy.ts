@@ -25,7 +25,8 @@ export const COPY_ORDER = [
   "gatewayOAuthClient", "gatewayOAuthResource", "gatewayOAuthClientResource", "gatewayOAuthConsent",
   "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken", "collection", "environment", "collectionRun", "collectionRunStep", "share",
   "identityToken", "ssoProvider",
-  "capabilitySnapshot", "capabilityWatch", "monitor", "monitorTick", "incident", "alert",
+  "capabilitySnapshot", "capabilityWatch", "monitor", "monitorTick", "incident", "alert", "alertSeen",
+  "policySet", "policyVersion", "approval", "virtualServer",
 ] as const;
 /**
  * Short-lived counters (failed sign-ins), client-assertion replay tombstones and background jobs'
@@ -34,7 +35,7 @@ export const COPY_ORDER = [
  */
 export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion", "jobClaim"] as const;
 /** Models without an `id` column page by their own key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], capabilityWatch: ["serverId"], collectionRunStep: ["runId", "index"] };
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], capabilityWatch: ["serverId"], policySet: ["workspaceId"], collectionRunStep: ["runId", "index"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 

@@ -30,7 +30,7 @@ export type Command =
       connection: Connection;
     }
   | { command: "export"; collection: string; output?: string; connection: Connection }
-  | { command: "import"; file: string; connection: Connection };
+  | { command: "import"; file: string; name?: string; connection: Connection };
 
 /** `k=v`: the value is JSON when it parses as JSON (3, true, {"a":1}, "quoted"), else the text. */
 export function parseVariable(pair: string): [string, unknown] {
@@ -76,6 +76,7 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
         reporter: { type: "string", short: "r" },
         output: { type: "string", short: "o" },
         timeout: { type: "string" },
+        name: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -114,7 +115,8 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
     case "export":
       return { command, collection: one("collection (id or name)"), output: values.output, connection: connection(values, env) };
     case "import":
-      return { command, file: one("file"), connection: connection(values, env) };
+      if (values.name !== undefined && !values.name.trim()) throw new CliError("--name: a collection name, got nothing");
+      return { command, file: one("file"), name: values.name, connection: connection(values, env) };
     default:
       throw new CliError(`unknown command "${command}": run \`switchboard --help\` for usage`);
   }

@@ -64,7 +64,7 @@ export async function importCommand(cmd: Extract<Command, { command: "import" }>
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(code ? `cannot read ${cmd.file}: ${code}` : `${cmd.file} is not JSON: ${(err as Error).message}`);
   }
-  const collection = await importCollection(cmd.connection, file);
+  const collection = await importCollection(cmd.connection, file, cmd.name);
   out(`Imported "${collection.name}" (${collection.steps.length} steps) as ${collection.id}: ${cmd.connection.console}/collections/${collection.id}\n`);
   return 0;
 }

@@ -1,8 +1,8 @@
 import type { CollectionDto, CollectionFile, RunDto } from "../../lib/domains/collections";
 import { CliError, type Connection } from "./args";
 
-/** Calls the console's API with the token; any failure becomes a one-line CliError (exit 2). */
-export async function request<T>(conn: Connection, method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+/** Calls the console's API with the token; any failure but a 404 or an `answered` status becomes a one-line CliError (exit 2). */
+export async function request<T>(conn: Connection, method: string, route: string, body?: unknown, answered: number[] = []): Promise<{ status: number; body: T }> {
   let res: Response;
   try {
     res = await fetch(`${conn.console}${route}`, {
@@ -22,7 +22,7 @@ export async function request<T>(conn: Connection, method: string, route: string
   } catch {
     throw new CliError(`${conn.console} did not answer ${method} ${route} as a Switchboard console (HTTP ${res.status}, ${res.headers.get("content-type") ?? "no content type"})`);
   }
-  if (res.ok || res.status === 404) return { status: res.status, body: parsed as T };
+  if (res.ok || res.status === 404 || answered.includes(res.status)) return { status: res.status, body: parsed as T };
   const message = (parsed as { error?: { message?: string } } | null)?.error?.message ?? res.statusText;
   if (res.status === 401) throw new CliError(`the console refused the API token (401): ${message}`);
   if (res.status === 403) throw new CliError(`the API token may not do this (403): ${message}`);
@@ -57,8 +57,11 @@ export async function exportCollection(conn: Connection, collectionId: string): 
   return res.body;
 }
 
-export async function importCollection(conn: Connection, file: unknown): Promise<CollectionDto> {
-  const res = await request<{ collection: CollectionDto }>(conn, "POST", "/api/v1/collections/import", file);
-  if (res.status !== 201 && res.status !== 200) throw new CliError(`import failed (${res.status})`);
+export async function importCollection(conn: Connection, file: unknown, name?: string): Promise<CollectionDto> {
+  const path = `/api/v1/collections/import${name === undefined ? "" : `?name=${encodeURIComponent(name)}`}`;
+  const res = await request<{ collection: CollectionDto; error?: { message?: string; details?: { name?: string; suggestion?: string } } }>(conn, "POST", path, file, [409]);
+  const taken = res.status === 409 ? res.body?.error?.details : undefined;
+  if (taken?.suggestion) throw new CliError(`a collection named "${taken.name}" exists already: import it under another name with --name "${taken.suggestion}"`);
+  if (res.status !== 201 && res.status !== 200) throw new CliError(`import failed: ${res.body?.error?.message ?? `HTTP ${res.status}`}`);
   return res.body.collection;
 }

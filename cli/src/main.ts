@@ -20,8 +20,8 @@ Usage:
       --timeout <seconds>       Give up waiting after this long (default 1800).
   switchboard export <collection> [--output <file>]
       Write the collection as one JSON file (secrets are never included).
-  switchboard import <file>
-      Create a collection from an exported file.
+  switchboard import <file> [--name <name>]
+      Create a collection from an exported file (--name: under another name).
 
 Connection (every command):
   --console <url>   The console, e.g. https://switchboard.example.com (or SWITCHBOARD_URL).

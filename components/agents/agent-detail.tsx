@@ -7,10 +7,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/spinner";
-import { StatusDot } from "@/components/servers/server-status";
+import { StatusDot, type ServerStateView } from "@/components/servers/server-status";
 import { formatTime } from "@/components/calls/format";
 import type { AgentServerDto } from "@/lib/domains/agents";
-import type { ServerStatus } from "@/lib/domains/servers";
 import { isApiError } from "@/lib/core/api-client";
 import { useAgent } from "@/lib/domains/agents/hooks";
 import { AgentFacts, AgentStatusBadge } from "./agent-status";
@@ -89,19 +88,19 @@ export function AgentDetail({ id }: { id: string }) {
   );
 }
 
-function ServerOutput({ server, status }: { server: AgentServerDto; status: ServerStatus }) {
+function ServerOutput({ server, status }: { server: AgentServerDto; status: ServerStateView }) {
   const titleId = useId();
   const exit = server.lastExit;
   return (
     <article aria-labelledby={titleId} className="flex flex-col rounded-lg border">
       <header className="flex items-center gap-2 border-b bg-panel px-4 py-2">
-        <StatusDot status={status} />
+        <StatusDot state={status} />
         <h3 id={titleId} className="font-medium">
           <Link href={`/servers/${server.id}`} className="hover:underline">
             {server.name}
           </Link>
         </h3>
-        <span className="text-xs text-muted">{status}</span>
+        <span className="text-xs text-muted">{status.label}</span>
         <span className="ml-auto text-xs text-muted">{server.online ? "announced by the agent" : "not announced right now"}</span>
       </header>
       <div className="flex flex-col gap-3 px-4 py-3 text-sm">

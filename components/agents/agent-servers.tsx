@@ -1,9 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { StatusDot } from "@/components/servers/server-status";
+import { serverState, StatusDot, type ServerStateView } from "@/components/servers/server-status";
 import type { AgentDto, AgentServerDto, AgentServerExit } from "@/lib/domains/agents";
-import type { ServerStatus } from "@/lib/domains/servers";
 import { useServers } from "@/lib/domains/servers/hooks";
 
 /** "exited with code 1", "killed by SIGTERM", or the agent's own error ("command not found: …"). */
@@ -13,10 +12,10 @@ export function exitSummary(exit: AgentServerExit): string {
   return `exited with code ${exit.code ?? "?"}`;
 }
 
-/** The console's status of each agent server (connected, disconnected, offline…), by server id. */
-export function useServerStatuses(): (server: AgentServerDto) => ServerStatus {
+/** The console's status of each agent server (the one wording of `serverState`), by server id. */
+export function useServerStatuses(): (server: AgentServerDto) => ServerStateView {
   const servers = useServers();
-  return (server) => servers.data?.find((s) => s.id === server.id)?.status ?? (server.online ? "disconnected" : "offline");
+  return (server) => serverState(servers.data?.find((s) => s.id === server.id) ?? { status: server.online ? "disconnected" : "offline" });
 }
 
 /** The servers an agent announced, each linking to its server page, with its status. */
@@ -38,12 +37,12 @@ export function AgentServers({ agent }: { agent: AgentDto }) {
         const status = statusOf(server);
         return (
           <li key={server.id} className="flex items-center gap-3 px-4 py-2 text-sm">
-            <StatusDot status={status} />
+            <StatusDot state={status} />
             <Link href={`/servers/${server.id}`} className="font-medium hover:underline">
               {server.name}
             </Link>
             <span className="text-xs text-muted" data-testid="agent-server-status">
-              {status}
+              {status.label}
             </span>
             {server.lastExit && (
               <span className="ml-auto truncate text-xs text-muted" title={server.lastExit.stderrTail.join("\n") || undefined}>

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { AgentDto } from "@/lib/domains/agents";
 import { useRevokeAgent } from "@/lib/domains/agents/hooks";
@@ -24,11 +25,11 @@ export function RevokeAgentButton({ agent, onRevoked }: { agent: Pick<AgentDto, 
 
   return (
     <>
-      <span title={reason} className="inline-flex">
-        <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" aria-label={`Revoke ${agent.name}`} disabled={!allowed} onClick={() => setOpen(true)}>
+      <DisabledReason reason={reason}>
+        <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" aria-label={`Revoke ${agent.name}`} onClick={() => setOpen(true)}>
           Revoke
         </Button>
-      </span>
+      </DisabledReason>
       <ConfirmDialog
         open={open}
         onClose={() => {

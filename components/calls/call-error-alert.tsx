@@ -15,6 +15,7 @@ const KIND_TITLE: Record<CallError["kind"], string> = {
   validation: "The arguments were rejected",
   interrupted: "The console stopped while the call was running",
   offline: "The server's agent is offline",
+  policy: "A workspace rule refused the call",
 };
 
 /** The error recorded on a call (status other than ok). */

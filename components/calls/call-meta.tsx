@@ -27,6 +27,7 @@ export function CallMeta({ call }: { call: CallDto }) {
   ];
   if (call.origin !== "user") rows.push(["Origin", call.origin]);
   if (call.client) rows.push(["MCP host", <span key="h" data-testid="call-client">{call.client}</span>]);
+  if (call.virtualServer) rows.push(["Through", <span key="v" data-testid="call-virtual-server">via {call.virtualServer} (a virtual server)</span>]);
   if (call.sentInvalid) rows.push(["Arguments", <span key="si" data-testid="call-sent-invalid">sent anyway: they failed the tool&apos;s input schema</span>]);
   if (call.parentCallId) {
     rows.push([

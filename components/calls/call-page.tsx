@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Skeleton } from "@/components/ui/spinner";
 import { NotesPanel } from "@/components/reviews/notes-panel";
@@ -16,11 +17,12 @@ import { useCall, useRerunCall } from "@/lib/domains/calls/hooks";
 import { RoleGate } from "@/components/ui/role-gate";
 import { CallDiff } from "./call-diff";
 import { CopyAsMenu } from "./copy-as-menu";
-import { compareUrl, editUrl } from "./urls";
+import { compareUrl, compareWithUrl, editUrl } from "./urls";
 import { ShareButton } from "@/components/shares/share-dialog";
 import { AddToCollection } from "@/components/collections/add-to-collection";
 import { CallNoAccess } from "./call-no-access";
 import { CallMeta } from "./call-meta";
+import { CallTimingView } from "./call-timing";
 import { CallStatusBadge } from "./call-status-badge";
 import { prettyJson } from "./format";
 import { ResultView } from "./result-view";
@@ -71,7 +73,7 @@ export function CallPage({ id }: { id: string }) {
           <ShareButton callId={c.id} />
           <CopyAsMenu call={c} />
           <AddToCollection call={c} />
-          <Link href={`/history?compare=${encodeURIComponent(c.id)}`} className={buttonClasses()}>
+          <Link href={compareWithUrl(c)} className={buttonClasses()}>
             Compare with…
           </Link>
           {c.method !== "resources/read" && !c.serverArchivedAt && (
@@ -79,13 +81,17 @@ export function CallPage({ id }: { id: string }) {
               <Button onClick={() => router.push(editUrl(c))}>Edit and run…</Button>
             </RoleGate>
           )}
-          <span title={c.serverArchivedAt ? "Its server is archived: restore the server to run this again" : undefined} className="inline-flex">
+          {c.serverArchivedAt ? (
+            <DisabledReason reason="Its server is archived: restore the server to run this again">
+              <Button variant="primary">Run again</Button>
+            </DisabledReason>
+          ) : (
             <RoleGate action="rerun">
-              <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending" || c.serverArchivedAt !== null} onClick={() => rerun.mutate(c.id)}>
+              <Button variant="primary" busy={rerun.isPending} disabled={c.status === "pending"} onClick={() => rerun.mutate(c.id)}>
                 Run again
               </Button>
             </RoleGate>
-          </span>
+          )}
         </div>
       </div>
       {c.rerunOfId && (
@@ -114,6 +120,14 @@ export function CallPage({ id }: { id: string }) {
         <section aria-label="Details" className="flex flex-col gap-2">
           <h2 className="text-sm font-semibold">Details</h2>
           <CallMeta call={c} />
+          {c.status !== "pending" && (
+            <section aria-labelledby="call-time" className="mt-3 flex flex-col gap-2">
+              <h3 id="call-time" className="text-sm font-semibold">
+                Time
+              </h3>
+              <CallTimingView timing={c.timing} />
+            </section>
+          )}
         </section>
         <section aria-label="Request" className="flex min-w-0 flex-col gap-2">
           <div className="flex items-center justify-between">

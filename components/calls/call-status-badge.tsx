@@ -8,6 +8,7 @@ const TONE: Record<CallStatus, BadgeTone> = {
   cancelled: "neutral",
   timeout: "amber",
   interrupted: "amber",
+  denied: "red",
 };
 
 export function CallStatusBadge({ status, isError, testId = "call-status" }: { status: CallStatus; isError?: boolean; testId?: string }) {

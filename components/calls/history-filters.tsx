@@ -108,10 +108,10 @@ export function HistoryFilters({ filters, onChange }: { filters: CallFilters; on
           value={filters.origin ?? ""}
           onChange={(e) => apply({ origin: e.target.value })}
           className="w-48"
-          title="By default history hides the reads the console makes by itself: re-reading a subscribed resource that changed, and an MCP App loading its resources"
+          title="By default history shows people's work: it hides monitors' runs (the Monitors view) and the reads the console makes by itself (re-reading a subscribed resource that changed, an MCP App loading its resources)"
         >
-          <option value="">All but automatic reads</option>
-          <option value={ANY_ORIGIN}>All, automatic reads too</option>
+          <option value="">People&apos;s work</option>
+          <option value={ANY_ORIGIN}>All, automatic work too</option>
           {[...new Set([...CALL_ORIGINS, ...(filters.origin && filters.origin !== ANY_ORIGIN ? [filters.origin] : [])])].map((o) => (
             <option key={o} value={o}>
               {o}

@@ -6,13 +6,15 @@ import { apiUrl } from "@/lib/core/api-client";
 import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
 import type { CallFilters } from "@/lib/domains/calls/hooks";
 import { NewCollectionFromCalls } from "@/components/collections/new-from-calls";
+import { HistoryViews } from "./history-views";
 import { compareUrl } from "./urls";
 
-/** Above the history: compare the two ticked calls, make a collection of the ticked calls, export what the filters show. */
+/** Above the history: whose calls, compare the two ticked calls, make a collection of the ticked calls, export what the filters show. */
 export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFilters; selected: string[]; onClear: () => void }) {
   const ready = selected.length === 2;
   return (
     <div className="flex flex-wrap items-center gap-2">
+      <HistoryViews filters={filters} />
       <span className="text-xs text-muted" aria-live="polite">
         {selected.length === 0
           ? "Tick two calls to compare them, or any to make a collection."

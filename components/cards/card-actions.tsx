@@ -4,6 +4,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { CallStatusBadge } from "@/components/calls/call-status-badge";
@@ -18,11 +19,9 @@ export function CardActionButton({ action }: { action: CardAction }) {
   const { readOnly } = useRenderSource();
   if (readOnly) {
     return (
-      <span title="Card actions do not run in a shared view" className="inline-flex">
-        <Button size="sm" disabled aria-disabled>
-          {action.label}
-        </Button>
-      </span>
+      <DisabledReason reason="Card actions do not run in a shared view">
+        <Button size="sm">{action.label}</Button>
+      </DisabledReason>
     );
   }
   if (action.type === "copy") return <CopyButton text={action.value} label={action.label} />;
@@ -35,9 +34,11 @@ function OpenLinkAction({ label, url }: { label: string; url: string }) {
   const ok = isOpenableUrl(url);
   return (
     <>
-      <Button size="sm" disabled={!ok} title={ok ? undefined : "Only http and https links are opened"} onClick={() => setOpen(true)}>
-        {label} ↗
-      </Button>
+      <DisabledReason reason={ok ? null : "Only http and https links are opened"}>
+        <Button size="sm" onClick={() => setOpen(true)}>
+          {label} ↗
+        </Button>
+      </DisabledReason>
       <Dialog
         open={open}
         onClose={() => setOpen(false)}

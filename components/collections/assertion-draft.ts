@@ -13,6 +13,8 @@ export interface AssertionDraft {
   maxMs: string;
   ignore: string;
   expected?: unknown;
+  /** Changed by the person since it was added or opened: only then does a problem show beside it. */
+  touched?: boolean;
 }
 
 const BLANK: AssertionDraft = { kind: "status", equals: "ok", path: "", op: "equals", value: "", schema: "", maxMs: "1000", ignore: "" };
@@ -21,8 +23,9 @@ export function newDraft(kind: Assertion["kind"]): AssertionDraft {
   return { ...BLANK, kind };
 }
 
-// A value is shown as JSON unless it is a plain string, so `3` stays a number and `hello` a string.
-const showValue = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+// A value is shown as JSON unless it is a plain string, so `3` stays a number and `hello` a string
+// (a string that would read as JSON, such as "3", keeps its quotes).
+const showValue = (value: unknown) => (typeof value === "string" && parseValue(value) === value ? value : JSON.stringify(value));
 
 export function toDraft(a: Assertion): AssertionDraft {
   switch (a.kind) {
@@ -40,6 +43,11 @@ export function toDraft(a: Assertion): AssertionDraft {
     case "snapshot":
       return { ...BLANK, kind: "snapshot", ignore: (a.ignore ?? []).join("\n"), expected: a.expected };
   }
+}
+
+/** The fields a value picked from a recorded result fills in: its pointer, and the value to equal. */
+export function pickedValue(pointer: string, value: unknown): Partial<AssertionDraft> {
+  return { path: pointer, op: "equals", value: showValue(value) };
 }
 
 /** Text typed as a value: JSON when it parses (numbers, true, objects, "quoted"), else the text itself. */

@@ -5,16 +5,22 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ASSERTION_KINDS, type Assertion } from "@/lib/domains/collections";
 import { fromDraft, KIND_LABEL, newDraft, type AssertionDraft, type JsonOp } from "./assertion-draft";
+import { ResultPicker, type Recorded } from "./result-picker";
 
 interface Props {
   drafts: AssertionDraft[];
   onChange: (drafts: AssertionDraft[]) => void;
+  /** The step's last recorded result, to pick a value's path from (see useRecordedResult). */
+  recorded?: Recorded;
 }
 
-/** The assertions of a step, one group of fields per kind; a problem shows beside its assertion. */
-export function AssertionsEditor({ drafts, onChange }: Props) {
+/**
+ * The assertions of a step, one group of fields per kind; a problem shows beside its assertion
+ * once it was changed. A value at a path is picked by clicking it in the last recorded result.
+ */
+export function AssertionsEditor({ drafts, onChange, recorded }: Props) {
   const [kind, setKind] = useState<Assertion["kind"]>("json");
-  const set = (i: number, patch: Partial<AssertionDraft>) => onChange(drafts.map((d, j) => (j === i ? { ...d, ...patch } : d)));
+  const set = (i: number, patch: Partial<AssertionDraft>) => onChange(drafts.map((d, j) => (j === i ? { ...d, ...patch, touched: true } : d)));
 
   return (
     <div className="flex flex-col gap-2">
@@ -29,7 +35,8 @@ export function AssertionsEditor({ drafts, onChange }: Props) {
                   Assertion {i + 1}: {KIND_LABEL[d.kind]}
                 </legend>
                 <AssertionFields draft={d} onChange={(patch) => set(i, patch)} />
-                {"problem" in checked && (
+                {d.kind === "json" && <ResultPicker recorded={recorded} index={i} onPick={(patch) => set(i, patch)} />}
+                {"problem" in checked && d.touched && (
                   <p role="alert" className="text-xs text-red-600 dark:text-red-400">
                     {checked.problem}
                   </p>

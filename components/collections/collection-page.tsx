@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { Suspense, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -14,6 +14,7 @@ import { useMe } from "@/lib/identity/auth/hooks";
 import type { CollectionDto } from "@/lib/domains/collections";
 import { collectionExportUrl, useCollection, useDeleteCollection, useUpdateCollection } from "@/lib/domains/collections/hooks";
 import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
+import { useRunChoices } from "./run-choices";
 import { RecentRuns, RunPanel } from "./run-panel";
 import { StepList } from "./step-list";
 
@@ -39,16 +40,22 @@ export function CollectionPage({ id }: { id: string }) {
       </div>
     );
   }
-  const c = collection.data;
+  return <CollectionView collection={collection.data} />;
+}
+
+function CollectionView({ collection: c }: { collection: CollectionDto }) {
+  const choices = useRunChoices(c.id);
   return (
     <div className="flex flex-col gap-5 p-6">
       <Header collection={c} />
       <AuthorNote collection={c} />
-      <RunPanel collection={c} />
+      <RunPanel collection={c} choices={choices} />
       <div className="grid grid-cols-1 gap-5 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
-        <StepList collection={c} />
+        <StepList collection={c} environment={choices.environment || undefined} />
         <div className="flex flex-col gap-5">
-          <RecentRuns collectionId={c.id} />
+          <Suspense>
+            <RecentRuns collectionId={c.id} />
+          </Suspense>
           <Variables key={JSON.stringify(c.variables)} collection={c} />
         </div>
       </div>

@@ -1,9 +1,9 @@
 "use client";
 
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Alert, ErrorAlert } from "@/components/ui/alert";
+import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,8 +12,8 @@ import { RoleGate } from "@/components/ui/role-gate";
 import { Skeleton } from "@/components/ui/spinner";
 import { Cell, Row, Table } from "@/components/ui/table";
 import { formatTime } from "@/components/calls/format";
-import type { CollectionFile } from "@/lib/domains/collections";
-import { useCollections, useCreateCollection, useImportCollection } from "@/lib/domains/collections/hooks";
+import { useCollections, useCreateCollection } from "@/lib/domains/collections/hooks";
+import { ImportCollectionButton } from "./import-collection";
 import { RunStatusBadge } from "./run-status-badge";
 
 /** The workspace's collections with their last run; New and Import from a JSON file. */
@@ -23,7 +23,7 @@ export function CollectionsPage() {
 
   const actions = (
     <div className="flex flex-wrap items-center gap-2">
-      <ImportButton />
+      <ImportCollectionButton />
       <RoleGate min="member">
         <Button variant="primary" onClick={() => setCreating(true)}>
           New collection
@@ -109,50 +109,5 @@ function NewCollectionDialog({ open, onClose }: { open: boolean; onClose: () => 
         </div>
       </form>
     </Dialog>
-  );
-}
-
-/** Import from a collection file (the export format); the new collection opens. */
-function ImportButton() {
-  const input = useRef<HTMLInputElement>(null);
-  const importing = useImportCollection();
-  const router = useRouter();
-  const [problem, setProblem] = useState<string | null>(null);
-
-  async function onFile(file: File | undefined) {
-    if (!file) return;
-    setProblem(null);
-    let parsed: CollectionFile;
-    try {
-      parsed = JSON.parse(await file.text()) as CollectionFile;
-    } catch {
-      setProblem(`${file.name} is not JSON. Choose a file exported from a collection.`);
-      return;
-    }
-    importing.mutate(parsed, { onSuccess: (collection) => router.push(`/collections/${collection.id}`) });
-  }
-
-  return (
-    <>
-      <RoleGate min="member">
-        <Button busy={importing.isPending} onClick={() => input.current?.click()}>
-          Import…
-        </Button>
-      </RoleGate>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        aria-label="Collection file to import"
-        className="sr-only"
-        tabIndex={-1}
-        onChange={(e) => {
-          void onFile(e.target.files?.[0]);
-          e.target.value = "";
-        }}
-      />
-      {problem && <Alert className="basis-full">{problem}</Alert>}
-      <ErrorAlert error={importing.error} title="Could not import the collection" className="basis-full" />
-    </>
   );
 }

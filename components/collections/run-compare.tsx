@@ -37,28 +37,35 @@ function pairSteps(a: RunDto, b: RunDto): Pair[] {
   return rows;
 }
 
-/** Two runs side by side: A (this run) and B, each step's status in both, and what changed. */
+/** Two runs side by side, the earlier as A (as call Compare does), each step's status in both, and what changed. */
 export function RunCompare({ run, otherId }: { run: RunDto; otherId: string }) {
   const other = useRun(otherId);
   if (other.error) return <ErrorAlert error={other.error} title="Could not load the other run" />;
   if (!other.data) return <p className="text-xs text-muted">Loading the other run…</p>;
-  const b = other.data;
-  const rows = pairSteps(run, b);
+  const o = other.data;
+  const [a, b] = Date.parse(o.startedAt) < Date.parse(run.startedAt) ? [o, run] : [run, o];
+  const rows = pairSteps(a, b);
+  const side = (r: RunDto) => `${formatTime(r.startedAt, true)}${r.id === run.id ? " (this run)" : ""}`;
   return (
     <section aria-label="Run comparison" className="flex flex-col gap-2">
       <h2 className="text-sm font-semibold">
         Compared with the run of{" "}
-        <Link href={`/runs/${b.id}`} className="text-accent underline underline-offset-2">
-          {formatTime(b.startedAt, true)}
+        <Link href={`/runs/${o.id}`} className="text-accent underline underline-offset-2">
+          {formatTime(o.startedAt, true)}
         </Link>
+        <span className="font-normal text-muted"> · A ran first.</span>
       </h2>
       <div className="overflow-x-auto rounded-md border">
         <table className="w-full border-collapse text-sm" aria-label="Steps in both runs">
           <thead>
             <tr className="border-b bg-panel text-left text-xs text-muted">
               <th className="px-2 py-1 font-medium">Step</th>
-              <th className="px-2 py-1 font-medium">A: this run</th>
-              <th className="px-2 py-1 font-medium">B: {formatTime(b.startedAt, true)}</th>
+              <th className="px-2 py-1 font-medium" data-testid="compare-a-heading">
+                A: {side(a)}
+              </th>
+              <th className="px-2 py-1 font-medium" data-testid="compare-b-heading">
+                B: {side(b)}
+              </th>
               <th className="px-2 py-1 font-medium">What changed (A → B)</th>
             </tr>
           </thead>

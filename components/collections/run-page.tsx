@@ -11,6 +11,7 @@ import type { RunDto } from "@/lib/domains/collections";
 import { useCollectionRuns, useRun } from "@/lib/domains/collections/hooks";
 import { RunShareButton } from "@/components/shares/run-share-button";
 import { RunCompare } from "./run-compare";
+import { runsView } from "./run-panel";
 import { RunStatusBadge } from "./run-status-badge";
 import { RunStepRow } from "./run-step-row";
 
@@ -82,8 +83,9 @@ function RunView({ run }: { run: RunDto }) {
   );
 }
 
+/** The runs of the same kind as this one: people's beside a person's run, monitors' beside a monitor's. */
 function CompareSelect({ run, value, onChange }: { run: RunDto; value: string; onChange: (id: string) => void }) {
-  const runs = useCollectionRuns(run.collectionId);
+  const runs = useCollectionRuns(run.collectionId, { origin: runsView(run.origin) });
   const id = useId();
   const others = runs.data?.filter((r) => r.id !== run.id) ?? [];
   return (

@@ -9,6 +9,7 @@ import { STEP_METHODS, type Step, type StepMethod } from "@/lib/domains/collecti
 import { useServers } from "@/lib/domains/servers/hooks";
 import { AssertionsEditor } from "./assertions-editor";
 import { fromDraft, toDraft, type AssertionDraft } from "./assertion-draft";
+import { useRecordedResult } from "./result-picker";
 
 export type StepDraft = Omit<Step, "id"> & { id?: string };
 
@@ -16,9 +17,10 @@ const CUSTOM = "__alias";
 const takesArguments = (method: StepMethod) => method === "tools/call" || method === "prompts/get";
 const takesName = (method: StepMethod) => method === "tools/call" || method === "prompts/get";
 
-/** Add or edit one step: its server, method, name or URI, arguments and assertions. */
-export function StepDialog({ step, title, open, onClose, onSave, busy, error }: {
+/** Add or edit one step: its server, method, name or URI, arguments and assertions (picked from `lastRunId`'s result). */
+export function StepDialog({ step, title, open, onClose, onSave, busy, error, lastRunId = null }: {
   step: StepDraft | null;
+  lastRunId?: string | null;
   title: string;
   open: boolean;
   onClose: () => void;
@@ -28,13 +30,22 @@ export function StepDialog({ step, title, open, onClose, onSave, busy, error }: 
 }) {
   return (
     <Dialog open={open} onClose={onClose} title={title} className="w-[min(48rem,calc(100vw-2rem))]">
-      {open && <StepForm key={step?.id ?? "new"} step={step} onCancel={onClose} onSave={onSave} busy={busy} error={error} />}
+      {open && <StepForm key={step?.id ?? "new"} step={step} lastRunId={lastRunId} onCancel={onClose} onSave={onSave} busy={busy} error={error} />}
     </Dialog>
   );
 }
 
-function StepForm({ step, onCancel, onSave, busy, error }: { step: StepDraft | null; onCancel: () => void; onSave: (step: StepDraft) => void; busy?: boolean; error?: React.ReactNode }) {
+function StepForm({ step, lastRunId, onCancel, onSave, busy, error }: {
+  step: StepDraft | null;
+  lastRunId: string | null;
+  onCancel: () => void;
+  onSave: (step: StepDraft) => void;
+  busy?: boolean;
+  error?: React.ReactNode;
+}) {
   const servers = useServers();
+  const kept = step?.assert?.find((a) => a.kind === "snapshot")?.expected;
+  const recorded = useRecordedResult(lastRunId, step?.id, kept);
   const [label, setLabel] = useState(step?.label ?? "");
   const [serverId, setServerId] = useState(step?.serverId ?? "");
   const [method, setMethod] = useState<StepMethod>(step?.method ?? "tools/call");
@@ -136,7 +147,7 @@ function StepForm({ step, onCancel, onSave, busy, error }: { step: StepDraft | n
       )}
       <section aria-label="Step assertions" className="flex flex-col gap-2">
         <h3 className="text-sm font-semibold">Assertions</h3>
-        <AssertionsEditor drafts={drafts} onChange={setDrafts} />
+        <AssertionsEditor drafts={drafts} onChange={setDrafts} recorded={recorded} />
       </section>
       {problem && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">

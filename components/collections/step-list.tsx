@@ -7,17 +7,24 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RoleGate } from "@/components/ui/role-gate";
-import { stepLabel, type CollectionDto, type Step } from "@/lib/domains/collections";
-import { useUpdateCollection } from "@/lib/domains/collections/hooks";
+import { fillVariables, stepLabel, type CollectionDto, type Step } from "@/lib/domains/collections";
+import { useEnvironments, useUpdateCollection } from "@/lib/domains/collections/hooks";
 import { useServers } from "@/lib/domains/servers/hooks";
 import { StepDialog, type StepDraft } from "./step-dialog";
 
 type Editing = { index: number | null; step: StepDraft | null };
 
-/** The steps in order: add, edit, move up and down, duplicate, delete; each change saves the whole list. */
-export function StepList({ collection }: { collection: CollectionDto }) {
+/**
+ * The steps in order: add, edit, move up and down, duplicate, delete; each change saves the whole
+ * list. Labels read with `{{name}}` filled from the collection's variables and `environment`'s
+ * values (the Run panel's choice, else the last run's environment).
+ */
+export function StepList({ collection, environment }: { collection: CollectionDto; environment?: string | null }) {
   const update = useUpdateCollection(collection.id);
   const servers = useServers();
+  const envName = environment === undefined ? (collection.lastRun?.environment ?? null) : environment;
+  const envValues = useEnvironments(!!envName).data?.find((e) => e.name === envName || e.id === envName)?.values;
+  const values = { ...collection.variables, ...envValues };
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -68,12 +75,15 @@ export function StepList({ collection }: { collection: CollectionDto }) {
       ) : (
         <ol ref={list} aria-label="Steps" className="flex flex-col divide-y rounded-md border">
           {steps.map((step, i) => {
-            const label = stepLabel(step);
+            const template = stepLabel(step);
+            const label = fillVariables(template, values);
             return (
               <li key={step.id} data-step-id={step.id} data-testid="step-row" className="flex flex-wrap items-center gap-2 px-3 py-2">
                 <span className="w-6 text-right text-xs text-muted tabular-nums">{i + 1}.</span>
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium">{label}</p>
+                  <p className="truncate text-sm font-medium" data-testid="step-label" title={label === template ? undefined : template}>
+                    {label}
+                  </p>
                   <p className="truncate text-xs text-muted">
                     <span className="font-mono">{step.method}</span> on {serverName(step.serverId)}
                     {step.arguments && Object.keys(step.arguments).length > 0 && <span className="font-mono"> · {JSON.stringify(step.arguments)}</span>}
@@ -108,6 +118,7 @@ export function StepList({ collection }: { collection: CollectionDto }) {
         open={editing !== null}
         title={editing?.index == null ? "Add a step" : `Edit step ${editing.index + 1}`}
         step={editing?.step ?? null}
+        lastRunId={collection.lastRun?.id ?? null}
         busy={update.isPending}
         error={<ErrorAlert error={update.error} title="Could not save the step" />}
         onClose={() => {

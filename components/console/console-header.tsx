@@ -1,13 +1,16 @@
 "use client";
 
 import { useId, type RefObject } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
 import { Kbd, useModKey } from "@/components/ui/kbd";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
+import { UnreadAlertsBadge } from "@/components/alerts/unread-badge";
 import { useSignOut, type Me } from "@/lib/identity/auth/hooks";
 import { useSwitchWorkspace } from "@/lib/team/workspaces/hooks";
+import { useUnreadAlerts } from "@/lib/watch/alerts/hooks";
 
 interface ConsoleHeaderProps {
   me: Me;
@@ -66,6 +69,7 @@ export function ConsoleHeader({ me, navOpen, onToggleNav, menuButtonRef, onOpenP
         </p>
       )}
       <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <UnreadAlertsLink />
         <Button variant="secondary" className="text-muted max-sm:px-2" onClick={onOpenPalette} aria-keyshortcuts={`${mod.aria}+K`}>
           <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
             <circle cx="11" cy="11" r="7" />
@@ -88,5 +92,21 @@ export function ConsoleHeader({ me, navOpen, onToggleNav, menuButtonRef, onOpenP
         </Button>
       </div>
     </header>
+  );
+}
+
+/** Below md the sidebar is a drawer: unread alerts get a way in from the header, shown only when there are some. */
+function UnreadAlertsLink() {
+  const unread = useUnreadAlerts();
+  if (!unread.data?.count) return null;
+  return (
+    <Link href="/alerts" className="flex items-center gap-1 rounded-md px-1.5 py-1 text-muted hover:bg-hover hover:text-fg md:hidden" data-testid="header-alerts">
+      <svg aria-hidden viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      <span className="sr-only">Alerts</span>
+      <UnreadAlertsBadge />
+    </Link>
   );
 }

@@ -6,6 +6,8 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/spinner";
 import { useMe } from "@/lib/identity/auth/hooks";
 import { useServerEvents } from "./use-server-events";
+import { AlertNotices, useAlertNotices } from "@/components/alerts/alert-notices";
+import { ApprovalNotices, useApprovalNotices } from "@/components/approvals/approval-notices";
 import { InteractionHost } from "@/components/interactions/interaction-host";
 import { Palette } from "@/components/palette/palette";
 import { useUserTheme } from "@/components/theme/use-user-theme";
@@ -41,7 +43,9 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
 }
 
 function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["data"]>; children: ReactNode }) {
-  useServerEvents();
+  const alertNotices = useAlertNotices(me.role);
+  const approvalNotices = useApprovalNotices(me.role, me.user.id);
+  useServerEvents({ userId: me.user.id, onAlert: alertNotices.offer, onApproval: approvalNotices.offer });
   useUserTheme(me.user.id, me.user.theme);
   const [navOpen, setNavOpen] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
@@ -77,6 +81,8 @@ function SignedIn({ me, children }: { me: NonNullable<ReturnType<typeof useMe>["
       </main>
       <Palette open={paletteOpen} onOpenChange={setPaletteOpen} />
       <InteractionHost />
+      <AlertNotices notices={alertNotices.notices} dismiss={alertNotices.dismiss} />
+      <ApprovalNotices notices={approvalNotices.notices} dismiss={approvalNotices.dismiss} />
     </div>
   );
 }

@@ -6,7 +6,9 @@ import { usePathname } from "next/navigation";
 import { buttonClasses } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/spinner";
-import { StatusDot } from "@/components/servers/server-status";
+import { UnreadAlertsBadge } from "@/components/alerts/unread-badge";
+import { PendingApprovalsBadge } from "@/components/approvals/pending-badge";
+import { serverState, StatusDot } from "@/components/servers/server-status";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { useCan } from "@/lib/identity/auth/hooks";
 import { useServers } from "@/lib/domains/servers/hooks";
@@ -21,6 +23,8 @@ export const NAV = [
   { href: "/collections", label: "Collections" },
   { href: "/monitors", label: "Monitors" },
   { href: "/alerts", label: "Alerts" },
+  { href: "/approvals", label: "Approvals" },
+  { href: "/policies", label: "Policies" },
   { href: "/settings/tokens", label: "Settings" },
 ];
 
@@ -66,9 +70,11 @@ export function Sidebar({ open, onClose }: SidebarProps) {
               key={item.href}
               href={item.href}
               aria-current={active ? "page" : undefined}
-              className={cn("rounded-md px-2 py-1.5 font-medium", active ? "bg-hover text-fg" : "text-muted hover:bg-hover hover:text-fg")}
+              className={cn("flex items-center gap-2 rounded-md px-2 py-1.5 font-medium", active ? "bg-hover text-fg" : "text-muted hover:bg-hover hover:text-fg")}
             >
               {item.label}
+              {item.href === "/alerts" && <UnreadAlertsBadge className="ml-auto" />}
+              {item.href === "/approvals" && <PendingApprovalsBadge className="ml-auto" />}
             </Link>
           );
         })}
@@ -93,6 +99,7 @@ export function Sidebar({ open, onClose }: SidebarProps) {
             {servers.data.map((server) => {
               const href = `/servers/${server.id}`;
               const active = pathname === href;
+              const state = serverState(server);
               return (
                 <li key={server.id}>
                   <Link
@@ -100,9 +107,9 @@ export function Sidebar({ open, onClose }: SidebarProps) {
                     aria-current={active ? "page" : undefined}
                     className={cn("flex items-center gap-2 rounded-md px-2 py-1 text-sm", active ? "bg-hover text-fg" : "text-fg/90 hover:bg-hover")}
                   >
-                    <StatusDot status={server.status} />
+                    <StatusDot state={state} />
                     <span className="min-w-0 flex-1 truncate">{server.name}</span>
-                    <span className="sr-only">({server.status})</span>
+                    <span className="sr-only">({state.label})</span>
                   </Link>
                 </li>
               );

@@ -1,14 +1,16 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "@/lib/core/api-client";
 import { alertKeys } from "@/lib/watch/alerts";
+import { approvalKeys } from "@/lib/domains/approvals";
 import { driftKeys } from "@/lib/watch/drift";
 import { refreshRun } from "@/lib/domains/collections/hooks";
 import type { WorkspaceEvent } from "@/lib/core/events";
 import { interactionKeys } from "@/lib/domains/interactions";
 import { monitorKeys } from "@/lib/watch/monitors";
+import { policyKeys } from "@/lib/domains/policies";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/domains/resources";
 import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/domains/servers";
 
@@ -20,8 +22,23 @@ import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/domains/s
  * pending server requests fresh. Events carry ids, so after a dropped connection EventSource resumes with Last-Event-ID
  * and the console replays what was missed (or sends `reset`, and everything is refetched).
  */
-export function useServerEvents() {
+export function useServerEvents({
+  userId,
+  onAlert,
+  onApproval,
+}: {
+  userId: string;
+  onAlert: (event: Extract<WorkspaceEvent, { type: "alert" }>) => void;
+  onApproval?: (event: Extract<WorkspaceEvent, { type: "approval" }>) => void;
+}) {
   const queryClient = useQueryClient();
+  // The handler changes with the page (notices are not shown on Alerts): read the latest without reopening the stream.
+  const alertHandler = useRef(onAlert);
+  const approvalHandler = useRef(onApproval);
+  useEffect(() => {
+    alertHandler.current = onAlert;
+    approvalHandler.current = onApproval;
+  }, [onAlert, onApproval]);
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource(eventsUrl());
@@ -47,6 +64,14 @@ export function useServerEvents() {
         void queryClient.invalidateQueries({ queryKey: monitorKeys.all() });
       } else if (event.type === "alert") {
         void queryClient.invalidateQueries({ queryKey: alertKeys.all() });
+        if (typeof event.alertId === "string") alertHandler.current(event);
+      } else if (event.type === "approval") {
+        void queryClient.invalidateQueries({ queryKey: approvalKeys.all() });
+        if (typeof event.approvalId === "string") approvalHandler.current?.(event);
+      } else if (event.type === "policy") {
+        void queryClient.invalidateQueries({ queryKey: policyKeys.all() });
+      } else if (event.type === "alerts_seen") {
+        if (event.userId === userId) void queryClient.invalidateQueries({ queryKey: alertKeys.unread() });
       } else if (event.type === "capabilities" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: driftKeys.all(event.serverId) });
       } else if (event.type === "health" && typeof event.serverId === "string") {
@@ -67,5 +92,5 @@ export function useServerEvents() {
       }
     };
     return () => source.close();
-  }, [queryClient]);
+  }, [queryClient, userId]);
 }

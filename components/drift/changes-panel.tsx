@@ -11,6 +11,7 @@ import { formatTime } from "@/components/calls/format";
 import type { CapabilityChange, SnapshotDto } from "@/lib/watch/drift";
 import { useCapabilityDiff, useCapabilityHistory } from "@/lib/watch/drift/hooks";
 import type { ServerDto } from "@/lib/domains/servers";
+import { FindingList, PinningSection } from "./pinning-section";
 import { WatchForm } from "./watch-form";
 
 /** A server's Changes tab: the timeline of capability snapshots, the diff of any two, the watch. */
@@ -18,14 +19,16 @@ export function ChangesPanel({ server }: { server: ServerDto }) {
   const history = useCapabilityHistory(server.id);
   // null: the latest and the one before it.
   const [pair, setPair] = useState<{ from: string; to: string } | null>(null);
-  const items = history.data ?? [];
+  const items = history.data?.items ?? [];
   const to = pair?.to ?? items[0]?.id ?? null;
   const from = pair?.from ?? items[1]?.id ?? null;
+  const selected = items.find((i) => i.id === to) ?? null;
   const diff = useCapabilityDiff(server.id, from, to, from !== null && to !== null);
 
   return (
     <div className="flex max-w-5xl flex-col gap-6 p-4 sm:p-6">
       <WatchForm server={server} />
+      {history.data && <PinningSection server={server} pinning={history.data.pinning} />}
       <section aria-labelledby="timeline-title" className="flex flex-col gap-2">
         <h2 id="timeline-title" className="text-sm font-semibold">
           Capability timeline
@@ -41,6 +44,15 @@ export function ChangesPanel({ server }: { server: ServerDto }) {
           <Timeline items={items} selected={to} onSelect={(i) => items[i + 1] && setPair({ from: items[i + 1]!.id, to: items[i]!.id })} />
         )}
       </section>
+      {selected && (
+        <section aria-labelledby="findings-title" className="flex flex-col gap-2">
+          <h2 id="findings-title" className="text-sm font-semibold">
+            Marked for review ({formatTime(selected.takenAt)})
+          </h2>
+          <p className="text-sm text-muted">The definition scan marks invisible or bidirectional characters, words aimed at the model, URLs and hints of sending data out, and tools named like another server’s.</p>
+          <FindingList findings={selected.findings} />
+        </section>
+      )}
       {items.length > 1 && (
         <section aria-labelledby="diff-title" className="flex flex-col gap-3">
           <h2 id="diff-title" className="text-sm font-semibold">
@@ -59,7 +71,7 @@ export function ChangesPanel({ server }: { server: ServerDto }) {
 
 function Timeline({ items, selected, onSelect }: { items: SnapshotDto[]; selected: string | null; onSelect: (index: number) => void }) {
   return (
-    <Table columns={["Taken", "Source", "Tools", "Prompts", "Resources", "Templates", "Changes"]} aria-label="Capability snapshots">
+    <Table columns={["Taken", "Source", "Tools", "Prompts", "Resources", "Templates", "Marked", "Changes"]} aria-label="Capability snapshots">
       {items.map((item, i) => (
         <Row key={item.id} className={item.id === selected ? "bg-hover" : undefined}>
           <Cell label="Taken">{formatTime(item.takenAt)}</Cell>
@@ -68,6 +80,7 @@ function Timeline({ items, selected, onSelect }: { items: SnapshotDto[]; selecte
           <Cell label="Prompts">{item.counts.prompts}</Cell>
           <Cell label="Resources">{item.counts.resources}</Cell>
           <Cell label="Templates">{item.counts.templates}</Cell>
+          <Cell label="Marked">{item.findings.length ? <Badge tone="amber">{item.findings.length}</Badge> : <span className="text-muted">0</span>}</Cell>
           <Cell label="Changes">
             {i === items.length - 1 ? (
               <span className="text-muted">first</span>

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -133,6 +134,13 @@ function ConnectHosts({ name, url }: { name: string; url: string }) {
         </code>
         <CopyButton text={aggregate} label="Copy workspace URL" />
       </div>
+      <p className="text-xs text-muted">
+        Chosen tools of several servers, renamed, at an endpoint of their own:{" "}
+        <Link href="/settings/gateway" className="text-accent hover:underline">
+          virtual servers
+        </Link>
+        .
+      </p>
       <p className="text-xs text-muted">
         Hosts that speak OAuth sign in through the console on first use (each person with their own account). For scripts, send an API token with the
         gateway scope (Settings → API tokens) as <code className="font-mono">Authorization: Bearer …</code>.

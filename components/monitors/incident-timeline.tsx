@@ -7,8 +7,20 @@ import { formatTime } from "@/components/calls/format";
 import type { IncidentDto, UptimeDto } from "@/lib/watch/monitors";
 
 const KIND = { failing: "bg-red-500", slow: "bg-amber-500" } as const;
+const UP = "bg-emerald-500/35";
+const NO_DATA = "bg-zinc-400/25 dark:bg-zinc-500/25";
+const LEGEND = [
+  { label: "up", swatch: UP },
+  { label: "failing", swatch: KIND.failing },
+  { label: "slow", swatch: KIND.slow },
+  { label: "no data", swatch: NO_DATA },
+];
 
-/** The range as a strip with each incident drawn where it happened, and the incidents listed below in words. */
+/**
+ * The range as a strip, one segment per bucket (an hour over a day): up where the monitor ran, grey
+ * where it did not (before it existed, paused, or skipped), each incident drawn over where it
+ * happened; a legend, and the incidents listed below in words.
+ */
 export function IncidentTimeline({ uptime, compact }: { uptime: UptimeDto; compact?: boolean }) {
   const [opened] = useState(() => Date.now());
   const first = uptime.buckets[0] ? Date.parse(uptime.buckets[0].start) : null;
@@ -23,10 +35,25 @@ export function IncidentTimeline({ uptime, compact }: { uptime: UptimeDto; compa
     return { left: Math.min(((start - from) / span) * 100, 100 - width), width };
   };
   const label = uptime.incidents.length ? `${uptime.incidents.length} incident${uptime.incidents.length === 1 ? "" : "s"}` : "No incidents";
+  const empty = uptime.buckets.filter((b) => b.runs === 0).length;
+  const bucketHours = uptime.hours / Math.max(uptime.buckets.length, 1);
 
   return (
     <div className="flex flex-col gap-1" data-testid="incident-timeline">
-      <div role="img" aria-label={`Incidents over the last ${uptime.hours} hours: ${label}`} className="relative h-3 overflow-hidden rounded bg-emerald-500/25">
+      <div
+        role="img"
+        aria-label={`Incidents over the last ${uptime.hours} hours: ${label}; ${empty ? `no runs in ${empty} of ${uptime.buckets.length} periods` : "runs in every period"}`}
+        className={cn("relative flex h-3 overflow-hidden rounded", !uptime.buckets.length && NO_DATA)}
+      >
+        {uptime.buckets.map((b) => (
+          <span
+            key={b.start}
+            data-testid="uptime-bucket"
+            data-state={b.runs ? "up" : "no-data"}
+            title={`${formatTime(b.start, true)}: ${b.runs ? `${b.passed} of ${b.runs} runs passed` : `no runs in ${bucketHours === 1 ? "this hour" : "this period"}`}`}
+            className={cn("h-full flex-1", b.runs ? UP : NO_DATA)}
+          />
+        ))}
         {uptime.incidents.map((i) => {
           const { left, width } = place(i);
           return <span key={i.id} className={cn("absolute inset-y-0", KIND[i.kind])} style={{ left: `${left}%`, width: `${width}%` }} />;
@@ -36,6 +63,14 @@ export function IncidentTimeline({ uptime, compact }: { uptime: UptimeDto; compa
         <span>{formatTime(new Date(from).toISOString(), true)}</span>
         <span>now</span>
       </div>
+      <ul aria-label="Legend" data-testid="uptime-legend" className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-muted">
+        {LEGEND.map((item) => (
+          <li key={item.label} className="inline-flex items-center gap-1">
+            <span className={cn("inline-block h-2 w-3 rounded-sm", item.swatch)} aria-hidden />
+            {item.label}
+          </li>
+        ))}
+      </ul>
       {!compact && (
         <ol aria-label="Incidents" className="flex flex-col gap-1 text-xs">
           {uptime.incidents.length === 0 && <li className="text-muted">No incidents in this range.</li>}

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { RoleGate } from "@/components/ui/role-gate";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { Loading, Skeleton } from "@/components/ui/spinner";
 import { formatTime } from "@/components/calls/format";
 import { isApiError } from "@/lib/core/api-client";
@@ -102,19 +103,23 @@ function Header({ monitor: m }: { monitor: MonitorDto }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <RoleGate min="member">
-            <Button busy={update.isPending} disabled={locked} title={lockedTitle} onClick={() => update.mutate({ enabled: !m.enabled })}>
-              {m.enabled ? "Disable" : "Enable"}
-            </Button>
+            <DisabledReason reason={lockedTitle}>
+              <Button busy={update.isPending} onClick={() => update.mutate({ enabled: !m.enabled })}>
+                {m.enabled ? "Disable" : "Enable"}
+              </Button>
+            </DisabledReason>
           </RoleGate>
           <RoleGate min="member">
-            <Button disabled={locked} title={lockedTitle} onClick={() => setEditing(true)}>
-              Edit
-            </Button>
+            <DisabledReason reason={lockedTitle}>
+              <Button onClick={() => setEditing(true)}>Edit</Button>
+            </DisabledReason>
           </RoleGate>
           <RoleGate min="member">
-            <Button variant="danger" disabled={locked} title={lockedTitle} onClick={() => setDeleting(true)}>
-              Delete
-            </Button>
+            <DisabledReason reason={lockedTitle}>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </Button>
+            </DisabledReason>
           </RoleGate>
         </div>
       </div>

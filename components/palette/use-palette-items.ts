@@ -11,9 +11,10 @@ import { roleAtLeast, type Role } from "@/lib/core/access";
 import { useMe } from "@/lib/identity/auth/hooks";
 import { useRecentCalls, useRerunCall } from "@/lib/domains/calls/hooks";
 import { useLoadedCapabilities, useServers } from "@/lib/domains/servers/hooks";
+import { useWorkItems } from "./use-work-items";
 
-export const PALETTE_GROUPS = ["Actions", "Pages", "Servers", "Tools", "Prompts", "Resources", "Recent calls"] as const;
-type PaletteGroup = (typeof PALETTE_GROUPS)[number];
+export const PALETTE_GROUPS = ["Actions", "Pages", "Servers", "Tools", "Prompts", "Resources", "Collections", "Monitors", "Environments", "Runs", "Recent calls"] as const;
+export type PaletteGroup = (typeof PALETTE_GROUPS)[number];
 
 export interface PaletteItem {
   /** Unique among all items. */
@@ -46,6 +47,7 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
   const capabilities = useLoadedCapabilities(servers, open);
   const recent = useRecentCalls(RECENT_CALLS, open).data ?? [];
   const rerun = useRerunCall();
+  const work = useWorkItems(open);
 
   const go = (href: string) => () => router.push(href);
   const items: PaletteItem[] = [];
@@ -69,9 +71,10 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
   }
   for (const t of THEMES) items.push({ id: `action:theme-${t.value}`, group: "Actions", label: `Theme: ${t.label}`, keywords: ["appearance", "mode"], run: () => chooseTheme(t.value) });
 
-  for (const page of NAV) items.push({ id: `page:${page.href}`, group: "Pages", label: page.label, run: go(page.href) });
+  // The sidebar's "Settings" opens the first settings page: one item each, keyed by label.
+  for (const page of NAV) items.push({ id: `page:${page.label}`, group: "Pages", label: page.label, run: go(page.href) });
   for (const page of SETTINGS_PAGES) {
-    if (can(page.min)) items.push({ id: `page:${page.href}`, group: "Pages", label: `Settings: ${page.label}`, run: go(page.href) });
+    if (can(page.min)) items.push({ id: `page:settings:${page.label}`, group: "Pages", label: `Settings: ${page.label}`, names: [page.label], run: go(page.href) });
   }
   items.push({ id: "page:compare", group: "Pages", label: "Compare calls", run: go("/history/compare") });
 
@@ -88,6 +91,7 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
       items.push({ id: `resource:${server.id}:${item.uri}`, group: "Resources", label: item.title ?? item.name ?? item.uri, detail: server.name, names: [item.uri], run: go(base + new URLSearchParams({ resource: item.uri })) });
     }
   }
+  for (const { href, ...item } of work) items.push({ ...item, run: go(href) });
   for (const call of recent) {
     items.push({
       id: `call:${call.id}`,

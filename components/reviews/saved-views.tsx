@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { cn } from "@/components/ui/cn";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Input } from "@/components/ui/field";
@@ -62,9 +63,11 @@ export function SavedViews({ filters, onApply }: { filters: ViewFilters; onApply
         <SaveViewForm filters={filters} onDone={() => setSaving(false)} />
       ) : (
         <RoleGate min="member">
-          <Button size="sm" variant="ghost" disabled={!hasFilters} title={hasFilters ? "Save the current filters for the whole workspace" : "Set some filters first"} onClick={() => setSaving(true)}>
-            Save view
-          </Button>
+          <DisabledReason reason={hasFilters ? null : "Set some filters first"}>
+            <Button size="sm" variant="ghost" title="Save the current filters for the whole workspace" onClick={() => setSaving(true)}>
+              Save view
+            </Button>
+          </DisabledReason>
         </RoleGate>
       )}
       <ErrorAlert error={views.error} title="Could not load the saved views" />

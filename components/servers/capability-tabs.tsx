@@ -7,6 +7,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
 import type { CapabilityKind, ServerDto } from "@/lib/domains/servers";
 import { useCapability } from "@/lib/domains/servers/hooks";
+import { signInMessage } from "@/lib/domains/server-oauth";
+import { useOAuthStatus } from "@/lib/domains/server-oauth/hooks";
+import { SignInButton } from "@/components/oauth/sign-in-button";
+import { serverState } from "./server-status";
 import { PromptsPanel } from "./prompts-panel";
 import { ResourcesPanel } from "./resources-panel";
 import { TemplatesPanel } from "./templates-panel";
@@ -72,10 +76,24 @@ export function CapabilityTabs({ server, enabled, onConnect }: CapabilityTabsPro
 }
 
 function NotConnected({ server, onConnect }: { server: ServerDto; onConnect: () => void }) {
+  // The same OAuth query as the header's (one request): a missing sign-in is what to offer here too.
+  const oauth = useOAuthStatus(server.id, server.authMode === "oauth-per-member" || server.authMode === "oauth-shared");
+  const state = serverState(server, oauth.data);
+  if (state.state === "signed-out") {
+    return (
+      <EmptyState
+        title="Sign in to see its capabilities"
+        className="m-6"
+        action={<SignInButton need={{ serverId: server.id, oauth: "sign_in_required" }} label={`Sign in to ${server.name}`} />}
+      >
+        {signInMessage(server.name, server.authMode)}: its tools, resources, templates and prompts are listed once you have.
+      </EmptyState>
+    );
+  }
   const canConnect = server.status !== "waiting" && server.status !== "offline";
   return (
     <EmptyState
-      title={server.status === "error" ? "The last connection failed" : `Not connected (${server.status})`}
+      title={state.problem ? `This server is ${state.label}` : "Not connected"}
       className="m-6"
       action={
         canConnect && (
@@ -85,6 +103,7 @@ function NotConnected({ server, onConnect }: { server: ServerDto; onConnect: () 
         )
       }
     >
+      {state.problem && <span className="block">{state.reason}.</span>}
       {canConnect ? "Connect to see its tools, resources, templates and prompts." : "Its capabilities appear when its agent brings it online."}
     </EmptyState>
   );

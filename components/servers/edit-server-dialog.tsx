@@ -38,6 +38,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
   const [errors, setErrors] = useState<ServerFieldErrors>({});
   const [unattended, setUnattended] = useState<UnattendedValues>({ policy: server.unattendedPolicy, waitSeconds: String(server.unattendedWaitMs / 1000) });
   const isHttp = server.kind === "http";
+  const [shareProcess, setShareProcess] = useState(server.shareProcess);
   const [oauth, setOAuth] = useState<OAuthFieldValues>({
     ...EMPTY_OAUTH,
     authMode: server.authMode,
@@ -68,6 +69,7 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       ...(Object.keys(headers).length ? { headers } : {}),
       ...(isHttp ? oauthUpdate(server, oauth) : {}),
       unattendedPolicy: unattended.policy,
+      ...(server.kind === "agent" && shareProcess !== server.shareProcess ? { shareProcess } : {}),
       ...(unattended.waitSeconds !== "" ? { unattendedWaitMs: Math.round(Number(unattended.waitSeconds) * 1000) } : {}),
     });
     if (!parsed.success) {
@@ -137,6 +139,17 @@ function EditServerForm({ server, onDone }: { server: ServerDto; onDone: () => v
       {isHttp && <HeadersEditor rows={rows} onChange={setRows} title="Add headers" />}
       {isHttp && <OAuthFields values={oauth} onChange={setOAuth} secretSet={server.oauthClientId !== null} />}
       <UnattendedFields values={unattended} onChange={setUnattended} />
+      {server.kind === "agent" && (
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" className="mt-1" checked={shareProcess} onChange={(e) => setShareProcess(e.target.checked)} aria-describedby="share-process-hint" />
+          <span>
+            Reuse one process across gateway sessions
+            <span id="share-process-hint" className="block text-xs text-muted">
+              A host&apos;s sessions on this server&apos;s gateway endpoint share one server process instead of starting one each. Turn off for servers that keep state per session.
+            </span>
+          </span>
+        </label>
+      )}
       {errors.headers && <p className="text-xs text-red-600 dark:text-red-400">{errors.headers}</p>}
       <ErrorAlert error={update.error} title="Could not save" />
       <div className="flex justify-end gap-2">

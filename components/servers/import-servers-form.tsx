@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Textarea } from "@/components/ui/field";
 import { useImportServers } from "@/lib/domains/servers/hooks";
-import { ServerStatusLabel } from "./server-status";
+import { serverState, ServerStatusLabel } from "./server-status";
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -75,7 +75,7 @@ export function ImportServersForm() {
                     <span className="min-w-0 flex-1 truncate font-mono text-xs text-muted">
                       {server.url ?? [server.stdio?.command, ...(server.stdio?.args ?? [])].join(" ")}
                     </span>
-                    <ServerStatusLabel status={server.status} />
+                    <ServerStatusLabel state={serverState(server)} />
                   </li>
                 ))}
               </ul>

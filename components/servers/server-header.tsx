@@ -15,7 +15,8 @@ import { useConnectServer, useDeleteServer, useDisconnectServer } from "@/lib/do
 import { formatTime } from "@/components/calls/format";
 import { ArchivedNotice } from "./archived-notice";
 import { EditServerDialog } from "./edit-server-dialog";
-import { ServerStatusLabel } from "./server-status";
+import { serverState, ServerStatusLabel } from "./server-status";
+import { useOAuthStatus } from "@/lib/domains/server-oauth/hooks";
 import { SessionDetails } from "./session-info";
 import { SessionHealth } from "@/components/sessions/session-health";
 import { RootsSection } from "@/components/interactions/roots-section";
@@ -39,7 +40,9 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
   // The session a Reconnect replaced, to say what became of it.
   const [replaced, setReplaced] = useState<{ id: string; createdAt: string } | null>(null);
   const connected = server.status === "connected";
-  const sessionError = server.status === "error" && !connect.error ? server.session?.error : null;
+  // The same query as the OAuth panel's: a missing sign-in is the status people need to see first.
+  const oauth = useOAuthStatus(server.id, server.authMode === "oauth-per-member" || server.authMode === "oauth-shared");
+  const state = serverState(server, oauth.data);
 
   const endpoint =
     server.url ?? (server.stdio ? [server.stdio.command, ...server.stdio.args].join(" ") : server.kind === "demo" ? "built into this console (in-process, nothing spawned)" : "—");
@@ -50,7 +53,7 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
         <div className="flex min-w-0 flex-1 basis-64 flex-wrap items-center gap-x-2 gap-y-0.5">
           <IconImage icons={server.session?.serverInfo?.icons} className="size-5" />
           <h1 className="truncate text-lg font-semibold tracking-tight">{server.name}</h1>
-          {server.archivedAt ? <Badge tone="amber">server archived</Badge> : <ServerStatusLabel status={server.status} />}
+          {server.archivedAt ? <Badge tone="amber">server archived</Badge> : <ServerStatusLabel state={state} detail={!connect.error} />}
           {server.kind !== "http" && <Badge tone="violet">{server.kind}</Badge>}
           <p className="min-w-0 flex-1 basis-40 truncate font-mono text-xs text-muted" title={server.url ?? endpoint}>
             {server.kind === "agent" && server.agentId ? <ViaAgent agentId={server.agentId} /> : endpoint}
@@ -129,11 +132,6 @@ export function ServerHeader({ server, onConnected, onDisconnected }: ServerHead
       {connect.error && (
         <Alert tone="error" title="Could not connect">
           {connect.error.message}
-        </Alert>
-      )}
-      {sessionError && (
-        <Alert tone="error" title="The last connection failed">
-          {sessionError}
         </Alert>
       )}
       {replaced && connected && (

@@ -7,7 +7,7 @@ import { Skeleton } from "@/components/ui/spinner";
 import { useServers } from "@/lib/domains/servers/hooks";
 import { DemoOffer } from "./demo-offer";
 import { NewServerLink } from "./new-server-link";
-import { ServerStatusLabel } from "./server-status";
+import { serverState, ServerStatusLabel } from "./server-status";
 import { Cell, Row, Table } from "@/components/ui/table";
 
 export function ServerList() {
@@ -48,7 +48,7 @@ export function ServerList() {
               </Link>
             </Cell>
             <Cell>
-              <ServerStatusLabel status={server.status} />
+              <ServerStatusLabel state={serverState(server)} />
             </Cell>
             <Cell className="max-w-xs truncate font-mono text-xs text-muted">
               {server.url ?? (server.stdio ? `stdio: ${server.stdio.command}` : server.kind)}

@@ -7,11 +7,14 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/field";
 import type { ServerDto } from "@/lib/domains/servers";
 import type { TrafficDirection } from "@/lib/domains/traffic";
-import { downloadTraffic, usePinnedTraffic, useSessionTraffic } from "@/lib/domains/traffic/hooks";
+import { downloadTraffic, usePinnedTraffic, useSessionTraffic, type TrafficOrder } from "@/lib/domains/traffic/hooks";
 import { SessionPicker } from "./session-picker";
 import { TrafficRow } from "./traffic-row";
 
-/** Every JSON-RPC message of a session, both directions, responses paired with their request. */
+/**
+ * Every JSON-RPC message of a session, both directions, responses paired with their request:
+ * newest first (new ones arrive at the top while live), a page at a time, or from the oldest.
+ */
 export function TrafficPanel({ server }: { server: ServerDto }) {
   const live = server.status === "connected" ? (server.session?.id ?? null) : null;
   const [picked, setPicked] = useState("");
@@ -20,7 +23,8 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
   const [method, setMethod] = useState("");
   const [q, setQ] = useState("");
   const filter = { ...(direction ? { direction } : {}), ...(method.trim() ? { method: method.trim() } : {}), ...(q.trim() ? { q: q.trim() } : {}) };
-  const traffic = useSessionTraffic(sessionId, filter, !picked && !!live);
+  const [order, setOrder] = useState<TrafficOrder>("newest");
+  const traffic = useSessionTraffic(sessionId, filter, !picked && !!live, order);
   const [exportError, setExportError] = useState<Error | null>(null);
   const messages = traffic.data?.pages.flatMap((p) => p.items) ?? [];
   const pins = usePinnedTraffic(sessionId, !picked && !!live);
@@ -38,6 +42,9 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
         </Select>
         <Input aria-label="Method" placeholder="Method, e.g. tools/call" className="w-48!" value={method} onChange={(e) => setMethod(e.target.value)} />
         <Input aria-label="Search traffic" placeholder="Search bodies" className="w-48!" value={q} onChange={(e) => setQ(e.target.value)} />
+        <Button size="sm" variant="ghost" disabled={!sessionId} onClick={() => setOrder(order === "newest" ? "oldest" : "newest")}>
+          {order === "newest" ? "Jump to oldest" : "Back to newest"}
+        </Button>
         <Button
           size="sm"
           disabled={!sessionId}
@@ -63,7 +70,8 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
         <EmptyState title="No messages">{direction || method || q ? "Nothing matches the filter." : "Nothing was recorded for this session."}</EmptyState>
       ) : (
         <ol
-          aria-label="Messages"
+          aria-label={order === "newest" ? "Messages, newest first" : "Messages, oldest first"}
+          data-testid="traffic-messages"
           aria-busy={traffic.isPlaceholderData || undefined}
           className={`flex flex-col divide-y rounded-md border text-xs ${traffic.isPlaceholderData ? "opacity-60 transition-opacity" : ""}`}
         >
@@ -74,7 +82,7 @@ export function TrafficPanel({ server }: { server: ServerDto }) {
       )}
       {traffic.hasNextPage && (
         <Button size="sm" busy={traffic.isFetchingNextPage} onClick={() => void traffic.fetchNextPage()} className="self-start">
-          More messages
+          {order === "newest" ? "Older messages" : "Newer messages"}
         </Button>
       )}
     </section>

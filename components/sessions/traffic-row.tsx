@@ -15,7 +15,7 @@ import { callBodyOf, replayOf, type ReplayableRequest } from "./replay";
 import { ReplayEditor } from "./replay-editor";
 
 const KIND_TONE = { request: "blue", response: "green", error: "red", notification: "neutral" } as const;
-const STATUS_TONE = { ok: "green", pending: "blue", error: "red", timeout: "red", cancelled: "neutral", interrupted: "neutral" } as const;
+const STATUS_TONE = { ok: "green", pending: "blue", error: "red", timeout: "red", cancelled: "neutral", interrupted: "neutral", denied: "red" } as const;
 
 /** One message: a summary line that opens its body, with Pin, Replay and Edit and send. */
 export function TrafficRow({ message: m, serverId, pinned, testId = "traffic-row" }: { message: TrafficMessageDto; serverId: string; pinned: boolean; testId?: string }) {

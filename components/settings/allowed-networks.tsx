@@ -9,6 +9,7 @@ import { useCan } from "@/lib/identity/auth/hooks";
 import { parseAllowEntry } from "@/lib/core/net";
 import type { WorkspaceSettingsDto } from "@/lib/team/workspaces";
 import { useUpdateWorkspaceSettings } from "@/lib/team/workspaces/hooks";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 
 /** Settings → Workspace: the console's outbound network policy and the workspace's allow-list. */
 export function AllowedNetworks({ settings }: { settings: WorkspaceSettingsDto }) {
@@ -37,15 +38,17 @@ export function AllowedNetworks({ settings }: { settings: WorkspaceSettingsDto }
           ? ` Entries must lie within what the operator allows (SWITCHBOARD_ALLOWED_NETWORKS): ${envAllowed.join(", ")}; metadata and link-local addresses never.`
           : " The operator allows no entries (SWITCHBOARD_ALLOWED_NETWORKS), so this list can only be empty."}
       </p>
-      <fieldset disabled={!admin.allowed} title={admin.reason || undefined}>
-        <Field
-          label="Allowed networks"
-          error={invalid.length ? `Not a CIDR, an address, a host name or *.domain: ${invalid.join(", ")}` : null}
-          hint="One per line: a CIDR (10.0.0.0/8, fd00::/8), one address, a host name, or *.domain."
-        >
-          {(p) => <Textarea {...p} rows={4} placeholder="10.1.0.0/16" value={text} onChange={(e) => setText(e.target.value)} />}
-        </Field>
-      </fieldset>
+      <DisabledReason reason={admin.allowed ? null : admin.reason}>
+        <fieldset>
+          <Field
+            label="Allowed networks"
+            error={invalid.length ? `Not a CIDR, an address, a host name or *.domain: ${invalid.join(", ")}` : null}
+            hint="One per line: a CIDR (10.0.0.0/8, fd00::/8), one address, a host name, or *.domain."
+          >
+            {(p) => <Textarea {...p} rows={4} placeholder="10.1.0.0/16" value={text} onChange={(e) => setText(e.target.value)} />}
+          </Field>
+        </fieldset>
+      </DisabledReason>
       <div className="flex items-center gap-3">
         <RoleGate min="admin">
           <Button type="submit" variant="primary" busy={update.isPending} disabled={invalid.length > 0}>

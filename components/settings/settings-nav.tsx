@@ -13,6 +13,7 @@ export const SETTINGS_PAGES: { href: string; label: string; min: Role }[] = [
   { href: "/settings/workspace", label: "Workspace", min: "viewer" },
   { href: "/settings/shares", label: "Share links", min: "member" },
   { href: "/settings/environments", label: "Environments", min: "viewer" },
+  { href: "/settings/gateway", label: "Gateway", min: "viewer" },
   { href: "/settings/audit", label: "Audit log", min: "admin" },
 ];
 

@@ -13,6 +13,7 @@ import { useUpdateWorkspaceSettings, useWorkspaceSettings } from "@/lib/team/wor
 import { AllowedNetworks } from "./allowed-networks";
 import { DeleteWorkspace } from "./delete-workspace";
 import { WorkspaceSso } from "./workspace-sso";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 
 /** Settings → Workspace: name, retention, public share links, redaction list, and deletion. */
 export function WorkspaceSettings() {
@@ -60,46 +61,48 @@ function SettingsForm({ settings, update }: { settings: WorkspaceSettingsDto; up
       <h2 id="workspace-settings-title" className="text-sm font-semibold">
         Workspace
       </h2>
-      <fieldset disabled={!admin.allowed} className="flex flex-col gap-4" title={admin.reason || undefined}>
-        <Field label="Name" required className="w-80">
-          {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
-        </Field>
-        <Field label="Keep calls for (days)" className="w-80" error={retentionError} hint="Empty keeps history forever. Older calls, with their sessions and logs, are purged by a scheduled job.">
-          {(p) => <Input {...p} inputMode="numeric" placeholder="forever" value={retention} onChange={(e) => setRetention(e.target.value)} />}
-        </Field>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={publicShares} onChange={(e) => setPublicShares(e.target.checked)} />
-          Allow public share links (anyone with a link can see that one call, redacted)
-        </label>
-        <Field
-          label="Redacted field names"
-          hint="One per line. Fields whose names contain one of these (case, - and _ ignored) are masked in share links. The default list always applies, also to history, traffic and exports; names added here add to it."
-        >
-          {(p) => (
-            <Textarea
-              {...p}
-              rows={6}
-              value={keys}
-              onChange={(e) => {
-                setKeys(e.target.value);
-                setUseDefaultKeys(false);
-              }}
-            />
-          )}
-        </Field>
-        <div className="flex items-center gap-2">
-          <Button
-            size="sm"
-            onClick={() => {
-              setKeys(DEFAULT_REDACTION_KEYS.join("\n"));
-              setUseDefaultKeys(true);
-            }}
+      <DisabledReason reason={admin.allowed ? null : admin.reason}>
+        <fieldset className="flex flex-col gap-4">
+          <Field label="Name" required className="w-80">
+            {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
+          <Field label="Keep calls for (days)" className="w-80" error={retentionError} hint="Empty keeps history forever. Older calls, with their sessions and logs, are purged by a scheduled job.">
+            {(p) => <Input {...p} inputMode="numeric" placeholder="forever" value={retention} onChange={(e) => setRetention(e.target.value)} />}
+          </Field>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={publicShares} onChange={(e) => setPublicShares(e.target.checked)} />
+            Allow public share links (anyone with a link can see that one call, redacted)
+          </label>
+          <Field
+            label="Redacted field names"
+            hint="One per line. Fields whose names contain one of these (case, - and _ ignored) are masked in share links. The default list always applies, also to history, traffic and exports; names added here add to it."
           >
-            Restore the default list
-          </Button>
-          {useDefaultKeys && <span className="text-xs text-muted">Using the default list</span>}
-        </div>
-      </fieldset>
+            {(p) => (
+              <Textarea
+                {...p}
+                rows={6}
+                value={keys}
+                onChange={(e) => {
+                  setKeys(e.target.value);
+                  setUseDefaultKeys(false);
+                }}
+              />
+            )}
+          </Field>
+          <div className="flex items-center gap-2">
+            <Button
+              size="sm"
+              onClick={() => {
+                setKeys(DEFAULT_REDACTION_KEYS.join("\n"));
+                setUseDefaultKeys(true);
+              }}
+            >
+              Restore the default list
+            </Button>
+            {useDefaultKeys && <span className="text-xs text-muted">Using the default list</span>}
+          </div>
+        </fieldset>
+      </DisabledReason>
       <div className="flex items-center gap-3">
         <RoleGate min="admin">
           <Button type="submit" variant="primary" busy={update.isPending} disabled={Boolean(retentionError) || !name.trim()}>

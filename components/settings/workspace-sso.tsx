@@ -8,6 +8,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/spinner";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { useCan } from "@/lib/identity/auth/hooks";
 import type { WorkspaceProviderDto, WorkspaceSsoDto } from "@/lib/identity/sso";
 import { useRegisterSsoProvider, useRemoveSsoProvider, useUpdateWorkspaceSso, useVerifySsoProvider, useWorkspaceSso } from "@/lib/identity/sso/hooks";
@@ -140,40 +141,80 @@ function RegisterProvider() {
 function Requirements({ sso, owner, update }: { sso: WorkspaceSsoDto; owner: { allowed: boolean; reason: string }; update: ReturnType<typeof useUpdateWorkspaceSso> }) {
   const [required, setRequired] = useState(sso.ssoRequired);
   const [role, setRole] = useState(sso.ssoDefaultRole);
+  const [confirming, setConfirming] = useState(false);
   const active = sso.provider?.state === "active";
+  // Turning the rule on (not keeping it on) is what would lock these people out.
+  const lockOut = required && !sso.ssoRequired ? sso.lockOut : [];
+  const save = () => update.mutate({ ssoRequired: required, ssoDefaultRole: role }, { onSettled: () => setConfirming(false) });
   return (
     <form
       aria-label="Single sign-on rules"
       className="flex flex-col gap-3"
       onSubmit={(e) => {
         e.preventDefault();
-        update.mutate({ ssoRequired: required, ssoDefaultRole: role });
+        if (lockOut.length) setConfirming(true);
+        else save();
       }}
     >
-      <fieldset disabled={!owner.allowed} title={owner.reason || undefined} className="flex flex-col gap-3">
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={required} disabled={!active && !required} onChange={(e) => setRequired(e.target.checked)} />
-          Require single sign-on (members&apos; passwords are refused; owners keep theirs)
-        </label>
-        <Field label="Role at the first sign-in" className="w-60">
-          {(p) => (
-            <Select {...p} value={role} onChange={(e) => setRole(e.target.value as WorkspaceSsoDto["ssoDefaultRole"])}>
-              <option value="viewer">viewer</option>
-              <option value="member">member</option>
-              <option value="admin">admin</option>
-            </Select>
-          )}
-        </Field>
-      </fieldset>
+      <DisabledReason reason={owner.allowed ? null : owner.reason}>
+        <fieldset className="flex flex-col gap-3">
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={required} disabled={!active && !required} onChange={(e) => setRequired(e.target.checked)} />
+            Require single sign-on (members&apos; passwords are refused; owners keep theirs)
+          </label>
+          <Field label="Role at the first sign-in" className="w-60">
+            {(p) => (
+              <Select {...p} value={role} onChange={(e) => setRole(e.target.value as WorkspaceSsoDto["ssoDefaultRole"])}>
+                <option value="viewer">viewer</option>
+                <option value="member">member</option>
+                <option value="admin">admin</option>
+              </Select>
+            )}
+          </Field>
+        </fieldset>
+      </DisabledReason>
+      {lockOut.length > 0 && (
+        <Alert tone="warning" title={`${lockOut.length} ${lockOut.length === 1 ? "member" : "members"} would be locked out`}>
+          <LockOutList members={lockOut} domain={sso.provider?.domain ?? ""} />
+        </Alert>
+      )}
       {owner.allowed && (
         <div className="flex items-center gap-3">
-          <Button type="submit" size="sm" busy={update.isPending}>
+          <Button type="submit" size="sm" busy={update.isPending && !confirming}>
             Save single sign-on
           </Button>
           {update.isSuccess && <Alert tone="success">Saved.</Alert>}
         </div>
       )}
       <ErrorAlert error={update.error} />
+      <ConfirmDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title="Require single sign-on and lock these members out?"
+        description={<LockOutList members={lockOut} domain={sso.provider?.domain ?? ""} />}
+        confirmLabel={`Require SSO, lock out ${lockOut.length}`}
+        busy={update.isPending}
+        onConfirm={save}
+      />
     </form>
+  );
+}
+
+/** Who would be locked out, and why: their address is outside the provider's domain and they never signed in with it. */
+function LockOutList({ members, domain }: { members: WorkspaceSsoDto["lockOut"]; domain: string }) {
+  return (
+    <div className="flex flex-col gap-1 whitespace-normal">
+      <p>
+        Their email is outside @{domain} and they have never signed in with the identity provider, so it cannot sign them in and their
+        password would be refused. Their sessions and API tokens end when you save.
+      </p>
+      <ul aria-label="Members who would be locked out" className="list-disc pl-5">
+        {members.map((m) => (
+          <li key={m.userId}>
+            {m.name} &lt;{m.email}&gt; · {m.role}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { Alert, ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DisabledReason } from "@/components/ui/disabled-reason";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -20,11 +21,9 @@ export function ShareButton({ callId }: { callId: string }) {
   const [open, setOpen] = useState(false);
   if (shares.data && !shares.data.publicSharesEnabled) {
     return (
-      <span title={SHARES_DISABLED_MESSAGE} className="inline-flex" data-testid="share-disabled">
-        <Button disabled aria-disabled>
-          Share
-        </Button>
-      </span>
+      <DisabledReason reason={SHARES_DISABLED_MESSAGE} data-testid="share-disabled">
+        <Button>Share</Button>
+      </DisabledReason>
     );
   }
   return (

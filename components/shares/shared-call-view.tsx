@@ -44,6 +44,9 @@ function asCallDto(call: SharedCall): CallDto {
     tags: [],
     starred: false,
     noteCount: 0,
+    timing: null,
+    policyRuleId: null,
+    virtualServer: null,
   };
 }
 

@@ -122,6 +122,7 @@ function Figures({ stats }: { stats: Stats }) {
       <Figure label="Timeouts" value={totals.timeouts.toLocaleString()} href={historyHref({ ...range, status: "timeout" })} detail="no answer in time" />
       <Figure label="p50" value={formatMs(totals.p50)} href={historyHref(range)} detail={answeredOnly(totals)} />
       <Figure label="p95" value={formatMs(totals.p95)} href={historyHref(range)} detail={answeredOnly(totals)} />
+      {totals.denied > 0 && <Figure label="Denied" value={totals.denied.toLocaleString()} href={historyHref({ ...range, status: "denied" })} detail="refused by the workspace's rules" />}
     </div>
   );
 }

@@ -3,7 +3,12 @@
 export type Segment = string | number;
 
 export function toPointer(segments: Segment[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+  return segments.reduce<string>((pointer, s) => childPointer(pointer, s), "");
+}
+
+/** The pointer of `key` inside the node at `pointer` (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function childPointer(pointer: string, key: Segment): string {
+  return `${pointer}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
 /** `$.items[0].name`, with bracket quotes for keys that are not identifiers. */
@@ -37,11 +42,11 @@ export function searchJson(value: unknown, query: string): { matches: Set<string
     }
     if (scalar || depth > 200) return;
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length && matches.size < MAX_MATCHES; i++) visit(node[i], `${pointer}/${i}`, null, depth + 1);
+      for (let i = 0; i < node.length && matches.size < MAX_MATCHES; i++) visit(node[i], childPointer(pointer, i), null, depth + 1);
     } else {
       for (const k in node as Record<string, unknown>) {
         if (matches.size >= MAX_MATCHES) break;
-        visit((node as Record<string, unknown>)[k], `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, k, depth + 1);
+        visit((node as Record<string, unknown>)[k], childPointer(pointer, k), k, depth + 1);
       }
     }
   };

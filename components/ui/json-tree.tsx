@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
-import { pointerAncestors, searchJson, toJsonPath, type Segment } from "./json-paths";
+import { childPointer, pointerAncestors, searchJson, toJsonPath, type Segment } from "./json-paths";
 
 const PAGE = 500;
 const MAX_STRING = 10_000;
@@ -13,8 +13,15 @@ interface TreeContext {
   marks: Map<string, string[]>;
   markTone: MarkTone;
   copyPaths: boolean;
+  onPick?: (pointer: string, value: unknown) => void;
 }
 const Ctx = createContext<TreeContext>({ openDepth: 2, matches: new Set(), forcedOpen: new Set(), marks: new Map(), markTone: "error", copyPaths: false });
+
+/** The label of a value's pick button: `Use /content/0/text = "Echo: hi"` (a long value cut). */
+const pickLabel = (pointer: string, value: unknown) => {
+  const shown = JSON.stringify(value) ?? "undefined";
+  return `Use ${pointer || "the whole value"} = ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`;
+};
 
 type MarkTone = "error" | "notice";
 const MARK_NOTE: Record<MarkTone, string> = {
@@ -35,16 +42,18 @@ interface JsonTreeProps {
   markTone?: MarkTone;
   /** A "copy path" button next to each key. */
   copyPaths?: boolean;
+  /** Makes every scalar value a button that picks it: its JSON Pointer and the value. */
+  onPick?: (pointer: string, value: unknown) => void;
 }
 
 /** A collapsible, read-only view of any JSON value. Everything is rendered as text; big nodes page. */
-export function JsonTree({ value, openDepth = 2, label, search = "", marks, markTone = "error", copyPaths = false }: JsonTreeProps) {
+export function JsonTree({ value, openDepth = 2, label, search = "", marks, markTone = "error", copyPaths = false, onPick }: JsonTreeProps) {
   const found = useMemo(() => searchJson(value, search), [value, search]);
   const ctx = useMemo<TreeContext>(() => {
     const forcedOpen = new Set(found.open);
     for (const pointer of marks?.keys() ?? []) for (const a of pointerAncestors(pointer)) forcedOpen.add(a);
-    return { openDepth, matches: found.matches, forcedOpen, marks: marks ?? new Map(), markTone, copyPaths };
-  }, [found, marks, markTone, openDepth, copyPaths]);
+    return { openDepth, matches: found.matches, forcedOpen, marks: marks ?? new Map(), markTone, copyPaths, onPick };
+  }, [found, marks, markTone, openDepth, copyPaths, onPick]);
   return (
     <Ctx.Provider value={ctx}>
       <div role="group" aria-label={label ?? "JSON"} className="overflow-x-auto font-mono text-xs leading-5">
@@ -98,7 +107,7 @@ function MarkNote({ pointer }: { pointer: string }) {
 }
 
 function Node({ name, value, path, pointer }: { name: string | null; value: unknown; path: Segment[]; pointer: string }) {
-  const { openDepth, forcedOpen, marks, markTone, matches } = useContext(Ctx);
+  const { openDepth, forcedOpen, marks, markTone, matches, onPick } = useContext(Ctx);
   const [limit, setLimit] = useState(PAGE);
   const marked = marks.has(pointer);
   const ring = marked ? `outline outline-1 ${MARK_RING[markTone]} rounded-sm` : "";
@@ -106,7 +115,17 @@ function Node({ name, value, path, pointer }: { name: string | null; value: unkn
     return (
       <div className={`pl-4 break-all ${ring}`} data-pointer={pointer}>
         <Key name={name} path={path} pointer={pointer} />
-        {matches.has(pointer) && name === null ? <mark><Scalar value={value} /></mark> : <Scalar value={value} />}
+        {onPick ? (
+          <PickButton pointer={pointer} value={value}>
+            <Scalar value={value} />
+          </PickButton>
+        ) : matches.has(pointer) && name === null ? (
+          <mark>
+            <Scalar value={value} />
+          </mark>
+        ) : (
+          <Scalar value={value} />
+        )}
         <MarkNote pointer={pointer} />
       </div>
     );
@@ -145,7 +164,7 @@ function Node({ name, value, path, pointer }: { name: string | null; value: unkn
       </summary>
       <div>
         {entries.map(([k, v]) => (
-          <Node key={k} name={isArray ? null : JSON.stringify(k)} value={v} path={[...path, isArray ? Number(k) : k]} pointer={`${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`} />
+          <Node key={k} name={isArray ? null : JSON.stringify(k)} value={v} path={[...path, isArray ? Number(k) : k]} pointer={childPointer(pointer, k)} />
         ))}
         {size > limit && (
           <button type="button" onClick={() => setLimit(limit + PAGE)} className="pl-4 text-left text-accent hover:underline">
@@ -155,6 +174,24 @@ function Node({ name, value, path, pointer }: { name: string | null; value: unkn
       </div>
       <span className="text-muted">{close}</span>
     </details>
+  );
+}
+
+function PickButton({ pointer, value, children }: { pointer: string; value: unknown; children: ReactNode }) {
+  const { onPick } = useContext(Ctx);
+  return (
+    <button
+      type="button"
+      aria-label={pickLabel(pointer, value)}
+      data-pointer={pointer}
+      onClick={(e) => {
+        e.preventDefault();
+        onPick?.(pointer, value);
+      }}
+      className="cursor-pointer rounded px-0.5 text-left break-all hover:bg-hover hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-accent"
+    >
+      {children}
+    </button>
   );
 }
 

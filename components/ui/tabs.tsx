@@ -39,7 +39,7 @@ export function Tabs<T extends string>({ label, tabs, value, onChange, children,
 
   return (
     <div className={cn("flex min-h-0 flex-col", className)}>
-      <div ref={listRef} role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 border-b px-1">
+      <div ref={listRef} role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex flex-wrap gap-x-1 border-b px-1">
         {tabs.map((tab) => {
           const selected = tab.id === value;
           return (

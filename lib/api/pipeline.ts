@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
 import { matchRoute, routeKeyOf } from "@/lib/core/routes";
+import { startTiming } from "@/lib/core/timing";
 import type { RouteHandler } from "./route";
 import { BufferedRequest, Reply, writeReply, type ApiRequest } from "./reply";
 import { FORWARDED_HEADER } from "./request-target";
@@ -32,11 +33,12 @@ export function apiPipeline({ headers, modules = ROUTE_MODULES }: { headers: [st
   };
 
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const t0 = performance.now();
     const url = req.url ?? "/";
     if (!PREFIXES.some((prefix) => url.startsWith(prefix)) || !METHODS.has(req.method ?? "")) return false;
     const found = matchRoute(url.split("?")[0]!);
     if (!found) return false;
-    void serve(req, res, moduleOf(found.route.pattern), routeKeyOf(req.method!, found.route), found.params, headers).catch((err) => {
+    void serve(req, res, moduleOf(found.route.pattern), routeKeyOf(req.method!, found.route), found.params, headers, t0).catch((err) => {
       console.error("[api] request failed", err);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(res.headersSent ? undefined : JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log" } }));
@@ -51,7 +53,7 @@ export async function headersForEveryPath(config: NextConfig): Promise<[string, 
   return rules.filter((rule) => rule.source === "/:path*").flatMap((rule) => rule.headers.map((h): [string, string] => [h.key, h.value]));
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, module: Promise<Record<string, unknown>>, routedAs: string, params: Record<string, string>, headers: [string, string][]) {
+async function serve(req: IncomingMessage, res: ServerResponse, module: Promise<Record<string, unknown>>, routedAs: string, params: Record<string, string>, headers: [string, string][], t0: number) {
   const exports = await module;
   const handler = exports[req.method!];
   if (typeof handler !== "function") {
@@ -64,10 +66,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, module: Promise<
   res.once("close", () => res.writableFinished || aborted.abort());
   for (const [name, value] of headers) res.setHeader(name, value);
   const route = handler as RouteHandler & Partial<Pick<RouteHandler, "serve">>;
+  // The request's timing starts when it arrived (its Server-Timing `route` stage counts the body read).
   const reply = route.serve
-    ? await route.serve(await toApiRequest(req, aborted.signal), params, routedAs)
-    : Reply.from(await (handler as NextStyle)(await toFetchRequest(req, aborted.signal), { params: Promise.resolve(params) }));
+    ? await route.serve(timed(await toApiRequest(req, aborted.signal), t0), params, routedAs)
+    : Reply.from(await (handler as NextStyle)(timed(await toFetchRequest(req, aborted.signal), t0), { params: Promise.resolve(params) }));
   await writeReply(reply, res, aborted.signal);
+}
+
+function timed<R extends object>(request: R, t0: number): R {
+  startTiming(request, t0);
+  return request;
 }
 
 function headersOf(req: IncomingMessage): Headers {
@@ -105,8 +113,14 @@ async function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Promis
   return new Request(urlOf(req), { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } as RequestInit);
 }
 
-async function readAll(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+// Events, not `for await`: the stream's async iterator cost more than the rest of reading a small body.
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once("error", reject);
+    // After `end` this settles nothing; before it, the client went away mid-body.
+    req.once("close", () => reject(new Error("The request ended before its body")));
+  });
 }

@@ -56,6 +56,8 @@ type RawBody = string | Uint8Array | ReadableStream<Uint8Array> | null;
  */
 export class Reply {
   readonly raw: RawBody | undefined;
+  /** The JSON body as text, once rendered (the API's wrapper renders it to time the stage). */
+  private json: string | undefined;
 
   constructor(
     readonly body: unknown,
@@ -81,7 +83,20 @@ export class Reply {
   }
 
   withHeader(name: string, value: string): Reply {
-    return new Reply(this.body, this.status, { ...this.headers, [name]: value }, this.raw);
+    return this.withHeaders({ [name]: value });
+  }
+
+  /** A copy with these headers set as well (the JSON rendered, if it was, rides along). */
+  withHeaders(headers: Record<string, string>): Reply {
+    const reply = new Reply(this.body, this.status, { ...this.headers, ...headers }, this.raw);
+    reply.json = this.json;
+    return reply;
+  }
+
+  /** Renders a JSON body to text now rather than when it is written; the text, or null for a raw body or a 204. */
+  render(): string | null {
+    if (this.raw !== undefined || this.status === 204) return null;
+    return (this.json ??= JSON.stringify(this.body));
   }
 }
 
@@ -91,7 +106,8 @@ export function toResponse(reply: Reply): Response {
   for (const [name, value] of Object.entries(reply.headers)) for (const v of [value].flat()) headers.append(name, v);
   if (reply.raw !== undefined) return new Response(reply.raw as BodyInit | null, { status: reply.status, headers });
   if (reply.status === 204) return new Response(null, { status: 204, headers });
-  return Response.json(reply.body, { status: reply.status, headers });
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  return new Response(reply.render(), { status: reply.status, headers });
 }
 
 /** The direct pipeline: the Reply onto the socket; a stream stops when the client goes away. */
@@ -99,7 +115,7 @@ export async function writeReply(reply: Reply, res: ServerResponse, signal: Abor
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (reply.raw === undefined) {
     if (reply.status === 204) return void res.writeHead(204).end();
-    const json = JSON.stringify(reply.body);
+    const json = reply.render()!;
     res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
     return void res.end(json);
   }

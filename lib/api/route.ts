@@ -10,6 +10,7 @@ import { requestOrigin } from "@/lib/identity/auth";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "@/lib/relay/protocol";
 import { readBodyText } from "./body";
 import { Reply, ROUTE_HEADER, toResponse, type ApiRequest } from "./reply";
+import { SERVER_TIMING_HEADER, timingOf, type Timing } from "@/lib/core/timing";
 import type { Principal } from "@/lib/core/access";
 
 export { Reply };
@@ -45,7 +46,9 @@ function routeHandler<P extends Params>(answer: (request: ApiRequest, params: Pr
  */
 export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerContext<P>) => Promise<unknown>): RouteHandler<P> {
   return routeHandler<P>(async (request, params, routedAs) => {
+    const timing = timingOf(request);
     let judged: string | undefined;
+    let at = timing.since("route", timing.startedAt);
     try {
       const { key, access } = routeAccess(request, routedAs);
       const principal = await authenticate(request);
@@ -53,10 +56,13 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       const refusal = gateRefusal({ access, principal, method: request.method });
       if (refusal) throw refusal;
       judged = key;
-      return markRoute(toReply(await handler({ request, principal, params: await pathParams(params) })), judged);
+      at = timing.since("auth", at);
+      const result = await handler({ request, principal, params: await pathParams(params) });
+      return finish(toReply(result), judged, timing);
     } catch (err) {
-      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).then(Reply.from, errorReply);
-      return markRoute(errorReply(err), judged);
+      if (err instanceof ServedElsewhere) return forwardRequest(request, bodies.get(request) ?? null, err).then(Reply.from, errorReply).then((reply) => forwarded(reply, timing));
+      if (judged === undefined) timing.since("auth", at);
+      return finish(errorReply(err), judged, timing);
     }
   });
 }
@@ -70,15 +76,20 @@ const bodies = new WeakMap<ApiRequest, string>();
  */
 export function withPublic<P extends Params = Params>(handler: (ctx: { request: ApiRequest; params: P }) => Promise<unknown>): RouteHandler<P> {
   return routeHandler<P>(async (request, params, routedAs) => {
+    const timing = timingOf(request);
     let judged: string | undefined;
+    let at = timing.since("route", timing.startedAt);
     try {
       const { key, access } = routeAccess(request, routedAs);
       if (access !== "public") throw new SwitchboardError("forbidden", "This route is not public");
       refuseCrossSite(request, { requireOrigin: request.headers.has("cookie") });
       judged = key;
-      return markRoute(toReply(await handler({ request, params: await pathParams(params) })), judged);
+      at = timing.since("auth", at);
+      const result = await handler({ request, params: await pathParams(params) });
+      return finish(toReply(result), judged, timing);
     } catch (err) {
-      return markRoute(errorReply(err), judged);
+      if (judged === undefined) timing.since("auth", at);
+      return finish(errorReply(err), judged, timing);
     }
   });
 }
@@ -109,12 +120,22 @@ function routeAccess(request: ApiRequest, routedAs: string | undefined): { key: 
 }
 
 /**
- * Every answer of a request that passed the gate names the matrix entry it was judged by, so a
+ * The answer as sent: its JSON rendered (the `render` stage) and its `Server-Timing` set. Every
+ * answer of a request that passed the gate names the matrix entry it was judged by, so a
  * test (tests/integration/route-identity.test.ts) can check from outside that the gate judged the route
  * the request line names, whichever pipeline served it.
  */
-function markRoute(reply: Reply, key: string | undefined): Reply {
-  return key ? reply.withHeader(ROUTE_HEADER, key) : reply;
+function finish(reply: Reply, key: string | undefined, timing: Timing): Reply {
+  const from = performance.now();
+  reply.render();
+  timing.since("render", from);
+  const header = timing.header();
+  return key ? reply.withHeaders({ [ROUTE_HEADER]: key, [SERVER_TIMING_HEADER]: header }) : reply.withHeaders({ [SERVER_TIMING_HEADER]: header });
+}
+
+// Another instance answered: its own Server-Timing (when it sent one) says where the call's time went.
+function forwarded(reply: Reply, timing: Timing): Reply {
+  return reply.headers[SERVER_TIMING_HEADER] ? reply : reply.withHeaders({ [SERVER_TIMING_HEADER]: timing.header() });
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -186,7 +207,16 @@ export function callBodyLimit(): number {
  * Parses a JSON body with a zod schema; a missing or malformed body is a 400, a body over
  * `maxBytes` a 413 (nothing past the cap is kept in memory, whatever Content-Length claims).
  */
-export async function parseBody<S extends z.ZodType>(request: ApiRequest, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<z.infer<S>> {
+export async function parseBody<S extends z.ZodType>(request: ApiRequest, schema: S, options: { maxBytes?: number } = {}): Promise<z.infer<S>> {
+  const from = performance.now();
+  try {
+    return await parsedBody(request, schema, options);
+  } finally {
+    timingOf(request).since("validation", from);
+  }
+}
+
+async function parsedBody<S extends z.ZodType>(request: ApiRequest, schema: S, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number }): Promise<z.infer<S>> {
   const text = await readBodyText(request, maxBytes);
   bodies.set(request, text);
   let raw: unknown;

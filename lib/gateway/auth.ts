@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "@/lib/core/access";
+import type { RequestHead, Role } from "@/lib/core/access";
 import { consoleOrigin } from "@/lib/identity/auth";
 import { fromToken, grantPrincipal } from "@/lib/identity/auth/server";
 import { SwitchboardError } from "@/lib/core/errors";
@@ -31,7 +31,7 @@ export class GatewayAuthError extends Error {
 }
 
 /** The URL a host connects to: the resource its OAuth tokens are issued for. */
-export function resourceUrl(request: Request, slug: string, serverName?: string): string {
+export function resourceUrl(request: RequestHead, slug: string, serverName?: string): string {
   return gatewayResourceUrl(consoleOrigin(request), slug, serverName);
 }
 
@@ -47,7 +47,7 @@ const API_TOKEN = /^sb_/;
  * OAuth access token the console issued for this endpoint (or its workspace's aggregated one) to
  * a member of the workspace.
  */
-export async function authenticateGateway(request: Request, route: Pick<GatewayRoute, "workspaceId">, resource: string): Promise<GatewayPrincipal> {
+export async function authenticateGateway(request: RequestHead, route: Pick<GatewayRoute, "workspaceId">, resource: string | (() => string)): Promise<GatewayPrincipal> {
   const header = request.headers.get("authorization") ?? "";
   if (!/^bearer /i.test(header)) throw new GatewayAuthError(401, null, "This endpoint needs a bearer token: sign in with OAuth, or an API token with the gateway scope");
   const token = header.slice(7).trim();
@@ -60,7 +60,7 @@ export async function authenticateGateway(request: Request, route: Pick<GatewayR
     if (principal.workspaceId !== route.workspaceId) throw new GatewayAuthError(401, "invalid_token", "This token belongs to another workspace");
     return { ...pick(principal), tokenId: principal.tokenId ?? null, oauthClientId: null, limitKey: `token:${principal.tokenId}` };
   }
-  const grant = await verifyGatewayAccessToken(token, resource);
+  const grant = await verifyGatewayAccessToken(token, typeof resource === "string" ? resource : resource());
   if (!grant) throw new GatewayAuthError(401, "invalid_token", "The access token is invalid, expired, revoked or for another endpoint");
   const principal = await grantPrincipal(grant.userId, route.workspaceId, request);
   if (!principal) throw new GatewayAuthError(403, "invalid_token", "You are no longer a member of this workspace");

@@ -21,6 +21,8 @@ interface Presence {
   principalKey: string;
   serverId: string;
   touchedAt: number;
+  /** Open sessions of a legacy-era host (none for a modern-era one): the row ends when the last one does. */
+  sessions: number;
   /** Its row is written (a disconnect or an end must not overtake the insert). */
   recorded: Promise<unknown>;
 }
@@ -37,11 +39,12 @@ const presences = () => piece("gatewayPresence", (): Presences => ({ byKey: new 
  * one, per (principal, server, host name); a host of the aggregated endpoint is listed under each
  * server behind it.
  */
-export function hostSeen(target: BridgeTarget, host: HostInfo): void {
+export function hostSeen(target: BridgeTarget, host: HostInfo, opened = 0): void {
   const now = Date.now();
   for (const member of target.members) {
-    const key = `${target.principal.limitKey}\n${member.server.id}\n${host.name ?? ""}`;
+    const key = presenceKey(target, member.server.id, host);
     const found = presences().byKey.get(key);
+    if (found) found.sessions += opened;
     if (found) {
       if (now - found.touchedAt > TOUCH_EVERY_MS) {
         found.touchedAt = now;
@@ -51,8 +54,23 @@ export function hostSeen(target: BridgeTarget, host: HostInfo): void {
     }
     const id = crypto.randomUUID();
     const recorded = recordConnection(id, member.server, target.principal, host);
-    presences().byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, recorded });
+    presences().byKey.set(key, { id, principalKey: target.principal.limitKey, serverId: member.server.id, touchedAt: now, sessions: opened, recorded });
   }
+}
+
+/** A legacy-era host closed a session (its DELETE): when it held no other, its row ends as closed. */
+export function hostSessionClosed(target: BridgeTarget, host: HostInfo): void {
+  for (const member of target.members) {
+    const key = presenceKey(target, member.server.id, host);
+    const presence = presences().byKey.get(key);
+    if (!presence || --presence.sessions > 0) continue;
+    presences().byKey.delete(key);
+    void presence.recorded.then(() => q.endConnection({ id: presence.id, reason: "closed" })).catch(() => undefined);
+  }
+}
+
+function presenceKey(target: BridgeTarget, serverId: string, host: HostInfo): string {
+  return `${target.principal.limitKey}\n${serverId}\n${host.name ?? ""}`;
 }
 
 /** A host's row under Connected clients (a relay session's or a bridged host's); a failure is logged, not thrown. */

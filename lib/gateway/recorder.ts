@@ -1,5 +1,8 @@
 import "server-only";
-import { beginHostCall } from "@/lib/domains/calls/server";
+import type { Timing } from "@/lib/core/timing";
+import type { CallError } from "@/lib/domains/calls";
+import { beginHostCall, policyError, refuseHostCall } from "@/lib/domains/calls/server";
+import type { PolicyDecision } from "@/lib/domains/policies";
 import type { CallMethod } from "@/lib/mcp/server";
 import { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
@@ -23,16 +26,24 @@ interface GatewayCallStart {
   /** The host ("name version"), when it said. */
   client: string | null;
   credential: Credential;
+  /** A call through a virtual server: its name (the call is the real server's and tool's). */
+  virtualServer?: string | null;
+  /** The rule holding the call for a person's approval. */
+  policyRuleId?: string | null;
 }
 
 /** One recorded gateway call: finished once, whichever way it ends. */
 export interface GatewayCall {
   readonly id: string;
+  /** The arguments as history records them (secrets masked). */
+  readonly params: string;
   progress(progress: Record<string, unknown>): void;
-  /** The answer the host got. */
-  answered(result: Record<string, unknown>): void;
+  /** The answer the host got; `timing`: the host's request's stages (recorded on the call). */
+  answered(result: Record<string, unknown>, timing?: Timing): void;
   /** It ended without an answer: the server's error, a timeout, a cancellation, the connection gone (lib/gateway/outcome.ts). */
-  failed(err: unknown): void;
+  failed(err: unknown, timing?: Timing): void;
+  /** Nobody approved it (lib/gateway/hold.ts): it ends `denied`, never sent. */
+  denied(error: CallError): void;
 }
 
 /**
@@ -52,19 +63,44 @@ export async function beginGatewayCall(start: GatewayCallStart): Promise<Gateway
     origin: "gateway",
     client: start.client,
     credential: await start.credential,
+    virtualServer: start.virtualServer ?? null,
+    policyRuleId: start.policyRuleId ?? null,
   });
   let finished = false;
-  const finish = (outcome: Parameters<typeof handle.finish>[0]) => {
+  const finish = (outcome: Parameters<typeof handle.finish>[0], timing?: Timing) => {
     if (finished) return;
     finished = true;
-    void handle.finish(outcome).catch(() => undefined);
+    void handle.finish(outcome, timing).catch(() => undefined);
   };
   return {
     id: handle.id,
+    params: handle.params,
     progress: (progress) => {
       if (!finished) handle.progress(progress);
     },
-    answered: (result) => finish({ result }),
-    failed: (err) => finish(outcomeOf(err)),
+    answered: (result, timing) => finish({ result }, timing),
+    failed: (err, timing) => finish(outcomeOf(err), timing),
+    denied: (error) => finish({ status: "denied", error }),
   };
+}
+
+/** A call the workspace's rules refused at the gate: recorded in history (status `denied`, the rule), never sent. */
+export async function recordRefusal(start: GatewayCallStart, decision: PolicyDecision): Promise<void> {
+  const { principal: who } = start;
+  await refuseHostCall(
+    {
+      server: start.server,
+      userId: who.userId,
+      userName: who.userName,
+      method: start.method,
+      name: start.name,
+      params: start.params,
+      origin: "gateway",
+      client: start.client,
+      credential: null,
+      policyRuleId: decision.rule?.id ?? null,
+      virtualServer: start.virtualServer ?? null,
+    },
+    policyError(decision),
+  );
 }

@@ -19,8 +19,9 @@ import { sweepBridgeSessions } from "./bridge/sessions";
 import { gatewayPath, type ConnectedClientDto, type ExposureDto, type ExposureInput } from "./index";
 import * as q from "./queries";
 
-export { handleGatewayRequest } from "./passthrough/endpoint";
-export { handleAggregateRequest } from "./bridge/aggregate";
+export { handleGatewayRequest, serveGatewayRequest } from "./passthrough/endpoint";
+export { handleAggregateRequest, serveAggregateRequest } from "./bridge/aggregate";
+export { aggregateHandler, gatewayHandler } from "./handlers";
 
 export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {
   const server = await getServer(principal, serverId);

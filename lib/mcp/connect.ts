@@ -1,9 +1,10 @@
 import type { PriorDiscovery, Transport } from "@modelcontextprotocol/client";
 import { McpError } from "./errors";
-import { explainError } from "./explain";
+import { explainError, failureContext } from "./explain";
 import type { HttpRecorder } from "./http";
 import { LogLevelStamp } from "./logging";
-import { bothFailed, fallbackPlan, planAttempt, probeFailure, withProbeContext, type AttemptPlan } from "./negotiation";
+import { bothFailed, fallbackPlan, modernPlan, planAttempt, probeFailure, slowStart, slowStartFailed, withProbeContext, type AttemptPlan } from "./negotiation";
+import { ProbeWatch } from "./probe-watch";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
@@ -55,13 +56,19 @@ export async function openSession(config: ConnectionConfig, hooks: SessionHooks,
 async function negotiate(kind: SessionTransportKind, make: MakeTransport, config: ConnectionConfig, hooks: SessionHooks, plan: AttemptPlan, deadline: number): Promise<Session> {
   const first = await attempt(kind, make, config, hooks, plan, deadline, null);
   if ("session" in first) return first.session;
+  if (first.slow) {
+    // The process read the probe once up and chose the modern era: a fresh one, asked in that era.
+    const retry = await attempt(kind, make, config, hooks, modernPlan(), deadline, `${first.slow}; connected on a fresh process`);
+    if ("session" in retry) return retry.session;
+    throw slowStartFailed(first.slow, retry.error);
+  }
   if (!first.probe) throw first.error;
   const second = await attempt(kind, make, config, hooks, fallbackPlan(), deadline, `${first.probe}; connected with initialize`);
   if ("session" in second) return second.session;
   throw bothFailed(first.probe, first.error, second.error);
 }
 
-type Outcome = { session: Session } | { error: McpError; probe: string | null };
+type Outcome = { session: Session } | { error: McpError; probe: string | null; slow?: string | null };
 
 async function attempt(
   kind: SessionTransportKind,
@@ -75,13 +82,14 @@ async function attempt(
   const remaining = deadline - Date.now();
   if (remaining <= 0) return { error: connectTimeout(config.timeoutMs), probe: null };
   const { transport, recorder } = make();
-  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure, internal: config.fetch?.isInternal?.(config.url) ?? false });
+  const context = () => ({ url: config.url, timeoutMs: config.timeoutMs, http: recorder?.lastFailure, ...failureContext(config) });
   const session = new Session(kind, transport, recorder, hooks, plan.negotiation);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(connectTimeout(config.timeoutMs)), remaining);
   });
-  session.progressRouter = new ProgressRouter(decorate(session.transport, config, hooks));
+  const watch = plan.mayFallBack && kind === "relay" ? new ProbeWatch(session.transport) : null;
+  session.progressRouter = new ProgressRouter(decorate(watch ?? session.transport, config, hooks));
   const { prior } = plan;
   const connecting = session.client.connect(session.progressRouter, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
   connecting.catch(() => {});
@@ -92,7 +100,7 @@ async function attempt(
     const error = explainError(err, context());
     const probe = plan.label === "probe" ? probeFailure(err) : null;
     if (probe && !plan.mayFallBack) return { error: withProbeContext(error), probe: null };
-    return { error, probe };
+    return { error, probe, slow: watch ? slowStart(error, watch.unansweredMs) : null };
   } finally {
     clearTimeout(timer);
   }

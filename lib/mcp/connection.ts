@@ -4,7 +4,7 @@ import { openSession } from "./connect";
 import { CallsInFlight } from "./calls-in-flight";
 import { McpError } from "./errors";
 import { ResourceSubscriptions } from "./resource-subscriptions";
-import { explainError } from "./explain";
+import { explainError, failureContext } from "./explain";
 import { PROGRESS_ROUTE_KEY } from "./progress-router";
 import type { Session, SessionHooks } from "./session";
 import * as tasks from "./tasks";
@@ -243,8 +243,14 @@ class Connection implements McpConnection {
   }
 
   private async attempt<T>(session: Session, call: SdkCall<T>, opts: RequestOptions, timeoutMs: number): Promise<T> {
+    // One signal for the request: the caller's cancel is forwarded to it (AbortSignal.any would
+    // make a second, dearer one per call).
     const poison = new AbortController();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, poison.signal]) : poison.signal;
+    const outer = opts.signal;
+    const forward = () => poison.abort(outer!.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener("abort", forward, { once: true });
+    const signal = poison.signal;
     const fail = (err: McpError) => poison.abort(err);
     session.track(fail);
     const { progressKey } = opts as { progressKey?: string };
@@ -256,13 +262,14 @@ class Connection implements McpConnection {
       if (poison.signal.aborted) throw poison.signal.reason;
       throw err;
     } finally {
+      outer?.removeEventListener("abort", forward);
       session.untrack(fail);
       unroute?.();
     }
   }
 
   private explain(err: unknown, session: Session, timeoutMs: number): McpError {
-    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure, internal: this.config.fetch?.isInternal?.(this.config.url) ?? false });
+    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure, ...failureContext(this.config) });
   }
 
   /** The live session; opens one if an earlier re-initialise failed. */

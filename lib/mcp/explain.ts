@@ -1,8 +1,11 @@
 import { STATUS_CODES } from "node:http";
 import { InsufficientScopeError, OAuthError, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { findAddressRefusal } from "@/lib/core/net";
+import { maskSecretValues, secretValues } from "@/lib/core/redaction";
 import { McpError, type McpErrorKind } from "./errors";
 import type { HttpFailure } from "./http";
+import { forbiddenForCredentials, summarizeBody } from "./own-text";
+import type { ConnectionConfig } from "./types";
 
 /** What the caller knows that the error does not carry. */
 interface ExplainContext {
@@ -12,6 +15,19 @@ interface ExplainContext {
   http?: HttpFailure | null;
   /** The server is inside a network (loopback, private…): what it answered is never quoted. */
   internal?: boolean;
+  /** A refusal with this status may be quoted although the server is internal (lib/core/net `quotesOwnRefusal`). */
+  quotesRefusal?: (status: number) => boolean;
+  /** Values the server was sent (stored headers): masked wherever its answer is quoted. */
+  secrets?: readonly string[];
+}
+
+/** What a connection's configuration tells the explainer: whether the server is internal, which of its refusals may be quoted anyway, what to mask. */
+export function failureContext(config: Pick<ConnectionConfig, "url" | "fetch" | "headers">): Pick<ExplainContext, "internal" | "quotesRefusal" | "secrets"> {
+  return {
+    internal: config.fetch?.isInternal?.(config.url) ?? false,
+    quotesRefusal: (status) => config.fetch?.quotesOwnRefusal?.(config.url, status) ?? false,
+    secrets: Object.values(config.headers),
+  };
 }
 
 const JSON_RPC_NAMES: Record<number, string> = {
@@ -165,12 +181,13 @@ function explainHttpStatus(
 ): McpError {
   const failure = context.http?.status === status ? context.http : null;
   const text = statusText || failure?.statusText || STATUS_CODES[status] || "";
-  const excerpt = context.internal ? "" : (body ?? failure?.bodyExcerpt ?? "").slice(0, 500);
+  const quiet = context.internal && !(context.quotesRefusal?.(status) ?? false);
+  const excerpt = quiet ? "" : (body ?? failure?.bodyExcerpt ?? "").slice(0, 500);
   const www = failure?.wwwAuthenticate ?? undefined;
-  const kind: McpErrorKind = status === 401 || status === 403 ? "unauthorized" : "http";
+  const said = maskSecretValues(summarizeBody(excerpt), secretValues(context.secrets ?? []));
+  const kind: McpErrorKind = status === 401 || (status === 403 && forbiddenForCredentials(www, said)) ? "unauthorized" : "http";
   let message = `HTTP ${status}${text ? ` ${text}` : ""}`;
   if (www) message += ` — WWW-Authenticate: ${www}`;
-  const said = summarizeBody(excerpt);
   if (said) message += ` (server said: ${said})`;
   return new McpError(kind, message, {
     status,
@@ -257,26 +274,6 @@ function hostOf(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function summarizeBody(body: string): string {
-  if (!body.trim()) return "";
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown }; message?: unknown };
-    const message = parsed.error?.message ?? parsed.message;
-    if (typeof message === "string" && message) return truncate(message);
-  } catch {
-    // Not JSON: fall through to a text summary.
-  }
-  const pre = /<pre>([\s\S]*?)<\/pre>/i.exec(body)?.[1];
-  const text = (pre ?? body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, "").replace(/<[^>]*>/g, " "))
-    .replace(/\s+/g, " ")
-    .trim();
-  return truncate(text);
-}
-
-function truncate(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 function isValidationError(err: Error): boolean {

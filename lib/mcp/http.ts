@@ -38,12 +38,10 @@ export function createHttpRecorder(baseFetch: OutboundFetchLike = fetch): HttpRe
       const quiet = baseFetch.isInternal?.(url) ?? false;
       recorder.internal ||= quiet;
       if (!response.ok && response.status !== 304) {
-        recorder.lastFailure = await describeFailure(method, response, quiet);
+        recorder.lastFailure = await describeFailure(method, response, quiet && !(baseFetch.quotesOwnRefusal?.(url, response.status) ?? false));
         return response;
       }
-      if (method === "POST" && isJson(response.headers.get("content-type")) && carriesRequest(init?.body)) {
-        return checkedJsonResponse(response, quiet);
-      }
+      if (method === "POST" && isJson(response.headers.get("content-type"))) return checkedJsonResponse(response, quiet, init?.body);
       return response;
     },
   };
@@ -96,13 +94,19 @@ function carriesRequest(body: unknown): boolean {
   }
 }
 
-async function checkedJsonResponse(response: Response, quiet: boolean): Promise<Response> {
+/**
+ * Parses a JSON answer once: a malformed one to a request fails that request (the body is parsed
+ * only then, to tell); a good one reaches the SDK already parsed (its json() is this parse).
+ */
+async function checkedJsonResponse(response: Response, quiet: boolean, body: unknown): Promise<Response> {
   const text = await response.text();
   const excerpt = quiet ? {} : { bodyExcerpt: text.slice(0, EXCERPT_CHARS) };
+  const rebuilt = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
+    if (!carriesRequest(body)) return rebuilt();
     // V8's parse message quotes the body.
     throw new McpError("protocol", quiet ? "Server sent malformed JSON" : `Server sent malformed JSON (${(err as Error).message})`, {
       code: -32700,
@@ -112,9 +116,12 @@ async function checkedJsonResponse(response: Response, quiet: boolean): Promise<
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
+    if (!carriesRequest(body)) return rebuilt();
     throw new McpError("protocol", "Server answered with JSON that is not a JSON-RPC 2.0 message", { code: -32600, ...excerpt });
   }
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const checked = rebuilt();
+  Object.defineProperty(checked, "json", { value: () => Promise.resolve(parsed) });
+  return checked;
 }
 
 function isJsonRpcMessage(value: unknown): boolean {

@@ -23,12 +23,13 @@ export interface AttemptPlan {
  * probe; the probe gets a share of the budget so that a server that never answers it leaves time
  * for initialize. Legacy runs initialize only; modern probes with the whole budget and no fallback.
  */
-export function planAttempt(config: Pick<ConnectionConfig, "protocolEra" | "eraHint" | "discoverResult" | "timeoutMs">, prior?: PriorDiscovery): AttemptPlan {
+export function planAttempt(config: Pick<ConnectionConfig, "protocolEra" | "eraHint" | "discoverResult" | "timeoutMs" | "createTransport" | "transportKind">, prior?: PriorDiscovery): AttemptPlan {
   const era: ProtocolEra = config.protocolEra ?? "auto";
   if (era === "legacy") return { negotiation: { mode: "legacy" }, prior: LEGACY, label: "initialize", mayFallBack: false };
   if (era === "modern") return { negotiation: { mode: { pin: MODERN_REVISION } }, label: "probe", mayFallBack: false };
   const remembered = prior ?? rememberedPrior(config);
-  const auto: VersionNegotiationOptions = { mode: "auto", probe: { timeoutMs: probeBudgetMs(config.timeoutMs) } };
+  const stdio = config.createTransport !== undefined && config.transportKind !== "memory";
+  const auto: VersionNegotiationOptions = { mode: "auto", probe: { timeoutMs: probeBudgetMs(config.timeoutMs, stdio) } };
   if (remembered) return { negotiation: auto, prior: remembered, label: "remembered", mayFallBack: false };
   return { negotiation: auto, label: "probe", mayFallBack: true };
 }
@@ -38,13 +39,45 @@ export function fallbackPlan(): AttemptPlan {
   return { negotiation: { mode: "legacy" }, prior: LEGACY, label: "fallback", mayFallBack: false };
 }
 
+/** The plan after a stdio probe that went unanswered while the process was starting: the modern era on a fresh process. */
+export function modernPlan(): AttemptPlan {
+  return { negotiation: { mode: { pin: MODERN_REVISION } }, label: "fallback", mayFallBack: false };
+}
+
 /**
  * A server that is up answers `server/discover` in milliseconds; one that drops unknown methods on
  * the floor would otherwise eat the whole connect timeout. A third of the budget, at most 5 s,
  * leaves at least two thirds for initialize (and the HTTP+SSE fallback after it).
+ *
+ * A stdio process is different: it reads nothing until it has started (`npx -y`/`uvx` on a cold
+ * cache, a Python server importing its world), and a stdio probe that times out is not a failure
+ * but the SDK's signal to send initialize down the same pipe. So it gets two thirds of the budget.
  */
-export function probeBudgetMs(timeoutMs: number): number {
+export function probeBudgetMs(timeoutMs: number, stdio = false): number {
+  if (stdio) return Math.max(1, Math.floor((timeoutMs * 2) / 3));
   return Math.max(1, Math.min(PROBE_BUDGET_CAP_MS, Math.floor(timeoutMs / 3)));
+}
+
+/**
+ * A stdio probe that got no answer (the SDK then sent initialize in place) and an initialize
+ * answered "unsupported protocol version" by a server that names the modern revision: the process
+ * was still starting when the probe gave up, read the probe first once up, and chose the modern era.
+ * Null when the failure means something else.
+ */
+export function slowStart(err: McpError, unansweredMs: number | null): string | null {
+  if (unansweredMs === null || err.kind !== "protocol_version") return null;
+  const supported = (err.data as { supported?: unknown } | undefined)?.supported;
+  if (!Array.isArray(supported) || !supported.includes(MODERN_REVISION)) return null;
+  return `server/discover got no answer within ${seconds(unansweredMs)} (the server was probably still starting)`;
+}
+
+/** The retry on a fresh process failed as well: an error about the time waited, not the protocol. */
+export function slowStartFailed(reason: string, retry: McpError): McpError {
+  return new McpError("timeout", `${reason}; a fresh process then failed: ${retry.message}`, copyDetails(retry));
+}
+
+export function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function rememberedPrior(config: Pick<ConnectionConfig, "eraHint" | "discoverResult">): PriorDiscovery | undefined {

@@ -84,7 +84,11 @@ export interface ConnectionConfig {
   onUrlElicitationRequired?: (elicitations: Record<string, unknown>[]) => void;
 }
 
-export type OutboundFetchLike = FetchLike & { isInternal?: (url: string | URL | undefined) => boolean };
+export type OutboundFetchLike = FetchLike & {
+  isInternal?: (url: string | URL | undefined) => boolean;
+  /** A refusal (4xx) of an internal server that may be quoted all the same (lib/core/net: loopback on a loopback console). */
+  quotesOwnRefusal?: (url: string | URL | undefined, status: number) => boolean;
+};
 
 /** A server→client request the console relays to a person (or answers itself, for roots). */
 export type ServerRequest =

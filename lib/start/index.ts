@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
+import path from "node:path";
 import type { Duplex } from "node:stream";
 import next, { type NextConfig } from "next";
 import { apiPipeline, headersForEveryPath } from "@/lib/api/pipeline";
@@ -12,7 +13,8 @@ import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/core/db/url";
 import * as events from "@/lib/core/events/bus";
 import { instanceConnections } from "@/lib/gateway/queries";
 import { closeGateway } from "@/lib/gateway/server";
-import { snapshotOnConnect } from "@/lib/watch/drift/server";
+import { snapshotOnConnect, withheldDefinition } from "@/lib/watch/drift/server";
+import { registerDefinitionGuard } from "@/lib/domains/policies/server";
 import { startInstance } from "@/lib/core/instances/lifecycle";
 import { installMemberWrites } from "@/lib/team/members/queries";
 import { monitorWork } from "@/lib/watch/monitors/server";
@@ -22,6 +24,7 @@ import { startRuntime } from "@/lib/core/runtime";
 import { startSandboxServer } from "@/lib/domains/apps/sandbox-server";
 import { restoreAgentSessions } from "@/lib/domains/servers/server";
 import { onSessionConnected } from "@/lib/domains/sessions/server";
+import { sharePages } from "@/lib/domains/shares/server";
 import { countUsers } from "@/lib/team/workspaces/queries";
 import { setupCode } from "@/lib/team/workspaces/setup-code";
 import { clientError, requestFront } from "./front";
@@ -97,7 +100,10 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   // The API and the gateway through the console's own pipeline; Next serves them in development.
   const configFile = new URL("../../next.config.js", import.meta.url).href;
   const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
-  const api = dev || !config().directApi ? null : apiPipeline({ headers: await headersForEveryPath(nextConfig) });
+  const everyPath = await headersForEveryPath(nextConfig);
+  const api = dev || !config().directApi ? null : apiPipeline({ headers: everyPath });
+  // Share links' page loads: their prerendered shell with the link's status and data (Next in development).
+  const sharePage = dev ? null : sharePages({ distDir: path.resolve(nextConfig.distDir ?? ".next"), headers: everyPath });
   const relay = attachRelay({
     publish: events.publish,
     agents: {
@@ -111,7 +117,7 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const handshakeMs = config().handshakeTimeoutMs;
   const front = requestFront({
     trustProxy: config().trustProxy,
-    pipelines: [...(api ? [api] : []), (req, res) => void nextRequest(req, res)],
+    pipelines: [...(api ? [api] : []), ...(sharePage ? [sharePage] : []), (req, res) => void nextRequest(req, res)],
     // In development Next serves its HMR socket from the listener it adds to the server on its first request.
     upgrades: [relay, ...(dev ? [{ handles: (req: IncomingMessage) => req.url?.startsWith("/_next/") === true, upgrade: () => undefined }] : [])],
     handshakeMs,
@@ -121,6 +127,8 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const sandbox = await startSandboxServer({ host: hostname, port: configuredSandboxPort ?? port + 1, fixed: configuredSandboxPort !== null });
   // Capability drift: a snapshot of every connection that goes live (before agents' sessions come back).
   onSessionConnected(snapshotOnConnect);
+  // Pinned definitions: the policy engine withholds what drift says changed since an admin approved it.
+  registerDefinitionGuard(withheldDefinition);
   // An agent that comes back reopens the sessions its servers had.
   restoreAgentSessions();
   // Every periodic job (lib/start/jobs.ts): retention, drift's daily check, deliveries, monitors, sweepers…

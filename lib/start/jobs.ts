@@ -1,3 +1,4 @@
+import { expireOverdueApprovals } from "@/lib/domains/approvals/server";
 import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/watch/alerts/server";
 import { insertAuditEvents } from "@/lib/core/audit/queries";
 import { deleteOldCalls } from "@/lib/domains/calls/queries";
@@ -15,6 +16,7 @@ import { pingLiveSessions } from "@/lib/domains/sessions/server";
 import { forgetRollupsBefore } from "@/lib/domains/stats/rollup";
 
 const HOUR_MS = 3_600_000;
+const APPROVALS_EXPIRE_MS = 15_000;
 
 async function reapRuns(): Promise<string | void> {
   const reaped = await reapExpiredRuns();
@@ -52,6 +54,8 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
     { name: "sessions.health", discipline: "each-instance", everyMs: config.healthIntervalMs, variable: "SWITCHBOARD_HEALTH_INTERVAL_MS", run: pingLiveSessions },
     { name: "gateway.sweep", discipline: "each-instance", everyMs: GATEWAY_SWEEP_MS, variable: "SWITCHBOARD_GATEWAY_IDLE_MS", run: sweepGateway },
     { name: "search.index", discipline: "each-instance", everyMs: sqlite ? config.searchIndexMs : off, variable: "SWITCHBOARD_SEARCH_INDEX_MS", run: indexFinishedCalls },
+    // A compare-and-set: pending approvals past their deadline (their holding instance stopped) end `expired`.
+    { name: "approvals.expire", discipline: "each-instance", everyMs: APPROVALS_EXPIRE_MS, variable: null, run: expireOverdueApprovals },
     { name: "sqlite.optimize", discipline: "each-instance", everyMs: sqlite ? OPTIMIZE_INTERVAL_MS : off, variable: null, run: optimizeDatabase },
   ];
 }

@@ -90,7 +90,7 @@ test("pair a real agent, call a stdio tool through it, see it go offline", async
   expect(await agent.stop()).toBe(0);
   await expect(page.getByTestId("agent-status")).toHaveText("offline", { timeout: 20_000 });
   await page.goto(serverUrl);
-  await expect(page.getByTestId("server-status")).toHaveText("offline", { timeout: 20_000 });
+  await expect(page.getByTestId("server-status")).toHaveText("unreachable", { timeout: 20_000 });
   await expect(page.getByRole("status").filter({ hasText: "Agent offline" })).toContainText("laptop");
 
   // Revoking asks first, then the agent is listed as revoked.

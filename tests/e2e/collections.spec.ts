@@ -100,10 +100,11 @@ test("history → new collection, a failing assertion names its path, fixed it p
   const comparison = page.getByRole("region", { name: "Run comparison" });
   const compared = comparison.getByTestId("compare-step");
   await expect(compared).toHaveCount(2);
-  await expect(compared.nth(0).getByTestId("compare-a")).toHaveText("passed");
-  await expect(compared.nth(0).getByTestId("compare-b")).toHaveText("failed");
-  await expect(compared.nth(0)).toContainText("passed → failed");
-  await expect(compared.nth(1)).toContainText("passed → skipped");
+  // The earlier run is A, whichever run's page it is compared on.
+  await expect(compared.nth(0).getByTestId("compare-a")).toHaveText("failed");
+  await expect(compared.nth(0).getByTestId("compare-b")).toHaveText("passed");
+  await expect(compared.nth(0)).toContainText("failed → passed");
+  await expect(compared.nth(1)).toContainText("skipped → passed");
   await page.screenshot({ path: `${SHOTS}/collections-compare.png` });
 });
 

@@ -88,13 +88,37 @@ test("a shared call of the demo server says where that server truly runs, on the
   await context.close();
 });
 
+test("a call's page says where its time went: console, network and server, the console's stages a tap away, at 390 px", async ({ browser }) => {
+  // A ping of the session splits the server's time from the network's.
+  expect((await owner.api("POST", `/api/v1/servers/${demoId}/ping`)).body.ping.health).toBe("healthy");
+  const call = (await owner.api("POST", `/api/v1/servers/${demoId}/tools/call`, { name: "add", arguments: { a: 2, b: 3 } })).body.call;
+  expect(call.timing.networkSource).toBe("ping");
+  const { context, page } = await signedIn(browser, 390);
+  await page.goto(`${sb.url}/calls/${call.id}`);
+  const time = page.getByTestId("call-timing");
+  await expect(time.getByRole("img")).toHaveAttribute("aria-label", /^Console [\d.]+ ms, Network [\d.]+ ms, Server [\d.]+ ms, of [\d.]+ ms in all$/);
+  await expect(time.getByTestId("call-timing-total")).toHaveText(/^[\d.]+ ms$/);
+  const stages = time.getByTestId("call-timing-stages");
+  await expect(stages).toBeHidden();
+  await time.getByTestId("call-timing-console").locator("summary").click();
+  for (const stage of ["Route", "Auth", "Validation", "Session", "Connection", "Journal"]) await expect(stages).toContainText(stage);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // A call that had to open the session first: the handshake is not counted as the console's time.
+  expect((await owner.api("POST", `/api/v1/servers/${demoId}/disconnect`)).status).toBeLessThan(300);
+  const first = (await owner.api("POST", `/api/v1/servers/${demoId}/tools/call`, { name: "add", arguments: { a: 1, b: 1 } })).body.call;
+  expect(first.timing.stages.connect).toBeGreaterThanOrEqual(1);
+  await page.goto(`${sb.url}/calls/${first.id}`);
+  await expect(time.getByRole("img")).toHaveAttribute("aria-label", /^Console [\d.]+ ms, Opening the session [\d.]+ ms, /);
+  await context.close();
+});
+
 test("history: the origin filter says what it shows, the search hint fits, re-runs link to their originals", async ({ browser }) => {
   const original = (await owner.api("GET", `/api/v1/calls?serverId=${demoId}&name=add`)).body.items.at(-1);
   const rerun = (await owner.api("POST", `/api/v1/calls/${original.id}/rerun`)).body.call;
   const { context, page } = await signedIn(browser);
   await page.goto(`${sb.url}/history`);
   const origin = page.getByLabel("Origin");
-  await expect(origin.locator("option:checked")).toHaveText("All but automatic reads");
+  await expect(origin.locator("option:checked")).toHaveText("People's work");
   await expect(origin).toHaveAttribute("title", /re-reading a subscribed resource.*MCP App loading its resources/);
   // The whole placeholder is visible in its box.
   const search = page.getByLabel("Search", { exact: true });

@@ -16,7 +16,7 @@ test.beforeAll(async () => {
   const { api } = await setupOwner(sb.url);
   ids = {};
   for (const mode of ["xss", "huge", "silent", "malformed"]) {
-    const res = await api("POST", "/api/v1/servers", { name: mode, url: `${hostile.baseUrl}/${mode}`, timeoutMs: 3000 });
+    const res = await api("POST", "/api/v1/servers", { name: mode, url: `${hostile.baseUrl}/${mode}`, timeoutMs: 20_000 });
     ids[mode] = res.body.server.id;
   }
 });

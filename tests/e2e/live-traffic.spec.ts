@@ -59,8 +59,10 @@ test("log panel with level and search, traffic view with pairs, filter and expor
   const response = live.trafficRows().filter({ has: page.getByTestId("traffic-duration") });
   await expect(response).toHaveAttribute("data-kind", "response");
   await expect(response).toHaveAttribute("data-direction", "in");
-  await live.trafficRows().first().getByRole("button").click();
-  await expect(live.trafficRows().first().locator("pre")).toContainText('"name": "toggle-simulated-logging"');
+  // Newest first: the response, then its request.
+  await expect(live.trafficRows().first()).toHaveAttribute("data-kind", "response");
+  await live.trafficRows().last().getByRole("button").click();
+  await expect(live.trafficRows().last().locator("pre")).toContainText('"name": "toggle-simulated-logging"');
   await page.screenshot({ path: `${SHOTS}/traffic.png` });
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export NDJSON" }).click()]);

@@ -102,7 +102,7 @@ test("a monitor every 5 s of a failing collection: failing with one incident and
   await expect(failing.getByRole("link", { name: "Echo monitor" })).toBeVisible();
   await expect(failing.getByRole("link", { name: "Open the run" })).toHaveAttribute("href", /^\/runs\/[\w-]+$/);
   await expect(failing.getByTestId("alert-delivery").filter({ hasText: "console" })).toHaveAttribute("data-ok", "true");
-  await expect(failing.getByTestId("alert-delivery").filter({ hasText: "webhook" })).toContainText(`webhook ${new URL(hookUrl).origin}/…: sent`);
+  await expect(failing.getByTestId("alert-delivery").filter({ hasText: "webhook" })).toContainText(`webhook ${new URL(hookUrl).origin}/…: sent`, { timeout: 45_000 });
   expect(received.map((b) => b.event)).toEqual(["failing"]);
   expect(received[0]!.url).toMatch(/\/runs\/[\w-]+$/);
 

@@ -37,8 +37,12 @@ test("add an OAuth server → sign-in needed → sign in at the authorization se
 
   const panel = page.getByRole("region", { name: "OAuth" });
   await expect(panel.getByTestId("oauth-state")).toHaveText("Not signed in");
-  // Listing tools needed a sign-in: the page says so, next to the button that does it.
-  await expect(page.getByRole("alert").first()).toContainText('"guarded" needs your own sign-in');
+  // Listing tools needed a sign-in: the page says so in one word everywhere, and offers the sign-in where the tools would be.
+  await expect(page.getByTestId("server-status")).toHaveText("signed out");
+  const tools = page.getByRole("tabpanel", { name: "Tools" });
+  await expect(tools).toContainText('"guarded" needs your own sign-in');
+  await expect(tools.getByRole("button", { name: "Sign in to guarded" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Servers" }).getByRole("link", { name: "guarded (signed out)" })).toBeVisible();
 
   await panel.getByRole("button", { name: "Sign in to guarded" }).click();
   await expect(page).toHaveURL(/\/servers\/[\w-]+\?oauth=signed-in$/);

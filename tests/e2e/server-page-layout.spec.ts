@@ -98,6 +98,34 @@ test("at 390×844 the result is scrolled into view after Run, and focus goes wit
   await context.close();
 });
 
+test("at 390×844 no tab of the server page scrolls sideways", async ({ browser }) => {
+  const { context, page } = await signedIn(browser, 390, 844);
+  await page.goto(`${sb.url}/servers/${serverId}`);
+  const views = page.getByRole("tablist", { name: "Server views" }).getByRole("tab");
+  await expect(views.first()).toBeVisible();
+  const names = await views.allTextContents();
+  expect(names.length).toBeGreaterThanOrEqual(5);
+  const overflow = () =>
+    page.evaluate(() => {
+      const main = document.querySelector("main#main")!;
+      // What sticks out, to name the culprit when this fails.
+      const wide = [...main.querySelectorAll("*")]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest(".truncate,[class*='overflow-']"))
+        .slice(0, 3)
+        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)}`);
+      return { page: document.documentElement.scrollWidth, main: main.scrollWidth - main.clientWidth, wide };
+    });
+  for (const name of names) {
+    await views.filter({ hasText: name }).click();
+    await expect(views.filter({ hasText: name })).toHaveAttribute("aria-selected", "true");
+    await expect(page.locator(".animate-pulse")).toHaveCount(0);
+    // The page itself and its scrolling main area: neither is wider than the screen.
+    const { wide, ...widths } = await overflow();
+    expect(widths, `tab ${name}: ${wide.join(", ")}`).toEqual({ page: 390, main: 0 });
+  }
+  await context.close();
+});
+
 test("compare page screenshots at 1366 and 390", async ({ browser }) => {
   for (const [width, height] of [
     [1366, 900],

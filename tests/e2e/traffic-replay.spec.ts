@@ -43,6 +43,8 @@ async function echoCalls(): Promise<Call[]> {
 async function openRequest(page: Page) {
   await page.goto(`${sb.url}/servers/${serverId}`);
   await new LivePage(page).openView("Traffic");
+  // From the oldest: the recorded request stays the first row while replays arrive.
+  await page.getByRole("button", { name: "Jump to oldest" }).click();
   await page.getByRole("textbox", { name: "Method" }).fill("tools/call");
   // Until the filtered page arrives the list shows the unfiltered one (marked busy), whose first
   // request is `initialize`: a row opened there would be gone a moment later.

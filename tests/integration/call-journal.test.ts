@@ -77,6 +77,20 @@ describe("the call journal, the one writer of call rows", () => {
     expect((await row("a2")).progress).toBe('{"progress":1,"id":"a2"}');
   });
 
+  it("commits outside a transaction Prisma holds open on its connection: that one's rollback keeps the row", async () => {
+    const { prisma } = await import("@/lib/core/db/client");
+    let written: Promise<void> | undefined;
+    const rolledBack = prisma.$transaction(async (tx) => {
+      await tx.workspace.update({ where: { id: "w1" }, data: { name: "Renamed" } });
+      written = journal.recordPending(pending("x1", "i1"));
+      throw new Error("roll back");
+    });
+    await expect(rolledBack).rejects.toThrow("roll back");
+    await written;
+    expect((await row("x1")).status).toBe("pending");
+    expect((await read(`SELECT name FROM workspace WHERE id = ?`, "w1"))[0]!.name).toBe("W");
+  });
+
   it("writes a call that never reached its server as one finished row", async () => {
     const now = new Date("2026-11-27T10:05:00.000Z");
     await journal.recordFailedCall({ ...pending("f1", "i1"), status: "error", isError: false, result: null, error: '{"kind":"connection"}', finishedAt: now, durationMs: 0, resultSize: null });

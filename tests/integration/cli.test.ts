@@ -163,7 +163,13 @@ describe("the CLI served at /cli.tgz, run with npx against a real console and se
     const imported = await cli("import", file, ...conn());
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/Imported "Weather smoke \(copy\)" \(3 steps\)/);
+    // The name is taken now: the CLI says which name would do, and --name imports under it.
+    const again = await cli("import", file, ...conn());
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/--name "Weather smoke \(copy\) \(2\)"/);
+    const renamed = await cli("import", file, "--name", "Weather smoke (copy) (2)", ...conn());
+    expect(renamed.code, renamed.stderr).toBe(0);
     const names = (await api("GET", "/api/v1/collections")).body.items.map((c: { name: string }) => c.name);
-    expect(names).toEqual(expect.arrayContaining(["Weather smoke", "Weather smoke (copy)"]));
+    expect(names).toEqual(expect.arrayContaining(["Weather smoke", "Weather smoke (copy)", "Weather smoke (copy) (2)"]));
   });
 });

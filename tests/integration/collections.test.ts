@@ -199,6 +199,33 @@ describe("collections: steps, runs, environments and roles", () => {
     expect((await api("POST", "/api/v1/collections/import", { ...file, switchboard: "other" })).status).toBe(400);
   });
 
+  it("fills a run's step labels with its variables; secrets and unknown names stay {{name}}", async () => {
+    const c = (await api("POST", "/api/v1/collections", { name: "labels", variables: { city: "Paris" }, steps: [echo("l", { label: "Weather in {{city}} with {{ key }} and {{nobody}}" }), echo("{{city}}")] })).body.collection;
+    await api("POST", "/api/v1/environments", { name: "lyon", values: { city: "Lyon" }, secrets: { key: "k3y-secret" } });
+    const plain = await finished(api, (await api("POST", `/api/v1/collections/${c.id}/runs`, {})).body.run.id);
+    expect(plain.steps[0].label).toBe("Weather in Paris with {{ key }} and {{nobody}}");
+    const onLyon = await finished(api, (await api("POST", `/api/v1/collections/${c.id}/runs`, { environment: "lyon" })).body.run.id);
+    expect(onLyon.steps[0].label).toBe("Weather in Lyon with {{ key }} and {{nobody}}");
+    const own = await finished(api, (await api("POST", `/api/v1/collections/${c.id}/runs`, { environment: "lyon", variables: { city: "Nice", nobody: 3 } })).body.run.id);
+    expect(own.steps[0].label).toBe("Weather in Nice with {{ key }} and 3");
+    expect(own.steps[1].label).toBe("tools/call echo");
+    expect(JSON.stringify(own)).not.toContain("k3y-secret");
+  });
+
+  it("imports under another name: a taken name's 409 suggests a free one, ?name= takes it", async () => {
+    const file = { switchboard: "collection", version: 1, name: "renamed", variables: {}, steps: [echo("r", { id: "r" })] };
+    expect((await api("POST", "/api/v1/collections/import", file)).status).toBe(201);
+    expect((await api("POST", "/api/v1/collections/import?name=renamed%20(2)", file)).status).toBe(201);
+    const taken = await api("POST", "/api/v1/collections/import", file);
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatchObject({ code: "conflict", details: { name: "renamed", suggestion: "renamed (3)" } });
+    const again = await api("POST", `/api/v1/collections/import?name=${encodeURIComponent(taken.body.error.details.suggestion)}`, file);
+    expect(again.status).toBe(201);
+    expect(again.body.collection).toMatchObject({ name: "renamed (3)", steps: [{ id: "r" }] });
+    const blank = await api("POST", "/api/v1/collections/import?name=%20", file);
+    expect(blank.status).toBe(400);
+  });
+
   it("lets viewers read, members run and edit their own, admins edit any", async () => {
     const mine = await as.member("POST", "/api/v1/collections", { name: "member's", steps: [echo("m")] });
     expect(mine.status).toBe(201);

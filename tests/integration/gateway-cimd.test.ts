@@ -80,8 +80,10 @@ describe.skipIf(!resolvable.every(Boolean))("Client ID Metadata Documents for th
     const consentUrl = toConsent.headers.get("location")!;
     expect(new URL(consentUrl, sb.url).pathname).toBe("/oauth/consent");
     expect(fetched).toContain(documentUrl(ALLOWED));
-    // The consent page names the host as its document does (untrusted text).
-    expect(await (await navigate(new URL(consentUrl, sb.url).href, cookie)).text()).toContain("Docs Host");
+    // The consent page names the host as its document does (untrusted text; the page reads it from the API).
+    expect((await navigate(new URL(consentUrl, sb.url).href, cookie)).status).toBe(200);
+    const view = await fetch(`${sb.url}/api/v1/oauth/consent${new URL(consentUrl, sb.url).search}`, { headers: { cookie } });
+    expect(await view.json()).toMatchObject({ state: "ready", client: { id: documentUrl(ALLOWED), name: "Docs Host" } });
     const answer = await answerConsent(sb.url, consentUrl, cookie, true);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const back = new URL(answer.body.url!);

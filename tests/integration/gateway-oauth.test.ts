@@ -145,12 +145,16 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     expect(host.authorizationUrl!.searchParams.get("code_challenge_method")).toBe("S256");
     expect(host.authorizationUrl!.searchParams.get("resource")).toBe(endpoint);
 
-    // The consent page names the client (as text), the workspace, the server and the scopes in words.
-    const page = await (await get(new URL(consentUrl, sb.url).href, ada.cookie)).text();
-    expect(page).toContain("Test &lt;Host&gt;");
-    expect(page).toContain("files α/β");
-    expect(page).toContain("Default");
-    expect(page).toContain("call tools");
+    // The consent page (prerendered; it reads what to show from the API) names the client, the
+    // workspace, the server and the scopes (in words in the browser: tests/e2e/gateway-consent.spec.ts).
+    expect((await get(new URL(consentUrl, sb.url).href, ada.cookie)).status).toBe(200);
+    expect(await consentView(consentUrl, ada.cookie)).toMatchObject({
+      state: "ready",
+      client: { name: "Test <Host>" },
+      endpoints: [{ resource: endpoint, serverName: "files α/β", workspace: { name: "Default" }, role: "owner" }],
+      scopes: expect.arrayContaining(["gateway"]),
+      user: { email: expect.any(String) },
+    });
 
     const token = host.saved!.access_token;
     expect(host.saved!.refresh_token).toBeTruthy();
@@ -272,14 +276,16 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     await auth(host, { serverUrl: foreign });
     const toConsent = await get(host.authorizationUrl!.href, bob.cookie);
     const consentUrl = toConsent.headers.get("location")!;
-    const page = await (await get(new URL(consentUrl, sb.url).href, bob.cookie)).text();
-    expect(page).toContain("You are not a member of");
+    const page = await get(new URL(consentUrl, sb.url).href, bob.cookie);
+    expect(page.status).toBe(200);
+    expect(await consentView(consentUrl, bob.cookie)).toMatchObject({ state: "ready", endpoints: [{ role: null, workspace: { name: "Other team" } }] });
     const answer = await consent(consentUrl, bob.cookie, true);
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe("access_denied");
 
-    const viewerPage = await (await get(new URL((await connectPage(endpoint, bob.cookie)), sb.url).href, bob.cookie)).text();
-    expect(viewerPage).toContain("You are a viewer");
+    const viewerUrl = await connectPage(endpoint, bob.cookie);
+    expect(await consentView(viewerUrl, bob.cookie)).toMatchObject({ state: "ready", endpoints: [{ role: "viewer" }], user: { name: "Bob" } });
+    expect(await consentView(viewerUrl, "")).toEqual({ state: "signed_out" });
     const { host: viewerHost } = await connect(endpoint, bob as typeof ada);
     expect((await verify(viewerHost.saved!.access_token, endpoint))?.scopes).toContain("gateway");
   });
@@ -306,6 +312,13 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     const missing = await get(none.href, ada.cookie);
     expect(missing.status).toBe(400);
   });
+
+  /** What the consent page at `consentUrl` shows the browser holding `cookie` (the page reads it from the API). */
+  async function consentView(consentUrl: string, cookie: string): Promise<unknown> {
+    const res = await fetch(`${sb.url}/api/v1/oauth/consent${new URL(consentUrl, sb.url).search}`, { headers: cookie ? { cookie } : {} });
+    expect(res.status).toBe(200);
+    return res.json();
+  }
 
   /** The consent page URL for a fresh authorization of `resource` by the browser holding `cookie`. */
   async function connectPage(resource: string, cookie: string): Promise<string> {

@@ -47,7 +47,7 @@ describe("history filters alone and combined, on calls written into the database
       userId: i % 4 === 1 ? "someone-else" : me,
       name: `tool_${i % 5}`,
       status: i % 11 === 4 ? "error" : i % 37 === 0 ? "timeout" : "ok",
-      origin: i % 7 === 0 ? "app" : i % 53 === 0 ? "gateway" : "user",
+      origin: i % 7 === 0 ? "app" : i % 53 === 0 ? "gateway" : i % 13 === 6 ? "monitor" : "user",
       // Some calls share a start time, so (startedAt, id) ordering and its cursor are tested too.
       startedAt: new Date(base + Math.floor(i / 2) * 1000),
       text: i % 97 === 5 || i % 400 === 11 ? "a needle here" : "hay",
@@ -91,12 +91,21 @@ describe("history filters alone and combined, on calls written into the database
       [{ userId: "someone-else", name: "tool_3", from, to }, (c) => c.userId === "someone-else" && c.name === "tool_3" && inRange(c)],
       [{ serverId: servers[2]!, status: "timeout", from, to }, (c) => c.serverId === servers[2] && c.status === "timeout" && inRange(c)],
       [{ tag: "common", origin: "app", name: "tool_1" }, (c) => c.tags.includes("common") && c.origin === "app" && c.name === "tool_1"],
+      // Monitors' calls are their own view: left out by default, alone with origin=monitor, with the rest with any.
+      [{}, () => true],
+      [{ origin: "monitor" }, (c) => c.origin === "monitor"],
+      [{ origin: "monitor", status: "error", serverId: servers[1]! }, (c) => c.origin === "monitor" && c.status === "error" && c.serverId === servers[1]],
+      [{ origin: "monitor", tag: "common", name: "tool_2" }, (c) => c.origin === "monitor" && c.tags.includes("common") && c.name === "tool_2"],
+      [{ origin: "any", name: "tool_4" }, (c) => c.name === "tool_4"],
     ];
     for (const [query, keep] of cases) {
-      const want = expected(keep);
+      // Without an origin, history is people's work: no monitor's calls.
+      const want = expected((c) => keep(c) && (query.origin !== undefined || c.origin !== "monitor"));
       expect(want.length, JSON.stringify(query)).toBeGreaterThan(0);
       expect(await allPages(api, query), JSON.stringify(query)).toEqual(want);
     }
+    expect(seeded.filter((c) => c.origin === "monitor").length).toBeGreaterThan(100);
+    expect((await api("GET", "/api/v1/calls?origin=monitors")).status).toBe(400);
     // The common tag is past the id list's cap, so this test covers both paths.
     expect(seeded.filter((c) => c.tags.includes("common")).length).toBeGreaterThan(2_000);
   }, 120_000);

@@ -69,6 +69,31 @@ describe("traffic, ping and health", () => {
     expect(paged).toEqual(again.slice(0, paged.length));
   });
 
+  it("lists newest first with ?order=newest, paging towards the oldest, and refuses an unknown order", async () => {
+    const oldest = (await api("GET", `/api/v1/sessions/${sessionId}/traffic?limit=1000`)).body.items.map((m: { id: number }) => m.id);
+    const newest: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { items: { id: number }[]; nextCursor: string | null } } = await api("GET", `/api/v1/sessions/${sessionId}/traffic?order=newest&limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.status).toBe(200);
+      newest.push(...page.body.items.map((m) => m.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    // Health pings (every 300 ms here) may land between the two reads: they can only come first.
+    const last = oldest[oldest.length - 1];
+    const later = newest.filter((id) => id > last);
+    expect(newest.slice(0, later.length)).toEqual(later);
+    expect(newest.slice(later.length)).toEqual([...oldest].reverse());
+    // A message recorded after the first page shows at the top of a fresh first page.
+    await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "echo", arguments: { message: "newest one" } });
+    const top = (await api("GET", `/api/v1/sessions/${sessionId}/traffic?order=newest&limit=2&method=tools/call`)).body.items;
+    expect(JSON.parse(top[0].body).result.content[0].text).toContain("newest one");
+    expect(top[0].id).toBeGreaterThan(top[1].id);
+    const bad = await api("GET", `/api/v1/sessions/${sessionId}/traffic?order=sideways`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBeTruthy();
+  });
+
   it("exports NDJSON, and secrets never appear: header values, even when echoed, and token-like fields", async () => {
     const echoed = await api("POST", `/api/v1/servers/${serverId}/tools/call`, { name: "echo", arguments: { message: `my key is ${SECRET}` } });
     expect(echoed.body.call.status).toBe("ok");
@@ -86,7 +111,9 @@ describe("traffic, ping and health", () => {
     expect(JSON.stringify(listed.body)).not.toContain(SECRET);
     const filtered = await fetch(`${sb.url}/api/v1/sessions/${sessionId}/traffic?format=ndjson&method=tools/call&direction=out`, { headers: { authorization: `Bearer ${token}` } });
     const calls = (await filtered.text()).trim().split("\n").map((line) => JSON.parse(line));
-    expect(calls.length).toBe(2); // the two echo calls of this file
+    const echoes = ["hello traffic", "newest one", `my key is [redacted]`];
+    expect(calls.length).toBe(echoes.length); // the three echo calls of this file
+    expect(calls.map((c) => c.message.params.arguments.message).sort()).toEqual([...echoes].sort());
     expect(calls.every((c) => c.method === "tools/call" && c.direction === "out")).toBe(true);
   });
 

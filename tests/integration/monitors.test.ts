@@ -190,6 +190,16 @@ describe("monitors and alerts", () => {
   it("skips a tick while the previous run is still running, and never runs two at once", async () => {
     const collectionId = await collection("slow", [{ serverId, method: "tools/call", name: "trigger-long-running-operation", arguments: { duration: 7, steps: 2 } }]);
     const id = (await api("POST", "/api/v1/monitors", { collectionId, schedule: { everySeconds: 5 } })).body.monitor.id;
+    // While a run is in progress the monitor keeps the state its last settled run gave it.
+    let during: any = null;
+    await waitFor(async () => {
+      // A run had finished before this read, so the one running is a later one.
+      const settled = (await finishedRuns(api, id)).length;
+      const monitor = (await api("GET", `/api/v1/monitors/${id}`)).body.monitor;
+      if (settled >= 1 && monitor.lastRun?.status === "running") during = monitor;
+      return during !== null;
+    }, 40_000);
+    expect(during.state).toBe("passing");
     await waitFor(async () => (await ticksOf(api, id)).filter((t) => t.outcome === "skipped").length >= 1 && (await finishedRuns(api, id)).length >= 2, 40_000);
     await api("PATCH", `/api/v1/monitors/${id}`, { enabled: false });
     // A tick is recorded before its run starts, and names the run once it has.
@@ -214,6 +224,30 @@ describe("monitors and alerts", () => {
     const runs = await finishedRuns(api, steady);
     expect(runs.map((r) => r.id).sort()).toEqual(ticks.map((t) => t.runId).sort());
     expect(runs.every((r) => r.status === "passed" && r.origin === "monitor")).toBe(true);
+
+    // A monitor's runs and their calls are their own view: people's lists leave them out.
+    const collectionId = (await api("GET", `/api/v1/monitors/${steady}`)).body.monitor.collectionId;
+    const runsOf = async (query = "") => ((await api("GET", `/api/v1/collections/${collectionId}/runs${query}`)).body.items as any[]).map((r) => r.id);
+    expect(await runsOf()).toEqual([]);
+    const lastRun = async () => (await api("GET", `/api/v1/collections/${collectionId}`)).body.collection.lastRun;
+    expect(await lastRun()).toBeNull();
+    const mine = (await api("POST", `/api/v1/collections/${collectionId}/runs`, {})).body.run.id;
+    await waitFor(async () => (await api("GET", `/api/v1/runs/${mine}`)).body.run.status !== "running", 20_000);
+    expect(await runsOf()).toEqual([mine]);
+    expect((await lastRun()).id).toBe(mine);
+    expect((await runsOf("?origin=monitor&limit=200")).sort()).toEqual(runs.map((r) => r.id).sort());
+    expect(await runsOf("?origin=api")).toEqual([mine]);
+    expect((await runsOf("?origin=any&limit=200")).sort()).toEqual([mine, ...runs.map((r) => r.id)].sort());
+    expect((await api("GET", `/api/v1/collections/${collectionId}/runs?origin=robot`)).status).toBe(400);
+    const stepCalls = runs.map((r) => r.steps[0].callId as string);
+    const myCall = (await api("GET", `/api/v1/runs/${mine}`)).body.run.steps[0].callId as string;
+    const callIds = async (query: string) => ((await api("GET", `/api/v1/calls?name=echo&limit=200${query}`)).body.items as any[]).map((c) => c.id);
+    const people = await callIds("");
+    expect(people).toContain(myCall);
+    expect(people.filter((c) => stepCalls.includes(c))).toEqual([]);
+    expect(await callIds("&origin=monitor")).toEqual(expect.arrayContaining(stepCalls));
+    expect((await api("GET", `/api/v1/calls/${stepCalls[0]}`)).body.call.origin).toBe("monitor");
+    expect((await api("GET", `/api/v1/calls/${myCall}`)).body.call.origin).toBe("collection");
   }, 60_000);
 
   it("runs as its creator: a creator who is a viewer now gets the ticks skipped, with the reason", async () => {

@@ -4,7 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
-import { INSPECTOR_CLI, MCP_REMOTE, PYTHON, ROOT, recordedCall, run, tempDir, type Api } from "./support";
+import { echoInHistory, INSPECTOR_CLI, MCP_REMOTE, outcome, problem, PYTHON, ROOT, run, tempDir, type Api } from "./support";
 
 const PY_HOST = path.join(ROOT, "tests/interop/fixtures/py_host.py");
 
@@ -32,23 +32,7 @@ describe("interoperability: hosts against the gateway", () => {
     await sb?.stop();
   });
 
-  /** The host's echo call in history: origin gateway, the host's `client` name, the upstream's answer. */
-  async function inHistory(message: string, client: RegExp) {
-    const call = await recordedCall(api, { origin: "gateway", name: "echo" }, (c) => c.paramsPreview.includes(`"${message}"`));
-    expect(call).toMatchObject({ serverId, origin: "gateway", status: "ok", result: { content: [{ type: "text", text: `Echo: ${message}` }] } });
-    expect(call.client).toMatch(client);
-  }
-
-  /**
-   * What a host was told about a bad call: a JSON-RPC error's message, or the text of a result with
-   * `isError` (on the per-server endpoint in the legacy era a name the server does not list is the
-   * server's to answer, and server-everything answers with such a result; docs/interop.md).
-   */
-  function problem(outcome: { error?: { message: string }; result?: { isError?: boolean; content?: unknown } }): string {
-    if (outcome.error) return outcome.error.message;
-    expect(outcome.result?.isError, JSON.stringify(outcome)).toBe(true);
-    return JSON.stringify(outcome.result?.content);
-  }
+  const inHistory = (message: string, client: RegExp) => echoInHistory(api, serverId, message, client);
 
   for (const mode of ["legacy", "auto"] as const) {
     describe.concurrent(`the Python mcp client (mode=${mode})`, () => {
@@ -122,8 +106,7 @@ describe("interoperability: hosts against the gateway", () => {
     });
     it("passes the gateway's JSON-RPC error through for an unknown tool and for bad arguments", async () => {
       const c = await host();
-      const unknown = await c.callTool({ name: "no_such_tool", arguments: {} }).then((result) => ({ result }), (error: Error) => ({ error }));
-      expect(problem(unknown)).toMatch(/no_such_tool/);
+      expect(problem(await outcome(c.callTool({ name: "no_such_tool", arguments: {} })))).toMatch(/no_such_tool/);
       await expect(c.callTool({ name: "echo", arguments: { message: 42 } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("arguments/message") });
     });
   });

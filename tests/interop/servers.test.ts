@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import type { RunningServer } from "../support/servers";
 import { FILESYSTEM, MEMORY, pairNewAgent, serverId, startAgent, waitForAgent, type RunningAgent } from "../integration/relay-support";
-import { GIT_SERVER, gitServerEnv, serverRow, startFastmcp, startGitHttp, tempDir, tempGitRepo, type Api } from "./support";
+import { addHttpServer, GIT_SERVER, gitServerEnv, serverRow, startFastmcp, startGitHttp, tempDir, tempGitRepo, type Api } from "./support";
 
 // Servers nobody on this team wrote, each through one console: stdio ones on a real paired agent,
 // HTTP ones directly. The rows are independent and run side by side (docs/interop.md).
@@ -36,13 +36,7 @@ describe("interoperability: servers", () => {
       await waitForAgent(api, paired.agentId, "online", 30_000, logs);
       for (const name of ["filesystem", "memory", "git"]) ids[name] = await serverId(api, name);
     };
-    const direct = async (name: string, start: () => Promise<RunningServer>, transport: "streamable-http" | "sse") => {
-      const upstream = await start();
-      upstreams.push(upstream);
-      const res = await api("POST", "/api/v1/servers", { name, url: upstream.url, transport });
-      if (res.status !== 201) throw new Error(`adding ${name}: ${res.status} ${JSON.stringify(res.body)}`);
-      ids[name] = res.body.server.id;
-    };
+    const direct = (name: string, start: () => Promise<RunningServer>, transport: "streamable-http" | "sse") => addHttpServer(api, { name, start, transport, ids, upstreams });
     await Promise.all([
       viaAgent(),
       direct("fastmcp-http", () => startFastmcp("http"), "streamable-http"),

@@ -17,8 +17,9 @@ const COMPILED_ENTRY = "dist/server.mjs";
  * scripts/build.sh has run). undefined: from source, with tsx (SWITCHBOARD_TEST_FROM_SOURCE=1 makes
  * that the default, `compiled: false` asks it for one console).
  */
-function compiledEntry(compiled: boolean | undefined): string | undefined {
+function compiledEntry(compiled: boolean | undefined, root: string): string | undefined {
   if (compiled === false || (compiled === undefined && process.env.SWITCHBOARD_TEST_FROM_SOURCE === "1")) return undefined;
+  if (root !== ROOT) return compiled ? path.join(root, COMPILED_ENTRY) : undefined;
   const entry = process.env.SWITCHBOARD_TEST_SERVER_ENTRY ?? (compiled || process.env.SWITCHBOARD_TEST_COMPILED === "1" ? path.join(ROOT, COMPILED_ENTRY) : undefined);
   if (entry && !fs.existsSync(entry)) throw new Error(`${path.relative(ROOT, entry)} is missing: run scripts/build.sh`);
   return entry;
@@ -67,9 +68,12 @@ async function freshDatabase(dir: string): Promise<{ databaseUrl: string; dbFile
  * database of the caller's, migrated with `prisma migrate deploy`. `join`: another console runs
  * on this database already (pass its `databaseUrl`, or the same `dataDir` on SQLite). `compiled`:
  * true, the compiled server (the default under vitest, see compiledEntry), or false, server.ts from
- * source with tsx (tests of what only source does: lib/start/node-hooks.mjs).
+ * source with tsx (tests of what only source does: lib/start/node-hooks.mjs). `root`: another
+ * checkout, built, whose server runs from its own directory (bench/compare.ts; pass a database its
+ * own migrations made, with `join`).
  */
-export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[]; compiled?: boolean } = {}): Promise<ConsoleHandle> {
+export async function startConsole(opts: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; join?: boolean; nodeArgs?: string[]; compiled?: boolean; root?: string } = {}): Promise<ConsoleHandle> {
+  const root = opts.root ?? ROOT;
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-console-"));
   const { databaseUrl, dbFile } = opts.databaseUrl
     ? { databaseUrl: opts.databaseUrl, dbFile: opts.databaseUrl.startsWith("file:") ? opts.databaseUrl.slice(5) : "" }
@@ -78,7 +82,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
       : await freshDatabase(dir);
   if (opts.databaseUrl && !opts.join) migrateDeploy(opts.databaseUrl);
 
-  const entry = compiledEntry(opts.compiled);
+  const entry = compiledEntry(opts.compiled, root);
   let port = await freePort();
   let url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -97,7 +101,7 @@ export async function startConsole(opts: { env?: Record<string, string>; dataDir
 
   const start = async () => {
     // node itself, not the tsx wrapper, so that a SIGKILL really kills the console.
-    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(entry ? [entry] : ["--import", "tsx", "server.ts"])], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(entry ? [entry] : ["--import", "tsx", "server.ts"])], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     const from = output.length;
     proc.stdout.on("data", (d) => (output += d));

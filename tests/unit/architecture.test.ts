@@ -169,10 +169,13 @@ describe("architecture", () => {
     "lib/domains/cards/index.ts: let validator", // a compiled JSON Schema
     "lib/domains/calls/search-index-pass.ts: const prepared", // statements per database handle (WeakMap)
     "lib/api/route.ts: const bodies", // a request's body, per request (WeakMap)
+    "lib/core/timing/index.ts: const byRequest", // a request's Server-Timing stages, per request (WeakMap)
     "lib/core/db/client.ts: export const prisma", // the client; it connects on its first query
     "lib/core/json-schema/index.ts: const compiled", // a compiled validator per schema object (WeakMap)
     "lib/mcp/tasks.ts: const sessions", // the task extension's view of an SDK client, per client (WeakMap)
     "lib/core/config/index.ts: let cached", // the parsed environment (nothing writes process.env at run time)
+    "lib/domains/policies/compile.ts: const cedar", // preparsed Cedar sets live in this graph's wasm instance: its slot registry
+    "lib/domains/policies/match.ts: const regexCache", // compiled RE2 patterns (bounded)
   ]);
 
   it("creates no state at import time: module-level state is a lazily created runtime piece, or a listed memo", () => {

@@ -43,6 +43,8 @@ describe("parseCommand", () => {
   it("reads export and import", () => {
     expect(parseCommand(["export", "Smoke", "--output", "smoke.json", ...conn])).toMatchObject({ command: "export", collection: "Smoke", output: "smoke.json" });
     expect(parseCommand(["import", "smoke.json", ...conn])).toMatchObject({ command: "import", file: "smoke.json" });
+    expect(parseCommand(["import", "smoke.json", "--name", "smoke (2)", ...conn])).toMatchObject({ command: "import", name: "smoke (2)" });
+    expect(usage(["import", "smoke.json", "--name", " ", ...conn])).toMatch(/--name/);
   });
 
   it("help and version win over everything else", () => {

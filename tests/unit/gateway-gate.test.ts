@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { PolicyDecision, PolicyRequest } from "@/lib/domains/policies";
 import { ROLES, type Role } from "@/lib/core/access";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { admit, refuseArguments, shapeList, type Exposure, type Listed, type Lookup } from "@/lib/gateway/gate";
@@ -6,6 +7,16 @@ import { RPC } from "@/lib/gateway/policy";
 import type { GatewayRoute } from "@/lib/gateway/routes";
 
 // The one gate both gateway paths ask (lib/gateway/gate.ts), as a table: roles × methods × exposure.
+
+// The engine (lib/domains/policies) is the integration tests'; here a workspace without rules, or one decision.
+const engine = vi.hoisted(() => ({ decide: null as null | ((request: PolicyRequest) => PolicyDecision), asked: [] as PolicyRequest[] }));
+vi.mock("@/lib/domains/policies/server", () => ({
+  decide: async (request: PolicyRequest) => {
+    engine.asked.push(request);
+    return engine.decide?.(request) ?? { effect: "allow", rule: null, reason: "No rule matches" };
+  },
+  listable: async (_subject: unknown, _serverId: string, _kind: string, names: string[]) => new Map(names.map((n) => [n, "allow"])),
+}));
 
 const TOOLS: Listed[] = [
   { name: "search", annotations: { readOnlyHint: true } },
@@ -114,7 +125,7 @@ describe("admit(): the rate limit", () => {
     expect(await admit(member, at, "resources/read", "file:///a")).toBeNull();
     const over = await admit(member, at, "prompts/get", "p");
     expect(over).toMatchObject({ code: RPC.rateLimited, message: expect.stringMatching(/^Rate limit: 2 calls per minute through this gateway; retry in \d+ s$/) });
-    expect((over!.data as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
+    expect(((over as { data?: unknown }).data as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
     // Another token, or the same token on another server, has its own count.
     expect(await admit(principal("member"), at, "tools/call", "search")).toBeNull();
     expect(await admit(member, { ...route("everything", 2) }, "tools/call", "search")).toBeNull();
@@ -194,5 +205,41 @@ describe("admit(): a tool's arguments, against its inputSchema (the API's valida
     expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1 })).toMatchObject({ code: RPC.invalidParams });
     expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1, b: 2 })).toBeNull();
     expect(await admit(who, r, "tools/call", "sum", find(r, true), { a: 1, b: 2 })).toMatchObject({ code: RPC.rateLimited });
+  });
+});
+
+describe("admit(): the workspace's rules, after the role and the name, before the rate limit", () => {
+  const rule = { id: "r1", name: "No /etc" };
+  it("answers a rule's refusal as a JSON-RPC error naming the rule (the decision kept for history, not sent)", async () => {
+    const at = route("everything", 1);
+    engine.decide = (request) => (request.name === "read_file" ? { effect: "deny", rule, reason: 'Rule "No /etc" denies read_file: /path matches ^/etc/' } : null)!;
+    try {
+      const refusal = await admit(principal("member"), at, "tools/call", "read_file", lookup(at, "read_file", false), { path: "/etc/passwd" });
+      expect(refusal).toEqual({ code: RPC.forbidden, message: 'Rule "No /etc" denies read_file: /path matches ^/etc/', data: { ruleId: "r1", reason: 'Rule "No /etc" denies read_file: /path matches ^/etc/' } });
+      expect((refusal as { policy?: PolicyDecision }).policy?.rule).toEqual(rule);
+      expect(engine.asked.at(-1)).toMatchObject({ serverId: at.serverId, kind: "tool", name: "read_file", arguments: { path: "/etc/passwd" }, subject: { role: "member", tokenId: "t-member", clientId: null } });
+      // Refused by the rule: the exposure's limit took no point.
+      expect(await admit(principal("member"), at, "tools/call", "search", lookup(at, "search", false))).toBeNull();
+      // A viewer is refused by its role before any rule is asked.
+      const asked = engine.asked.length;
+      expect(await admit(principal("viewer"), at, "tools/call", "read_file")).toMatchObject({ code: RPC.forbidden });
+      expect(engine.asked.length).toBe(asked);
+    } finally {
+      engine.decide = null;
+    }
+  });
+
+  it("a rule's rate limit is RPC.rateLimited with retryAfter; an approve rule holds the call", async () => {
+    const at = route("everything");
+    try {
+      engine.decide = () => ({ effect: "deny", rule, reason: "Rate limit of rule", limited: true, retryAfter: 7 });
+      expect(await admit(principal("member"), at, "resources/read", "file:///a")).toMatchObject({ code: RPC.rateLimited, data: { ruleId: "r1", retryAfter: 7 } });
+      expect(engine.asked.at(-1)).toMatchObject({ kind: "resource", name: "file:///a", arguments: { uri: "file:///a" } });
+      const approve: PolicyDecision = { effect: "approve", rule, reason: "needs approval", approval: { timeoutSeconds: 5, approverRoles: ["admin"] } };
+      engine.decide = () => approve;
+      expect(await admit(principal("member"), at, "prompts/get", "p")).toEqual({ hold: approve });
+    } finally {
+      engine.decide = null;
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { McpError } from "@/lib/mcp/errors";
-import { bothFailed, planAttempt, probeBudgetMs, probeFailure, withProbeContext } from "@/lib/mcp/negotiation";
+import { bothFailed, planAttempt, probeBudgetMs, probeFailure, slowStart, slowStartFailed, withProbeContext } from "@/lib/mcp/negotiation";
 
 const http = (status: number, code = SdkErrorCode.EraNegotiationFailed, statusText?: string) =>
   new SdkHttpError(code, `Version negotiation failed: HTTP ${status}`, { status, ...(statusText ? { statusText } : {}) });
@@ -37,6 +37,28 @@ describe("planAttempt (which handshake a server's protocolEra asks for)", () => 
     expect(probeBudgetMs(60_000)).toBe(5000);
     expect(probeBudgetMs(6000)).toBe(2000);
     expect(probeBudgetMs(1000)).toBe(333);
+  });
+
+  it("gives a stdio process two thirds: it reads nothing until it has started, and a probe timeout is not a failure there", () => {
+    expect(probeBudgetMs(60_000, true)).toBe(40_000);
+    expect(planAttempt({ ...config, createTransport: () => ({}) as never })).toMatchObject({ negotiation: { probe: { timeoutMs: 40_000 } } });
+    expect(planAttempt({ ...config, createTransport: () => ({}) as never, transportKind: "memory" })).toMatchObject({ negotiation: { probe: { timeoutMs: 5000 } } });
+  });
+});
+
+describe("slowStart (a stdio probe given up on while the process was starting)", () => {
+  const refused = new McpError("protocol_version", "Server does not support protocol version 2025-11-25 (it supports 2026-07-28)", {
+    code: -32022,
+    data: { supported: ["2026-07-28"], requested: "2025-11-25" },
+  });
+
+  it("reads an unanswered probe, then initialize refused by a modern server, as a slow start naming the time", () => {
+    expect(slowStart(refused, 6000)).toBe("server/discover got no answer within 6 s (the server was probably still starting)");
+    expect(slowStart(refused, null)).toBeNull();
+    expect(slowStart(new McpError("protocol", "Server returned error -32601"), 6000)).toBeNull();
+    const failed = slowStartFailed("server/discover got no answer within 6 s", new McpError("timeout", "Connecting timed out after 9000 ms"));
+    expect(failed.kind).toBe("timeout");
+    expect(failed.message).toBe("server/discover got no answer within 6 s; a fresh process then failed: Connecting timed out after 9000 ms");
   });
 });
 

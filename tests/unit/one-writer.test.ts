@@ -13,6 +13,7 @@ const WRITERS: { table: string; model: string; owners: string[] }[] = [
   { table: "call", model: "call", owners: ["lib/domains/calls/journal.ts", "lib/domains/calls/journal-sql.ts", "lib/domains/calls/queries.ts"] },
   { table: "collection_run", model: "collectionRun", owners: ["lib/domains/collections/queries.ts"] },
   { table: "collection_run_step", model: "collectionRunStep", owners: ["lib/domains/collections/queries.ts"] },
+  { table: "alert_seen", model: "alertSeen", owners: ["lib/watch/alerts/queries.ts"] },
   { table: "gateway_connection", model: "gatewayConnection", owners: ["lib/gateway/queries.ts"] },
   { table: "member", model: "member", owners: ["lib/team/members/queries.ts"] },
 ];

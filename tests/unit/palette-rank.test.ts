@@ -55,3 +55,44 @@ describe("palette ranking", () => {
     expect(matchTier(tool("trigger-long-running-operation"), "tlro")).toBe(1);
   });
 });
+
+describe("palette ranking of the workspace's pages and work", () => {
+  const page = (label: string, names?: string[]): PaletteItem => ({ id: `page:${label}`, group: "Pages", label, names, run });
+  const PAGES = [page("Servers"), page("Dashboard"), page("Collections"), page("Monitors"), page("Alerts"), page("Settings"), page("Settings: API tokens", ["API tokens"]), page("Settings: Members", ["Members"])];
+
+  it("ranks Monitors first for 'mon', and nothing unrelated", () => {
+    const monitor: PaletteItem = { id: "monitor:1", group: "Monitors", label: "Weather every minute", detail: "Weather · passing", run };
+    const ids = rankItems([...PAGES, monitor], "mon").map((i) => i.id);
+    expect(ids).toEqual(["page:Monitors"]);
+  });
+
+  it("does not list resources whose long URI merely holds the letters, nor descriptions by part of a word", () => {
+    const resource: PaletteItem = { id: "resource:s:file:///srv/data/addresses/readme.md", group: "Resources", label: "Team data", detail: "Files", names: ["file:///srv/data/shared/readme.md"], run };
+    const gzip = tool("gzip-file-as-resource", "Compresses a file and adds it as a resource", "GZip File as resource");
+    const ids = rankItems([...ITEMS, resource, gzip], "add").map((i) => i.id);
+    expect(ids).not.toContain("tool:s:gzip-file-as-resource");
+    expect(ids).not.toContain(resource.id);
+    expect(matchTier(resource, "ata")).toBe(0);
+  });
+
+  it("finds collections, monitors, environments and runs by name, the run after the collection", () => {
+    const items: PaletteItem[] = [
+      { id: "run:r1", group: "Runs", label: "Weather smoke: last run", detail: "passed", names: ["Weather smoke", "r1"], run },
+      { id: "collection:c1", group: "Collections", label: "Weather smoke", detail: "3 steps", run },
+      { id: "monitor:m1", group: "Monitors", label: "Weather every minute", detail: "Weather smoke · passing", run },
+      { id: "environment:e1", group: "Environments", label: "staging", detail: "environment", run },
+      ...PAGES,
+    ];
+    expect(rankItems(items, "weather").map((i) => i.id)).toEqual(["collection:c1", "monitor:m1", "run:r1"]);
+    expect(rankItems(items, "stag").map((i) => i.id)).toEqual(["environment:e1"]);
+  });
+});
+
+describe("palette queries of several words", () => {
+  it("match a name whose words each start with one of them", () => {
+    const dark: PaletteItem = { id: "action:theme-dark", group: "Actions", label: "Theme: Dark", keywords: ["appearance", "mode"], run };
+    expect(matchTier(dark, "theme dark")).toBe(2);
+    expect(matchTier(dark, "dark th")).toBe(2);
+    expect(matchTier(dark, "theme light")).toBe(0);
+  });
+});

@@ -14,6 +14,7 @@ const ACTIONS = {
   ping: ["POST /api/v1/servers/:id/ping", "ping servers"],
   addServer: ["POST /api/v1/servers", "add servers"],
   editServer: ["PATCH /api/v1/servers/:id", "edit servers"],
+  editMonitor: ["PATCH /api/v1/monitors/:id", "edit monitors"],
   archiveServer: ["DELETE /api/v1/servers/:id", "archive servers"],
   share: ["POST /api/v1/calls/:id/shares", "share calls"],
   invite: ["POST /api/v1/invitations", "invite people"],

@@ -22,6 +22,8 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "POST /api/v1/invitations/accept": "public",
   // the browser back from an OAuth authorization server: state bound to the signed-in user is the credential
   "GET /api/v1/oauth/callback": "public",
+  // the consent page's view of an authorization request: the session cookie, checked inside, decides what it shows
+  "GET /api/v1/oauth/consent": "public",
   // public share links: the unguessable token is the credential
   "GET /api/v1/public/shares/:token": "public",
 
@@ -79,8 +81,14 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/servers/:id/capabilities/watch": "viewer",
   "PUT /api/v1/servers/:id/capabilities/watch": "admin",
   "DELETE /api/v1/servers/:id/capabilities/watch": "admin",
+  "POST /api/v1/servers/:id/capabilities/approve": "admin",
   "GET /api/v1/servers/:id/gateway/clients": "member",
   "DELETE /api/v1/servers/:id/gateway/clients/:clientId": "admin",
+  "GET /api/v1/virtual-servers": "viewer",
+  "POST /api/v1/virtual-servers": "admin",
+  "GET /api/v1/virtual-servers/:id": "viewer",
+  "PATCH /api/v1/virtual-servers/:id": "admin",
+  "DELETE /api/v1/virtual-servers/:id": "admin",
   "GET /api/v1/servers/:id/tasks": "viewer",
   "GET /api/v1/servers/:id/resources/subscriptions": "viewer",
   "GET /api/v1/servers/:id/oauth": "viewer",
@@ -132,6 +140,15 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/views": "viewer",
   "POST /api/v1/views": "member",
   "DELETE /api/v1/views/:id": "member",
+  // policy rules (docs/governance.md): admins write, everyone reads and tries the tester
+  "GET /api/v1/policy-rules": "viewer",
+  "POST /api/v1/policy-rules": "admin",
+  "POST /api/v1/policy-rules/test": "viewer",
+  "GET /api/v1/policy-rules/versions": "viewer",
+  "POST /api/v1/policy-rules/rollback": "admin",
+  "GET /api/v1/policy-rules/:id": "viewer",
+  "PATCH /api/v1/policy-rules/:id": "admin",
+  "DELETE /api/v1/policy-rules/:id": "admin",
   // collections: members edit their own (admins any: checked by the service), run and import
   "GET /api/v1/collections": "viewer",
   "POST /api/v1/collections": "member",
@@ -153,6 +170,9 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/monitors/:id/ticks": "viewer",
   "GET /api/v1/monitors/:id/uptime": "viewer",
   "GET /api/v1/alerts": "viewer",
+  // each person's own "seen up to" marker: the unread count counts only what their role may act on
+  "GET /api/v1/alerts/unread": "viewer",
+  "POST /api/v1/alerts/read": "viewer",
   "GET /api/v1/runs/:id": "viewer",
   "POST /api/v1/runs/:id/steps/:index/accept": "member",
   "POST /api/v1/runs/:id/share": "member",
@@ -165,6 +185,11 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "GET /api/v1/interactions": "viewer",
   "GET /api/v1/interactions/:id": "viewer",
   "POST /api/v1/interactions/:id/respond": "member",
+
+  // who may decide (admins, owners, the rule's approver roles) is checked by the service
+  "GET /api/v1/approvals": "viewer",
+  "POST /api/v1/approvals/:id/approve": "member",
+  "POST /api/v1/approvals/:id/deny": "member",
 
   "GET /api/v1/agents": "viewer",
   "GET /api/v1/agents/:id": "viewer",

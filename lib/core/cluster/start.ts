@@ -118,6 +118,7 @@ export function startCluster({ databaseUrl, instanceId, events, relay, log = con
         // Forgets announced while we could not hear them.
         void forgetCache("tokenCache", { announce: false });
         void forgetCache("serverCache", { announce: false });
+        void forgetCache("policyCache", { announce: false });
       }
       void post({ k: "hi", from: instanceId, url });
       void post({ k: "state", from: instanceId, url, links: localLinks(), watchers: [...localWatchers()] });

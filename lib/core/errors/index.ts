@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** A workspace rule refused the call (lib/domains/policies); `details` names the rule and the recorded call. */
+  policy_denied: 403,
   not_found: 404,
   /** Only the direct path (lib/api) sends it; Next's pipeline answers 405 with no body. */
   method_not_allowed: 405,

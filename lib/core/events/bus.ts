@@ -12,6 +12,8 @@ export interface BusState {
   listeners: Map<string, Set<Listener>>;
   replay: ReplayLog<WorkspaceEvent>;
   fanOut: EventFanOut | null;
+  /** Server-side waits (a held call's, lib/domains/approvals): they get events but are nobody watching. */
+  observers?: Map<string, Set<Listener>>;
 }
 
 // In the process runtime, so that every module graph (Next bundles, lib/start's) shares one bus.
@@ -28,6 +30,7 @@ export function publish(workspaceId: string, event: WorkspaceEvent): void {
 export function deliver(workspaceId: string, id: string, event: WorkspaceEvent): void {
   state().replay.append(workspaceId, event, id);
   for (const listener of state().listeners.get(workspaceId) ?? []) listener(event, id);
+  for (const listener of state().observers?.get(workspaceId) ?? []) listener(event, id);
 }
 
 /** Tells every listener its stream may have missed events (the channel between instances dropped). */
@@ -60,6 +63,18 @@ export function subscribe(workspaceId: string, listener: Listener): () => void {
     set.delete(listener);
     if (set.size === 0) state().listeners.delete(workspaceId);
     state().fanOut?.watchersChanged(workspaceId, set.size);
+  };
+}
+
+/** Listens to a workspace's events without counting as a watcher; returns the unsubscribe function. */
+export function observe(workspaceId: string, listener: Listener): () => void {
+  const observers = (state().observers ??= new Map());
+  let set = observers.get(workspaceId);
+  if (!set) observers.set(workspaceId, (set = new Set<Listener>()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) observers.delete(workspaceId);
   };
 }
 

@@ -28,10 +28,22 @@ export type WorkspaceEvent =
   | { type: "collection_run"; runId: string; collectionId: string; status: string; stepIndex: number | null }
   /** A monitor's tick was claimed (ran or skipped), or one of its incidents opened or closed (lib/watch/monitors). */
   | { type: "monitor"; monitorId: string }
-  /** An alert was raised (lib/watch/alerts). */
-  | { type: "alert"; alertId: string }
+  /**
+   * An alert was raised (as soon as it is recorded) or its deliveries were settled (lib/watch/alerts):
+   * `event` is its AlertEvent, `path` the console page it links to. The console's live notice reads it.
+   */
+  | { type: "alert"; alertId: string; event: string; text: string; path: string; createdAt: string }
+  /** A person marked the workspace's alerts read (their other tabs refresh the unread count). */
+  | { type: "alerts_seen"; userId: string }
   /** A server's capabilities changed: a new snapshot was stored (lib/watch/drift). */
-  | { type: "capabilities"; serverId: string; snapshotId: string };
+  | { type: "capabilities"; serverId: string; snapshotId: string }
+  /**
+   * A call an `approve` rule holds was created (`pending`) or decided (lib/domains/approvals); the
+   * console's badge, page and live notice read it, and the held call's wait (on any instance) wakes.
+   */
+  | { type: "approval"; approvalId: string; status: string; serverId: string; serverName: string; name: string; requesterId: string | null; requester: string | null; approverRoles: string[]; createdAt: string }
+  /** The workspace's policy rules or default changed: `version` is the rule set's new version (lib/domains/policies). */
+  | { type: "policy"; version: number };
 
 /** A log line as the live channel carries it (the shape the logs API lists). */
 interface LogLineEvent {

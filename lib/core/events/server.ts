@@ -1,5 +1,5 @@
 import "server-only";
 
 export type { ServerStatus, WorkspaceEvent } from "./index";
-export { eventsSince, publish, subscribe, subscriberCount } from "./bus";
+export { eventsSince, observe, publish, subscribe, subscriberCount } from "./bus";
 export { eventStreamResponse } from "./stream";

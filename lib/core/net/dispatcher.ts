@@ -9,6 +9,14 @@ export interface OutboundFetch {
   (url: string | URL, init?: RequestInit): Promise<Response>;
   /** True when the URL's host was reached (or would be) at a non-public address, or is unknown: its answers are not echoed. */
   isInternal(url: string | URL | undefined): boolean;
+  /**
+   * Whether a refusal (4xx) from this URL may be quoted although its host is internal: only a
+   * server on the console's own machine (loopback) under the `private` policy (a console bound to
+   * loopback), whose users can reach that server themselves. Such servers explain themselves in
+   * their refusals ("Access is only allowed at localhost:8931"); any other internal answer stays
+   * unquoted (docs/security.md).
+   */
+  quotesOwnRefusal(url: string | URL | undefined, status: number): boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -50,6 +58,12 @@ function isInternal(url: string | URL | undefined): boolean {
   return parseIp(host) ? classifyAddress(host) !== "public" : (reached().get(host) ?? true);
 }
 
+function isLoopback(url: string | URL | undefined): boolean {
+  if (!url || !URL.canParse(url)) return false;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || (parseIp(host) !== null && classifyAddress(host) === "loopback");
+}
+
 /**
  * An undici Agent whose connector resolves the host, checks every address against the policy
  * and connects to the checked address itself: no second resolution, so DNS rebinding cannot
@@ -88,8 +102,10 @@ function agentFor(policy: NetworkPolicy): Agent {
  * here too, so a refused hop fails with the rule rather than as an unexplained redirect.
  */
 export function createOutboundFetch(policyFor: () => Promise<NetworkPolicy>): OutboundFetch {
+  let privateMode = false;
   const outbound = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const policy = await policyFor();
+    privateMode = policy.mode === "private";
     const dispatcher = agentFor(policy);
     const response = leanEligible(init)
       ? await leanFetch(url, init!, dispatcher)
@@ -98,7 +114,8 @@ export function createOutboundFetch(policyFor: () => Promise<NetworkPolicy>): Ou
     if (location) await checkRedirect(new URL(location, url), response, policy);
     return response;
   };
-  return Object.assign(outbound, { isInternal });
+  const quotesOwnRefusal = (url: string | URL | undefined, status: number) => status >= 400 && status <= 499 && privateMode && isLoopback(url);
+  return Object.assign(outbound, { isInternal, quotesOwnRefusal });
 }
 
 /**

@@ -7,6 +7,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/agents/pair", page: "/api/v1/agents/pair/route", methods: ["POST"] },
   { pattern: "/api/v1/agents/pairings", page: "/api/v1/agents/pairings/route", methods: ["POST"] },
   { pattern: "/api/v1/agents/self", page: "/api/v1/agents/self/route", methods: ["GET","DELETE"] },
+  { pattern: "/api/v1/alerts/read", page: "/api/v1/alerts/read/route", methods: ["POST"] },
+  { pattern: "/api/v1/alerts/unread", page: "/api/v1/alerts/unread/route", methods: ["GET"] },
   { pattern: "/api/v1/audit/export", page: "/api/v1/audit/export/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/cancel", page: "/api/v1/calls/cancel/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/export", page: "/api/v1/calls/export/route", methods: ["GET"] },
@@ -17,6 +19,10 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/members/leave", page: "/api/v1/members/leave/route", methods: ["POST"] },
   { pattern: "/api/v1/members/transfer", page: "/api/v1/members/transfer/route", methods: ["POST"] },
   { pattern: "/api/v1/oauth/callback", page: "/api/v1/oauth/callback/route", methods: ["GET"] },
+  { pattern: "/api/v1/oauth/consent", page: "/api/v1/oauth/consent/route", methods: ["GET"] },
+  { pattern: "/api/v1/policy-rules/rollback", page: "/api/v1/policy-rules/rollback/route", methods: ["POST"] },
+  { pattern: "/api/v1/policy-rules/test", page: "/api/v1/policy-rules/test/route", methods: ["POST"] },
+  { pattern: "/api/v1/policy-rules/versions", page: "/api/v1/policy-rules/versions/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/demo", page: "/api/v1/servers/demo/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/export", page: "/api/v1/servers/export/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/import", page: "/api/v1/servers/import/route", methods: ["POST"] },
@@ -25,6 +31,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/calls/:id/app/tools/call", page: "/api/v1/calls/[id]/app/tools/call/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/gateway/clients/:clientId", page: "/api/v1/servers/[id]/gateway/clients/[clientId]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/calls/:id/task/cancel", page: "/api/v1/calls/[id]/task/cancel/route", methods: ["POST"] },
+  { pattern: "/api/v1/servers/:id/capabilities/approve", page: "/api/v1/servers/[id]/capabilities/approve/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/capabilities/diff", page: "/api/v1/servers/[id]/capabilities/diff/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id/capabilities/history", page: "/api/v1/servers/[id]/capabilities/history/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id/capabilities/watch", page: "/api/v1/servers/[id]/capabilities/watch/route", methods: ["GET","PUT","DELETE"] },
@@ -41,6 +48,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/sessions/:id/traffic/pins", page: "/api/v1/sessions/[id]/traffic/pins/route", methods: ["GET"] },
   { pattern: "/api/v1/runs/:id/steps/:index/accept", page: "/api/v1/runs/[id]/steps/[index]/accept/route", methods: ["POST"] },
   { pattern: "/api/v1/sessions/:id/traffic/:messageId/pin", page: "/api/v1/sessions/[id]/traffic/[messageId]/pin/route", methods: ["PUT","DELETE"] },
+  { pattern: "/api/v1/approvals/:id/approve", page: "/api/v1/approvals/[id]/approve/route", methods: ["POST"] },
+  { pattern: "/api/v1/approvals/:id/deny", page: "/api/v1/approvals/[id]/deny/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/:id/app", page: "/api/v1/calls/[id]/app/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/:id/notes", page: "/api/v1/calls/[id]/notes/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/calls/:id/rerun", page: "/api/v1/calls/[id]/rerun/route", methods: ["POST"] },
@@ -81,13 +90,16 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/members/:userId", page: "/api/v1/members/[userId]/route", methods: ["PATCH","DELETE"] },
   { pattern: "/api/v1/monitors/:id", page: "/api/v1/monitors/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/notes/:id", page: "/api/v1/notes/[id]/route", methods: ["PATCH","DELETE"] },
+  { pattern: "/api/v1/policy-rules/:id", page: "/api/v1/policy-rules/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/runs/:id", page: "/api/v1/runs/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id", page: "/api/v1/servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/shares/:id", page: "/api/v1/shares/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/tokens/:id", page: "/api/v1/tokens/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/views/:id", page: "/api/v1/views/[id]/route", methods: ["DELETE"] },
+  { pattern: "/api/v1/virtual-servers/:id", page: "/api/v1/virtual-servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/agents", page: "/api/v1/agents/route", methods: ["GET"] },
   { pattern: "/api/v1/alerts", page: "/api/v1/alerts/route", methods: ["GET"] },
+  { pattern: "/api/v1/approvals", page: "/api/v1/approvals/route", methods: ["GET"] },
   { pattern: "/api/v1/audit", page: "/api/v1/audit/route", methods: ["GET"] },
   { pattern: "/api/v1/calls", page: "/api/v1/calls/route", methods: ["GET"] },
   { pattern: "/api/v1/collections", page: "/api/v1/collections/route", methods: ["GET","POST"] },
@@ -99,6 +111,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/me", page: "/api/v1/me/route", methods: ["GET","PATCH"] },
   { pattern: "/api/v1/members", page: "/api/v1/members/route", methods: ["GET"] },
   { pattern: "/api/v1/monitors", page: "/api/v1/monitors/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/policy-rules", page: "/api/v1/policy-rules/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/servers", page: "/api/v1/servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/setup", page: "/api/v1/setup/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/shares", page: "/api/v1/shares/route", methods: ["GET"] },
@@ -107,6 +120,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/tags", page: "/api/v1/tags/route", methods: ["GET"] },
   { pattern: "/api/v1/tokens", page: "/api/v1/tokens/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/views", page: "/api/v1/views/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/virtual-servers", page: "/api/v1/virtual-servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/workspace", page: "/api/v1/workspace/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/workspaces", page: "/api/v1/workspaces/route", methods: ["POST"] },
   { pattern: "/api/auth/*all", page: "/api/auth/[...all]/route", methods: ["GET","POST"] },
@@ -124,6 +138,8 @@ export type ApiRouteKey =
   | "POST /api/v1/agents/pairings"
   | "GET /api/v1/agents/self"
   | "DELETE /api/v1/agents/self"
+  | "POST /api/v1/alerts/read"
+  | "GET /api/v1/alerts/unread"
   | "GET /api/v1/audit/export"
   | "POST /api/v1/calls/cancel"
   | "GET /api/v1/calls/export"
@@ -136,6 +152,10 @@ export type ApiRouteKey =
   | "POST /api/v1/members/leave"
   | "POST /api/v1/members/transfer"
   | "GET /api/v1/oauth/callback"
+  | "GET /api/v1/oauth/consent"
+  | "POST /api/v1/policy-rules/rollback"
+  | "POST /api/v1/policy-rules/test"
+  | "GET /api/v1/policy-rules/versions"
   | "POST /api/v1/servers/demo"
   | "GET /api/v1/servers/export"
   | "POST /api/v1/servers/import"
@@ -145,6 +165,7 @@ export type ApiRouteKey =
   | "POST /api/v1/calls/:id/app/tools/call"
   | "DELETE /api/v1/servers/:id/gateway/clients/:clientId"
   | "POST /api/v1/calls/:id/task/cancel"
+  | "POST /api/v1/servers/:id/capabilities/approve"
   | "GET /api/v1/servers/:id/capabilities/diff"
   | "GET /api/v1/servers/:id/capabilities/history"
   | "GET /api/v1/servers/:id/capabilities/watch"
@@ -164,6 +185,8 @@ export type ApiRouteKey =
   | "POST /api/v1/runs/:id/steps/:index/accept"
   | "PUT /api/v1/sessions/:id/traffic/:messageId/pin"
   | "DELETE /api/v1/sessions/:id/traffic/:messageId/pin"
+  | "POST /api/v1/approvals/:id/approve"
+  | "POST /api/v1/approvals/:id/deny"
   | "GET /api/v1/calls/:id/app"
   | "GET /api/v1/calls/:id/notes"
   | "POST /api/v1/calls/:id/notes"
@@ -219,6 +242,9 @@ export type ApiRouteKey =
   | "DELETE /api/v1/monitors/:id"
   | "PATCH /api/v1/notes/:id"
   | "DELETE /api/v1/notes/:id"
+  | "GET /api/v1/policy-rules/:id"
+  | "PATCH /api/v1/policy-rules/:id"
+  | "DELETE /api/v1/policy-rules/:id"
   | "GET /api/v1/runs/:id"
   | "GET /api/v1/servers/:id"
   | "PATCH /api/v1/servers/:id"
@@ -226,8 +252,12 @@ export type ApiRouteKey =
   | "DELETE /api/v1/shares/:id"
   | "DELETE /api/v1/tokens/:id"
   | "DELETE /api/v1/views/:id"
+  | "GET /api/v1/virtual-servers/:id"
+  | "PATCH /api/v1/virtual-servers/:id"
+  | "DELETE /api/v1/virtual-servers/:id"
   | "GET /api/v1/agents"
   | "GET /api/v1/alerts"
+  | "GET /api/v1/approvals"
   | "GET /api/v1/audit"
   | "GET /api/v1/calls"
   | "GET /api/v1/collections"
@@ -244,6 +274,8 @@ export type ApiRouteKey =
   | "GET /api/v1/members"
   | "GET /api/v1/monitors"
   | "POST /api/v1/monitors"
+  | "GET /api/v1/policy-rules"
+  | "POST /api/v1/policy-rules"
   | "GET /api/v1/servers"
   | "POST /api/v1/servers"
   | "GET /api/v1/setup"
@@ -256,6 +288,8 @@ export type ApiRouteKey =
   | "POST /api/v1/tokens"
   | "GET /api/v1/views"
   | "POST /api/v1/views"
+  | "GET /api/v1/virtual-servers"
+  | "POST /api/v1/virtual-servers"
   | "GET /api/v1/workspace"
   | "PATCH /api/v1/workspace"
   | "DELETE /api/v1/workspace"

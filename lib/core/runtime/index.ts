@@ -34,6 +34,8 @@ interface Pieces {
   sessions: unknown;
   /** lib/domains/sessions: listeners told of every session that connected (lib/start registers drift's). */
   sessionListeners: unknown;
+  /** lib/domains/sessions: each live session's last ping round trip here (the network's share of a call, lib/domains/calls/timing.ts). */
+  sessionPings: unknown;
   /** lib/watch/drift: live connections by server on this instance (whoever owns them), snapshots in progress. */
   drift: unknown;
   /** lib/domains/calls: calls in flight by workspace and request id, so that a cancel reaches them. */
@@ -78,6 +80,8 @@ interface Pieces {
   gatewayInputCalls: unknown;
   /** lib/gateway: calls per minute per token and server, one limiter per limit. */
   gatewayLimiters: unknown;
+  /** lib/gateway: legacy HTTP+SSE hosts' event streams, by the session id of their POST endpoint. */
+  gatewayLegacyStreams: unknown;
   /** lib/domains/apps: the MCP Apps sandbox's port, set where lib/start started it (Next's graph builds app URLs with it). */
   appSandbox: unknown;
   /** lib/core/net: each workspace's allow-listed networks, briefly cached. */
@@ -96,6 +100,8 @@ interface Pieces {
   callQuotaCounts: unknown;
   /** lib/team/workspaces: the signed-in person's theme for page loads, by session cookie, briefly cached (cleared on a theme write). */
   pageThemes: unknown;
+  /** lib/domains/shares: public links' built views by token hash (checked against the database on every view) and the view's prepared statements. */
+  shareViews: unknown;
   /** lib/identity/auth: when each token's and member's last-used time was last written (throttled). */
   tokenUseWrites: unknown;
   memberActivityWrites: unknown;
@@ -105,12 +111,18 @@ interface Pieces {
   mailTransport: unknown;
   /** lib/identity/sso: when each user's next re-check against the IdP is due, as this process last saw it. */
   ssoChecks: unknown;
+  /** lib/domains/policies: each workspace's compiled rule set with when its version was last checked (cleared on any rule write). */
+  policyCache: unknown;
+  /** lib/domains/policies: the check of pinned definitions that lib/start registers (lib/watch/drift's). */
+  policyGuard: unknown;
+  /** lib/domains/policies: rate limits of rules, one limiter per (calls, seconds). */
+  policyLimiters: unknown;
 }
 
 export type PieceName = keyof Pieces;
 
 /** Caches that every instance must empty at once when what they hold changes anywhere. */
-export type CacheName = "tokenCache" | "serverCache" | "gatewayCache" | "gatewayTokenCache";
+export type CacheName = "tokenCache" | "serverCache" | "gatewayCache" | "gatewayTokenCache" | "policyCache";
 
 const slot = globalThis as { switchboard?: Runtime };
 
@@ -138,7 +150,7 @@ export function existingPiece<T>(key: PieceName): T | undefined {
   return runtime().pieces[key] as T | undefined;
 }
 
-const freshEpochs = (): Record<CacheName, number> => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0 });
+const freshEpochs = (): Record<CacheName, number> => ({ tokenCache: 0, serverCache: 0, gatewayCache: 0, gatewayTokenCache: 0, policyCache: 0 });
 
 /**
  * Empties one of the process's caches, and (unless `announce` is false: the message came from

@@ -45,6 +45,9 @@ export const CALL_COLUMNS = {
   instanceId: { column: "instance_id", type: "text" },
   sentInvalid: { column: "sent_invalid", type: "boolean" },
   client: { column: "client", type: "text" },
+  timing: { column: "timing", type: "text" },
+  policyRuleId: { column: "policy_rule_id", type: "text" },
+  virtualServer: { column: "virtual_server", type: "text" },
 } as const satisfies { [F in keyof Call]-?: { column: string; type: ColumnType } };
 
 export type CallField = keyof typeof CALL_COLUMNS;
@@ -55,20 +58,22 @@ export type CallField = keyof typeof CALL_COLUMNS;
 export const PENDING_FIELDS = [
   "id", "workspaceId", "serverId", "sessionId", "userId", "userName", "method", "name", "params", "paramsSecret",
   "requestId", "traceId", "rerunOfId", "origin", "parentCallId", "credentialMode", "credentialUserId", "credentialUserName",
-  "startedAt", "requestSize", "instanceId", "sentInvalid", "client",
+  "startedAt", "requestSize", "instanceId", "sentInvalid", "client", "policyRuleId", "virtualServer",
 ] as const satisfies readonly CallField[];
 
 /** What a finished call adds. */
-export const COMPLETION_FIELDS = ["status", "isError", "result", "error", "finishedAt", "durationMs", "resultSize"] as const satisfies readonly CallField[];
+export const COMPLETION_FIELDS = ["status", "isError", "result", "error", "finishedAt", "durationMs", "resultSize", "timing"] as const satisfies readonly CallField[];
 
 /** What the server last said about a call's task. */
 export const TASK_FIELDS = ["taskId", "taskStatus", "taskStatusMessage", "taskPollIntervalMs", "taskUpdatedAt"] as const satisfies readonly CallField[];
 
 export const PROGRESS_FIELDS = ["progress"] as const satisfies readonly CallField[];
 
+/** Governance's columns: absent is null (a call no rule decided, not through a virtual server). */
+type Governed = "policyRuleId" | "virtualServer";
 /** A call as written before its request leaves. */
-export type PendingCall = Pick<Call, (typeof PENDING_FIELDS)[number]>;
-/** What a finished call adds to its row. */
-export type CallCompletion = Pick<Call, (typeof COMPLETION_FIELDS)[number]>;
+export type PendingCall = Omit<Pick<Call, (typeof PENDING_FIELDS)[number]>, Governed> & Partial<Pick<Call, Governed>>;
+/** What a finished call adds to its row (`timing` left out is null: no stages known). */
+export type CallCompletion = Omit<Pick<Call, (typeof COMPLETION_FIELDS)[number]>, "timing"> & { timing?: string | null };
 /** A task's state as last reported. */
 export type TaskState = Pick<Call, (typeof TASK_FIELDS)[number]>;

@@ -1,13 +1,15 @@
-import type { CallCredential, CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, TaskStatus } from "./index";
+import type { CallCredential, CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, CallTiming, TaskStatus } from "./index";
+import type { Progress } from "@/lib/mcp/server";
+import type { CallCompletion, PendingCall } from "./journal";
 import type { CallRow, CallSummaryRow } from "./queries";
 
-type Common = Omit<CallRow, "params" | "result">;
+type Common = Omit<CallRow, "params" | "result" | "timing">;
 
 /** A call's review for its DTO; a call just made has none. */
 type Review = Pick<CallDto, "tags" | "starred" | "noteCount">;
 const NO_REVIEW: Review = { tags: [], starred: false, noteCount: 0 };
 
-function common(row: Common, review: Review): Omit<CallDto, "params" | "result"> {
+function common(row: Common, review: Review): Omit<CallDto, "params" | "result" | "timing"> {
   return {
     id: row.id,
     serverId: row.serverId,
@@ -46,6 +48,8 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
           updatedAt: row.taskUpdatedAt?.toISOString() ?? null,
         }
       : null,
+    policyRuleId: row.policyRuleId ?? null,
+    virtualServer: row.virtualServer ?? null,
     tags: review.tags,
     starred: review.starred,
     noteCount: review.noteCount,
@@ -53,9 +57,32 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result">
 }
 
 export function toCallDto(row: CallRow, review: Review = NO_REVIEW): CallDto {
-  return { ...common(row, review), params: JSON.parse(row.params), result: row.result === null ? null : JSON.parse(row.result) };
+  return {
+    ...common(row, review),
+    params: JSON.parse(row.params),
+    result: row.result === null ? null : JSON.parse(row.result),
+    timing: row.timing ? (JSON.parse(row.timing) as CallTiming) : null,
+  };
 }
 
 export function toCallSummary(row: CallSummaryRow, review: Review = NO_REVIEW): CallSummary {
   return { ...common(row, review), paramsPreview: row.paramsPreview ?? "", resultPreview: row.resultPreview ?? null };
+}
+
+/** The row just written, as a read would return it: nothing is read back on the call path. */
+export function completedRow(pending: PendingCall, completion: CallCompletion, { name, lastProgress }: { name: string; lastProgress: Progress | null }): CallRow {
+  return {
+    ...pending,
+    ...completion,
+    policyRuleId: pending.policyRuleId ?? null,
+    virtualServer: pending.virtualServer ?? null,
+    timing: completion.timing ?? null,
+    progress: lastProgress ? JSON.stringify(lastProgress) : null,
+    taskId: null,
+    taskStatus: null,
+    taskStatusMessage: null,
+    taskPollIntervalMs: null,
+    taskUpdatedAt: null,
+    server: { name, archivedAt: null },
+  };
 }

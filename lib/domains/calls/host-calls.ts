@@ -4,10 +4,12 @@ import type { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import { completeDurably } from "./complete";
-import { recordPending, recordProgress } from "./journal";
+import { recordFailedCall, recordPending, recordProgress } from "./journal";
 import { callSecrets, recordedText } from "./redacted";
 import { callCompletion, pendingCall } from "./row";
 import { takeCallRoom } from "./quota";
+import type { Timing } from "@/lib/core/timing";
+import { recordedTiming, type UpstreamSplit } from "./timing";
 
 interface RelayedCall {
   server: ServerSecretRow;
@@ -21,14 +23,21 @@ interface RelayedCall {
   client: string | null;
   /** Whose OAuth credential the session runs with (`credentialUsed`), looked up once per session by the caller. */
   credential: Awaited<ReturnType<typeof credentialUsed>>;
+  /** A call through a virtual server (lib/gateway): its name. */
+  virtualServer?: string | null;
+  /** The rule that refused the call, or holds it for approval (lib/domains/policies). */
+  policyRuleId?: string | null;
 }
 
 export type HostCallOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
 
 interface RelayedCallHandle {
   id: string;
+  /** The arguments as history records them (secrets masked): what an approver is shown. */
+  params: string;
   progress(progress: Record<string, unknown>): void;
-  finish(outcome: HostCallOutcome): Promise<void>;
+  /** `timing`: the gateway request's stages so far (recorded with the answer); `split`: what is known of the network under its upstream stage. */
+  finish(outcome: HostCallOutcome, timing?: Timing, split?: UpstreamSplit): Promise<void>;
 }
 
 /**
@@ -48,15 +57,28 @@ export async function beginHostCall(call: RelayedCall): Promise<RelayedCallHandl
   let progressWrite: Promise<unknown> = Promise.resolve();
   return {
     id,
+    params: pending.params,
     progress(progress) {
       progressWrite = progressWrite.then(() => recordProgress(id, recordedText(JSON.stringify(progress), secrets))).catch(() => undefined);
     },
-    async finish(ended) {
+    async finish(ended, timing, split) {
+      const recorded = timing ? recordedTiming(timing, split) : null;
       await progressWrite;
       const durationMs = performance.now() - t0;
       const outcome = "result" in ended ? { status: ended.result.isError === true ? ("error" as const) : ("ok" as const), result: ended.result } : ended;
       const secretsNow = await callSecrets(where).catch(() => secrets);
-      await completeDurably(id, callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs }));
+      await completeDurably(id, callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs, timing: recorded }));
     },
   };
+}
+
+/** A host's call the workspace's rules refused: recorded finished (status `denied`, the rule), never sent. */
+export async function refuseHostCall(call: RelayedCall, error: CallError): Promise<string> {
+  const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
+  const secrets = await callSecrets(where);
+  const { server, params, ...asked } = call;
+  const startedAt = new Date();
+  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt });
+  await recordFailedCall({ ...pending, ...callCompletion({ outcome: { status: "denied", error }, secrets, startedAt, durationMs: 0 }) });
+  return pending.id;
 }

@@ -1,14 +1,25 @@
 import type { SignInRequired } from "@/lib/domains/server-oauth";
+import type { Stages } from "@/lib/core/timing";
 import type { ListCallsQuery } from "./schemas";
 export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuery } from "./schemas";
 
-export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted"] as const;
+/** `denied`: refused by a workspace rule (lib/domains/policies) and never sent; `policyRuleId` names the rule. */
+export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted", "denied"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection"] as const;
+export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection", "monitor"] as const;
 export type CallOrigin = (typeof CALL_ORIGINS)[number];
-/** Work the console does on its own (re-reading a subscribed resource that changed): hidden from history unless asked for. */
-export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription"];
+/**
+ * Work the console does on its own (re-reading a subscribed resource that changed, a monitor's
+ * runs): hidden from history unless asked for. Another kind of automatic run (a load test) is one
+ * more origin here and one more view in HISTORY_VIEWS.
+ */
+export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription", "monitor"];
+/** History's views by whose work it is: people's (no origin: the default) and each kind of automatic run, one click apart. */
+export const HISTORY_VIEWS = [
+  { label: "People's work", origin: undefined },
+  { label: "Monitors", origin: "monitor" },
+] as const satisfies readonly { label: string; origin: CallOrigin | undefined }[];
 /** The history filter value that shows every origin, automatic work included. */
 export const ANY_ORIGIN = "any";
 
@@ -22,7 +33,7 @@ export const CSV_COLUMNS = ["id", "startedAt", "server", "method", "name", "stat
 
 /** The error recorded on a call: a JSON-RPC error from the server, or why it never got an answer. */
 export interface CallError {
-  kind: "protocol" | "timeout" | "cancelled" | "connection" | "validation" | "interrupted" | "offline";
+  kind: "protocol" | "timeout" | "cancelled" | "connection" | "validation" | "interrupted" | "offline" | "policy";
   message: string;
   code?: number;
   data?: unknown;
@@ -72,7 +83,7 @@ export interface CallDto {
   requestId: string;
   traceId: string;
   rerunOfId: string | null;
-  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update), "gateway" (another MCP host through /mcp) or "collection" (a step of a collection run). */
+  /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update), "gateway" (another MCP host through /mcp), "collection" (a step of a run people started) or "monitor" (a step of a monitor's run). */
   origin: CallOrigin;
   /** Gateway calls: the MCP host that made it ("name version" from its initialize). */
   client: string | null;
@@ -93,6 +104,28 @@ export interface CallDto {
   tags: string[];
   starred: boolean;
   noteCount: number;
+  /** Where the call's time went; null for calls recorded before the console kept it. */
+  timing: CallTiming | null;
+  /** The workspace rule that refused (status `denied`) or held the call for approval; null when no rule decided. */
+  policyRuleId: string | null;
+  /** Calls through a virtual server: its name (the call is recorded against the real server and tool). */
+  virtualServer: string | null;
+}
+
+/**
+ * Where a call's time went, in milliseconds (to 0.01), as recorded with its answer: the console's
+ * stages (`upstream` is the request to the server; `render` and the completion's own write come
+ * after it and are not in it), and upstream split into the network and the server when an
+ * estimate of the network is known. The console's share is `totalMs - stages.upstream`.
+ */
+export interface CallTiming {
+  stages: Stages;
+  /** From the request's arrival to its answer being recorded. */
+  totalMs: number;
+  networkMs: number | null;
+  serverMs: number | null;
+  /** Where the network estimate came from: the session's last ping round trip, the server's own Server-Timing, or none. */
+  networkSource: "ping" | "server-timing" | null;
 }
 
 /**
@@ -106,7 +139,7 @@ export interface CallCredential {
 }
 
 /** A history row: the call without its (possibly huge) params and result, plus short previews. */
-export type CallSummary = Omit<CallDto, "params" | "result"> & { paramsPreview: string; resultPreview: string | null };
+export type CallSummary = Omit<CallDto, "params" | "result" | "timing"> & { paramsPreview: string; resultPreview: string | null };
 
 export interface Page<T> {
   items: T[];

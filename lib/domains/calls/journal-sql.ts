@@ -31,16 +31,20 @@ export function dialectOf(d: Driver): Dialect {
 }
 
 function sqlite(db: BetterSqlite3.Database): Dialect {
-  // better-sqlite3 is synchronous: a batch gathers what arrives before the next turn of the loop.
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const turn = writesThisTurn();
   const batch = <T>(text: string, values: (row: T) => unknown[]) => {
     const statement = db.prepare(text);
     const all = db.transaction((rows: T[]) => {
       for (const row of rows) statement.run(values(row));
     });
     return async (rows: T[]) => {
-      await nextTurn();
-      await outsideTransaction(db);
+      // better-sqlite3 is synchronous. The first write of a turn of the loop commits at once (one
+      // call at a time waits for no turn); later ones wait for the next turn, gathering what
+      // arrives meanwhile into one commit (group commit under load).
+      if (!turn.first() || db.inTransaction) {
+        await turn.next();
+        await outsideTransaction(db);
+      }
       all(rows);
     };
   };
@@ -62,6 +66,20 @@ function sqlite(db: BetterSqlite3.Database): Dialect {
       }
       return { changes: statement.run(params).changes, rows: [] };
     },
+  };
+}
+
+/** Whether a write ran already in this turn of the event loop; `next` waits for the next turn. */
+function writesThisTurn(): { first(): boolean; next(): Promise<void> } {
+  let wrote = false;
+  return {
+    first() {
+      if (wrote) return false;
+      wrote = true;
+      setImmediate(() => (wrote = false));
+      return true;
+    },
+    next: () => new Promise<void>((resolve) => setImmediate(resolve)),
   };
 }
 

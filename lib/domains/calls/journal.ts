@@ -45,7 +45,7 @@ function open(dialect: Dialect): CallJournal {
 
 /** Writes the pending row; resolves once it is committed (before the request leaves). */
 export async function recordPending(call: PendingCall): Promise<void> {
-  await (await journal()).pending(call);
+  await (await journal()).pending({ policyRuleId: null, virtualServer: null, ...call });
 }
 
 /** Completes a call's row; throws (the caller retries, ./complete.ts) when the database refuses. */
@@ -55,7 +55,7 @@ export async function recordCompletion(id: string, completion: CallCompletion): 
 
 /** A call that failed before anything was sent (no connection to its server): one finished row. */
 export async function recordFailedCall(call: PendingCall & CallCompletion): Promise<void> {
-  await (await journal()).failed(call);
+  await (await journal()).failed({ policyRuleId: null, virtualServer: null, ...call });
 }
 
 /** The latest progress of a running call (JSON { progress, total?, message? }). */

@@ -32,6 +32,10 @@ export interface CallRequestRow {
   /** The host that made the call ("name version"), for gateway calls. */
   client: string | null;
   startedAt: Date;
+  /** The rule that refused or held the call (lib/domains/policies). */
+  policyRuleId?: string | null;
+  /** Calls through a virtual server: its name. */
+  virtualServer?: string | null;
 }
 
 /** The one builder of a call's pending row: what the journal writes before the request leaves. */
@@ -59,6 +63,8 @@ export function pendingCall(call: CallRequestRow): PendingCall {
     instanceId: instanceId(),
     sentInvalid: call.sentInvalid,
     client: call.client,
+    policyRuleId: call.policyRuleId ?? null,
+    virtualServer: call.virtualServer ?? null,
   };
 }
 
@@ -69,8 +75,11 @@ export interface CallOutcome {
   error?: CallError;
 }
 
-/** The one builder of a call's completion, with what it recorded masked by `secrets` (asked again at the end: a token refreshed meanwhile is one too). */
-export function callCompletion({ outcome, secrets, startedAt, durationMs }: { outcome: CallOutcome; secrets: SecretValues; startedAt: Date; durationMs: number }): CallCompletion {
+/**
+ * The one builder of a call's completion, with what it recorded masked by `secrets` (asked again
+ * at the end: a token refreshed meanwhile is one too). `timing`: where its time went (./timing.ts).
+ */
+export function callCompletion({ outcome, secrets, startedAt, durationMs, timing = null }: { outcome: CallOutcome; secrets: SecretValues; startedAt: Date; durationMs: number; timing?: string | null }): CallCompletion {
   const result = outcome.result === undefined ? null : JSON.stringify(outcome.result);
   return {
     status: outcome.status,
@@ -80,5 +89,6 @@ export function callCompletion({ outcome, secrets, startedAt, durationMs }: { ou
     finishedAt: new Date(startedAt.getTime() + durationMs),
     durationMs: Math.round(durationMs * 1000) / 1000,
     resultSize: result === null ? null : Buffer.byteLength(result),
+    timing,
   };
 }

@@ -64,8 +64,8 @@ export const ListCallsQuerySchema = z.object({
   status: CallStatusSchema.optional(),
   userId: z.string().optional(),
   /**
-   * Who asked: "user", "app", "card", "subscription", "gateway", "collection" (see CallOrigin), or "any". Without it,
-   * automatic work (subscription re-reads) is left out.
+   * Who asked: "user", "app", "card", "subscription", "gateway", "collection", "monitor" (see CallOrigin), or "any".
+   * Without it, automatic work (subscription re-reads, monitors' runs) is left out.
    */
   origin: z.enum([...CALL_ORIGINS, "any"]).optional(),
   q: z.string().max(500).optional(),

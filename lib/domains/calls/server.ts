@@ -3,10 +3,11 @@ import crypto from "node:crypto";
 import type { Principal } from "@/lib/core/access";
 import { notFound, ServedElsewhere, SwitchboardError } from "@/lib/core/errors";
 import { publish } from "@/lib/core/events/server";
-import { toCallError, type Progress, type ToolDefinition } from "@/lib/mcp/server";
-import { reviewsFor } from "./review-columns";
+import { toCallError, type Progress } from "@/lib/mcp/server";
 import { getServer, getServerForCall } from "@/lib/domains/servers/server";
-import { getConnection, serverFailure, upstream } from "@/lib/domains/sessions/server";
+import { getConnection, lastPingMs, serverFailure, upstream } from "@/lib/domains/sessions/server";
+import { Timing } from "@/lib/core/timing";
+import { recordedTiming } from "./timing";
 import { isSignInRequired } from "@/lib/domains/server-oauth";
 import { credentialUsed } from "@/lib/domains/server-oauth/server";
 import { audit } from "@/lib/core/audit/server";
@@ -18,18 +19,21 @@ import type { CallDto, CallMethod, CallOrigin, CallSummary, ExportCallsQuery, Li
 import { completeDurably } from "./complete";
 import { refuseOwnOutage, unsentOnOutage } from "./outage";
 import { callSecrets, recordedText, sealedRequest } from "./redacted";
-import { recordFailedCall, recordPending, recordProgress, type CallCompletion, type PendingCall } from "./journal";
+import { recordFailedCall, recordPending, recordProgress } from "./journal";
 import { callCompletion, pendingCall, type CallOutcome } from "./row";
-import { toCallDto, toCallSummary } from "./dto";
+import { completedRow, toCallDto, toCallSummary } from "./dto";
 import { exportCallsStream, exportFileName } from "./export";
 import * as q from "./queries";
-import type { CallRow } from "./queries";
 import { takeCallRoom } from "./quota";
-import { followTask, pollTaskNow, recordState } from "./tasks";
+import { reviewsFor } from "./review-columns";
+import { followTask, pollTaskNow, recordState, runsAsTask } from "./tasks";
+import { awaitApproval, decideCall, refuseCall, ruleOf } from "./govern";
 
 export { followTasks } from "./tasks";
-export { beginHostCall, type HostCallOutcome } from "./host-calls";
+export { beginHostCall, refuseHostCall, type HostCallOutcome } from "./host-calls";
 export { ownOutageOutcome } from "./outage";
+export { apiSubject, policyError, refusedCallId } from "./govern";
+export { APPROVAL_META, APPROVAL_NOTE, listOffered, offeredItems } from "./offered";
 export { purgeServerCalls } from "./queries";
 import { validateArguments } from "@/lib/core/json-schema";
 import { piece } from "@/lib/core/runtime";
@@ -51,6 +55,8 @@ interface CallRequest {
   parentCallId?: string;
   /** Secret values the caller put in the request (a collection environment's secrets): masked in history and traffic like the server's own. */
   secrets?: SecretValues;
+  /** The API request's timing (its Server-Timing); a call made otherwise times itself from here. */
+  timing?: Timing;
 }
 
 // Running calls by workspace and request id, so that a Cancel can reach them.
@@ -61,6 +67,9 @@ const running = () => piece("runningCalls", () => new Map<string, AbortControlle
  * the request leaves and completed after. MCP-level failures are data on the call, not throws.
  */
 export async function runCall(principal: Principal, req: CallRequest): Promise<CallDto> {
+  // Each stage runs to where the next begins, so the stages add up to the call's time.
+  const timing = req.timing ?? new Timing();
+  let at = performance.now();
   const server = await getServerForCall(principal, req.serverId);
   if (req.parentCallId) {
     const parent = await q.findCall({ workspaceId: principal.workspaceId, id: req.parentCallId });
@@ -79,6 +88,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     throw new SwitchboardError("conflict", "A call with this requestId exists already; a re-run is a new request");
   }
   await takeCallRoom(principal.workspaceId);
+  const decision = await decideCall(principal, { ...req, serverId: server.id });
   // History shows the name and arguments with secrets masked; the original is kept, sealed, for Run again.
   const where = { workspaceId: principal.workspaceId, serverId: server.id, row: server, own: req.secrets };
   const secrets = await callSecrets(where);
@@ -97,12 +107,16 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     origin: req.origin ?? "user",
     parentCallId: req.parentCallId,
     client: null,
+    policyRuleId: ruleOf(decision),
   };
+  if (decision.effect === "deny") await refuseCall(asked, decision);
 
+  at = timing.since("session", at);
   let live;
   try {
     live = await getConnection(server);
   } catch (err) {
+    at = timing.since("connect", at);
     // Not a failed call: nothing was sent; the person must sign in to the server first.
     if (err instanceof SwitchboardError && isSignInRequired(err.details)) throw err;
     // The agent is connected to another instance: the whole request is forwarded there.
@@ -111,17 +125,20 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     const { status, error } = toCallError(serverFailure(server, err));
     const now = new Date();
     const call = pendingCall({ ...asked, sessionId: null, credential: null, sentInvalid: false, startedAt: now });
-    const completion = callCompletion({ outcome: { status, error }, secrets, startedAt: now, durationMs: 0 });
+    const completion = callCompletion({ outcome: { status, error }, secrets, startedAt: now, durationMs: 0, timing: recordedTiming(timing) });
     await recordFailedCall({ ...call, ...completion });
+    timing.since("journal", at);
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
 
+  at = timing.since("connect", at);
   holdSessionSecrets({ sessionId: live.sessionId, secrets: req.secrets });
   let asTask = false;
   let sentInvalid = false;
   if (req.method === "tools/call") {
     const tool = (await live.connection.tools().catch(() => [])).find((t) => t.name === req.name);
     const errors = tool ? validateArguments(tool.inputSchema, req.params.arguments ?? {}) : [];
+    at = timing.since("validation", at);
     if (errors.length && !req.skipValidation) {
       throw new SwitchboardError("unprocessable", `Arguments do not match the tool's input schema: ${errors[0]!.path} ${errors[0]!.message}`, { errors });
     }
@@ -131,11 +148,19 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
 
   const startedAt = new Date();
   const credential = await credentialUsed(server);
+  at = timing.since("session", at);
   const pending = pendingCall({ ...asked, sessionId: live.sessionId, credential, sentInvalid, startedAt });
   await recordPending(pending);
+  at = timing.since("journal", at);
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
   running().set(key, controller);
+  if (decision.effect === "approve") {
+    await awaitApproval({ principal, decision, pending, serverName: server.name, secrets, signal: controller.signal }).catch((err: unknown) => {
+      running().delete(key);
+      throw err;
+    });
+  }
   const t0 = performance.now();
   const timeoutMs = req.timeoutMs ?? server.timeoutMs;
   let progressWrite: Promise<unknown> = Promise.resolve();
@@ -168,28 +193,19 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   } finally {
     running().delete(key);
   }
+  at = timing.since("upstream", at);
   await progressWrite;
+  at = timing.since("journal", at);
   const durationMs = performance.now() - t0;
   // Asked again: a token refreshed during the call is a secret value too (a failed read keeps the first answer).
   const secretsNow = await callSecrets(where).catch(() => secrets);
-  const completion = callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs });
+  at = timing.since("session", at);
+  const completion = callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs, timing: recordedTiming(timing, { pingMs: lastPingMs(live.sessionId) }) });
   await completeDurably(pending.id, completion);
-  return toCallDto(completedRow(pending, completion, { name: server.name, lastProgress }));
-}
-
-/** The row just written, as a read would return it: nothing is read back on the call path. */
-function completedRow(pending: PendingCall, completion: CallCompletion, { name, lastProgress }: { name: string; lastProgress: Progress | null }): CallRow {
-  return {
-    ...pending,
-    ...completion,
-    progress: lastProgress ? JSON.stringify(lastProgress) : null,
-    taskId: null,
-    taskStatus: null,
-    taskStatusMessage: null,
-    taskPollIntervalMs: null,
-    taskUpdatedAt: null,
-    server: { name, archivedAt: null },
-  };
+  at = timing.since("journal", at);
+  const dto = toCallDto(completedRow(pending, completion, { name: server.name, lastProgress }));
+  timing.since("render", at);
+  return dto;
 }
 
 /**
@@ -233,15 +249,6 @@ export async function listTaskCalls(principal: Principal, serverId: string, sess
   return rows.map((row) => toCallSummary({ ...row, paramsPreview: "", resultPreview: null }));
 }
 
-/** `execution.taskSupport`: "required" always runs as a task, "optional" when asked, otherwise never. */
-function runsAsTask(tool: ToolDefinition | undefined, asked: boolean | undefined): boolean {
-  const support = (tool?.execution as { taskSupport?: string } | undefined)?.taskSupport;
-  if (support === "required") return true;
-  if (support === "optional") return asked === true;
-  if (asked) throw new SwitchboardError("unprocessable", "This tool does not support running as a task");
-  return false;
-}
-
 /** One call in full, with its tags, note count and whether the caller starred it. */
 export async function getCall(principal: Principal, id: string): Promise<CallDto> {
   const row = await q.findCall({ workspaceId: principal.workspaceId, id });
@@ -272,9 +279,9 @@ export async function exportCalls(principal: Principal, query: ExportCallsQuery)
  * Runs a stored call again as a new call linked to the original; never a replay. What history
  * masked is sent as it was (sealed) and recorded masked again, the call's own secrets included.
  */
-export async function rerunCall(principal: Principal, id: string): Promise<CallDto> {
+export async function rerunCall(principal: Principal, id: string, timing?: Timing): Promise<CallDto> {
   const original = await getCall(principal, id);
   const sealed = await q.findParamsSecret({ workspaceId: principal.workspaceId, id });
   const sent = sealedRequest({ sealed, method: original.method, recorded: { name: original.name, params: original.params as Record<string, unknown> } });
-  return runCall(principal, { serverId: original.serverId, method: original.method, ...sent, rerunOfId: original.id });
+  return runCall(principal, { serverId: original.serverId, method: original.method, ...sent, rerunOfId: original.id, timing });
 }

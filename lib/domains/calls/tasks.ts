@@ -1,6 +1,7 @@
 import "server-only";
 import { publish } from "@/lib/core/events/server";
-import { McpError, type TaskInfo } from "@/lib/mcp/server";
+import { McpError, type TaskInfo, type ToolDefinition } from "@/lib/mcp/server";
+import { SwitchboardError } from "@/lib/core/errors";
 import { findServerForWork } from "@/lib/domains/servers/server";
 import { getConnection } from "@/lib/domains/sessions/server";
 import type { CallError, CallStatus } from "./index";
@@ -132,6 +133,7 @@ async function finish(callId: string, status: CallStatus, outcome: { result?: Re
     finishedAt,
     durationMs: finishedAt.getTime() - current.startedAt.getTime(),
     resultSize: resultText === null ? null : Buffer.byteLength(resultText),
+    timing: null,
     taskStatus,
     taskUpdatedAt: finishedAt,
   });
@@ -156,4 +158,13 @@ function announce(row: { id: string; workspaceId: string; serverId: string; requ
     statusMessage: row.taskStatusMessage,
     callStatus: row.status,
   });
+}
+
+/** `execution.taskSupport`: "required" always runs as a task, "optional" when asked, otherwise never. */
+export function runsAsTask(tool: ToolDefinition | undefined, asked: boolean | undefined): boolean {
+  const support = (tool?.execution as { taskSupport?: string } | undefined)?.taskSupport;
+  if (support === "required") return true;
+  if (support === "optional") return asked === true;
+  if (asked) throw new SwitchboardError("unprocessable", "This tool does not support running as a task");
+  return false;
 }

@@ -31,10 +31,11 @@ export interface StartRun {
 // A 404 (another workspace's, or deleted) will not change on retry.
 const retry = (count: number, err: unknown) => !isApiError(err) && count < 2;
 
-export function useCollections() {
+export function useCollections(enabled = true) {
   return useQuery({
     queryKey: collectionKeys.list(),
     queryFn: ({ signal }) => api<{ items: CollectionDto[] }>("/collections", { signal }).then((r) => r.items),
+    enabled,
     staleTime: 5_000,
   });
 }
@@ -96,7 +97,8 @@ export function useDeleteCollection() {
 export function useImportCollection() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: CollectionFile) => api<{ collection: CollectionDto }>("/collections/import", { method: "POST", body: file }).then((r) => r.collection),
+    mutationFn: ({ file, name }: { file: CollectionFile; name?: string }) =>
+      api<{ collection: CollectionDto }>("/collections/import", { method: "POST", body: file, query: { name } }).then((r) => r.collection),
     onSuccess: (collection) => remember(queryClient, collection),
   });
 }
@@ -106,10 +108,11 @@ export function collectionExportUrl(id: string, workspaceId: string | null): str
   return apiUrl(`/collections/${enc(id)}/export`, { workspace: workspaceId });
 }
 
-export function useCollectionRuns(id: string, enabled = true) {
+/** A collection's runs, newest first: people's, or with `origin` one origin's (`"monitor"`) or `"any"`. */
+export function useCollectionRuns(id: string, { enabled = true, origin }: { enabled?: boolean; origin?: string } = {}) {
   return useQuery({
-    queryKey: collectionKeys.runs(id),
-    queryFn: ({ signal }) => api<{ items: RunSummary[] }>(`/collections/${enc(id)}/runs`, { signal }).then((r) => r.items),
+    queryKey: [...collectionKeys.runs(id), origin ?? null],
+    queryFn: ({ signal }) => api<{ items: RunSummary[] }>(`/collections/${enc(id)}/runs`, { query: { origin }, signal }).then((r) => r.items),
     enabled,
     // A run in progress changes its row; look again until none is running.
     refetchInterval: (query) => (query.state.data?.some((r) => r.status === "running") ? 2_000 : false),
@@ -147,7 +150,7 @@ export function useStartRun(collectionId: string) {
 /** Refreshes what shows a run after a run event: the run itself, its collection's runs and the list. */
 export function refreshRun(queryClient: QueryClient, runId: string, collectionId?: string) {
   void queryClient.invalidateQueries({ queryKey: collectionKeys.run(runId), exact: true });
-  if (collectionId) void queryClient.invalidateQueries({ queryKey: collectionKeys.runs(collectionId), exact: true });
+  if (collectionId) void queryClient.invalidateQueries({ queryKey: collectionKeys.runs(collectionId) });
   void queryClient.invalidateQueries({ queryKey: collectionKeys.list(), exact: true });
 }
 
@@ -160,10 +163,11 @@ export function useAcceptSnapshot(runId: string) {
   });
 }
 
-export function useEnvironments() {
+export function useEnvironments(enabled = true) {
   return useQuery({
     queryKey: collectionKeys.environments(),
     queryFn: ({ signal }) => api<{ items: EnvironmentDto[] }>("/environments", { signal }).then((r) => r.items),
+    enabled,
   });
 }
 

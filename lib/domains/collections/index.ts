@@ -44,6 +44,12 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export type StepRunStatus = "pending" | "running" | "passed" | "failed" | "error" | "skipped" | "interrupted";
 export const RUN_ORIGINS = ["console", "api", "cli", "monitor"] as const;
 export type RunOrigin = (typeof RUN_ORIGINS)[number];
+/** Runs nobody started by hand: left out of a collection's runs unless asked for (as automatic calls are from history). */
+export const AUTOMATIC_RUN_ORIGINS: readonly RunOrigin[] = ["monitor"];
+/** The origin of the calls a run's steps make: a monitor's are its own view in history. */
+export function stepCallOrigin(origin: RunOrigin): "collection" | "monitor" {
+  return origin === "monitor" ? "monitor" : "collection";
+}
 
 export interface SnapshotDiffEntry {
   path: string;
@@ -112,6 +118,19 @@ export interface CollectionFile {
 /** The label a step shows when it has none of its own. */
 export function stepLabel(step: Pick<Step, "label" | "method" | "name" | "uri">): string {
   return step.label || `${step.method} ${step.name ?? step.uri ?? ""}`.trim();
+}
+
+/**
+ * Text for display with its `{{name}}` variables filled in from `values`; a placeholder without a
+ * value (a secret, a step's result, an unknown name) stays as written.
+ */
+export function fillVariables(text: string, values: Record<string, unknown>): string {
+  return text.replace(/\{\{([^{}]+)\}\}/g, (whole, expression: string) => {
+    const name = expression.trim();
+    if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
+    const value = values[name];
+    return typeof value === "string" ? value : value === undefined ? whole : JSON.stringify(value);
+  });
 }
 
 export const collectionKeys = {

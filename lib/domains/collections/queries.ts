@@ -1,11 +1,17 @@
 import { databaseProvider, prisma, sql } from "@/lib/core/db/client";
+import { AUTOMATIC_RUN_ORIGINS } from "./index";
 
 // Collections
 
-const lastRunInclude = { runs: { orderBy: [{ startedAt: "desc" as const }, { id: "desc" as const }], take: 1 } };
+// A collection's last run is a person's (a 5-second monitor's would hide it).
+const lastRunInclude = { runs: { where: { origin: { notIn: [...AUTOMATIC_RUN_ORIGINS] } }, orderBy: [{ startedAt: "desc" as const }, { id: "desc" as const }], take: 1 } };
 
 export function listCollections({ workspaceId, name }: { workspaceId: string; name?: string }) {
   return prisma.collection.findMany({ where: { workspaceId, ...(name === undefined ? {} : { name }) }, orderBy: [{ name: "asc" }, { id: "asc" }], include: lastRunInclude });
+}
+
+export function listCollectionNames({ workspaceId }: { workspaceId: string }) {
+  return prisma.collection.findMany({ where: { workspaceId }, select: { name: true } });
 }
 
 export function findCollection({ workspaceId, id }: { workspaceId: string; id: string }) {
@@ -110,8 +116,9 @@ export function findRun({ workspaceId, id }: { workspaceId: string; id: string }
 
 export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
 
-export function listRuns({ workspaceId, collectionId, limit }: { workspaceId: string; collectionId: string; limit: number }) {
-  return prisma.collectionRun.findMany({ where: { workspaceId, collectionId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit });
+/** `origins` null: every run; else those origins (collection_run_collection_origin_idx), newest first. */
+export function listRuns({ workspaceId, collectionId, origins, limit }: { workspaceId: string; collectionId: string; origins: readonly string[] | null; limit: number }) {
+  return prisma.collectionRun.findMany({ where: { workspaceId, collectionId, ...(origins ? { origin: { in: [...origins] } } : {}) }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: limit });
 }
 
 export function listMonitorRuns({ workspaceId, monitorId, limit }: { workspaceId: string; monitorId: string; limit: number }) {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/core/access";
 import { audit } from "@/lib/core/audit/server";
-import { runCall } from "@/lib/domains/calls/server";
+import { listOffered, refusedCallId, runCall } from "@/lib/domains/calls/server";
 import type { CallDto } from "@/lib/domains/calls";
 import { decryptJson } from "@/lib/core/crypto";
 import { isOwnDatabaseOutage } from "@/lib/core/db/client";
@@ -10,11 +10,11 @@ import { publish } from "@/lib/core/events/server";
 import { instanceId } from "@/lib/core/instances";
 import { classifyFailure, toCallError } from "@/lib/mcp/server";
 import { redact, secretValues, type SecretValues } from "@/lib/core/redaction";
-import { getServerForCall, listCapability } from "@/lib/domains/servers/server";
+import { getServerForCall } from "@/lib/domains/servers/server";
 import { getConnection } from "@/lib/domains/sessions/server";
 import { evaluate, type CallUnderTest } from "./assertions";
 import { toCollectionDto, toRunDto, toRunSummary } from "./dto";
-import { stepLabel, type Assertion, type AssertionOutcome, type RunDto, type RunOrigin, type RunStatus, type RunSummary, type Step, type StepRunStatus } from "./index";
+import { AUTOMATIC_RUN_ORIGINS, fillVariables, RUN_ORIGINS, stepCallOrigin, stepLabel, type Assertion, type AssertionOutcome, type RunDto, type RunOrigin, type RunStatus, type RunSummary, type Step, type StepRunStatus } from "./index";
 import { toJUnit } from "./junit";
 import { databaseInterruption, durably, holdLease, interruptRun, runLeaseMs } from "./lease";
 import * as q from "./queries";
@@ -37,7 +37,7 @@ type Started = { run: RunDto; finished: Promise<RunDto> };
 /**
  * Starts a run of a collection in this process and answers at once with the run (status
  * `running`) and a promise of the finished run. Steps run one after the other through `runCall`
- * (origin "collection"); each step's outcome is written and announced on the event bus as it ends.
+ * (origin "collection", a monitor's "monitor"); each step's outcome is written and announced on the event bus as it ends.
  * Needs no HTTP request: monitors start runs with a workspace principal of their own.
  */
 export async function startRun(input: StartRunInput): Promise<Started> {
@@ -58,6 +58,7 @@ export async function startClaimedRun({ principal, collectionId, environment, va
     const sealed = await q.findEnvironmentSecrets({ id: row.id });
     env = { name: row.name, values: JSON.parse(row.values), secrets: sealed ? decryptJson(sealed) : {}, servers: JSON.parse(row.servers) };
   }
+  const shown = redact(variables).value;
   const row = await q.insertRun({
     data: {
       workspaceId: principal.workspaceId,
@@ -69,11 +70,12 @@ export async function startClaimedRun({ principal, collectionId, environment, va
       startedById: principal.userId,
       startedByName: principal.userName,
       instanceId: instanceId(),
-      variables: JSON.stringify(redact(variables).value),
+      variables: JSON.stringify(shown),
       total: collection.steps.length,
       monitorId: monitorId ?? null,
     },
-    steps: collection.steps.map((s, index) => ({ index, stepId: s.id, label: stepLabel(s) })),
+    // Labels read with the run's values filled in; secrets stay `{{name}}`, as in every record.
+    steps: collection.steps.map((s, index) => ({ index, stepId: s.id, label: fillVariables(stepLabel(s), { ...collection.variables, ...env?.values, ...shown }) })),
     leaseMs: runLeaseMs(),
     claim,
   });
@@ -91,7 +93,7 @@ export async function startClaimedRun({ principal, collectionId, environment, va
   // The environment's secrets are masked in the steps' recorded calls, as a server's stored headers are.
   const secrets = secretValues(Object.values(env?.secrets ?? {}).map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
   const lease = holdLease({ runId: row.id });
-  const finished = execute({ principal, run: row, steps: collection.steps, scope, stopOnFailure, secrets, lease })
+  const finished = execute({ principal, run: row, steps: collection.steps, scope, stopOnFailure, calls: { secrets, origin: stepCallOrigin(origin) }, lease })
     .catch(async (err: unknown) => {
       // Its writes failed past their retries (or a bug): interrupted, or reaped by its lease if even that fails.
       console.error(`[collections] run ${row.id} failed`, err);
@@ -121,14 +123,17 @@ interface StepOutcome {
   result: unknown;
 }
 
-async function execute({ principal, run, steps, scope, stopOnFailure, secrets, lease }: { principal: Principal; run: { id: string; collectionId: string }; steps: Step[]; scope: VariableScope; stopOnFailure: boolean; secrets: SecretValues; lease: { lost(): boolean } }): Promise<RunDto> {
+/** How a run's steps record their calls: the secrets to mask, and the origin. */
+type StepCalls = { secrets: SecretValues; origin: "collection" | "monitor" };
+
+async function execute({ principal, run, steps, scope, stopOnFailure, calls, lease }: { principal: Principal; run: { id: string; collectionId: string }; steps: Step[]; scope: VariableScope; stopOnFailure: boolean; calls: StepCalls; lease: { lost(): boolean } }): Promise<RunDto> {
   const runId = run.id;
   const counts = { passed: 0, failed: 0, errors: 0 };
   // The run as stored. A write that changed nothing means the run was reaped (its lease ran out): it is no longer ours.
   const stored = () => durably(() => getRun(principal, runId));
   for (const [index, step] of steps.entries()) {
     if (lease.lost() || !(await durably(() => q.updateRunStep({ runId, index, data: { status: "running" } })))) return stored();
-    const outcome = await runStep(principal, step, scope, secrets);
+    const outcome = await runStep(principal, step, scope, calls);
     if (outcome.interrupted) {
       await interruptRun({ runId, reason: outcome.error! });
       announce(principal.workspaceId, { ...run, status: "interrupted" }, null);
@@ -157,7 +162,7 @@ const LIST_KINDS = { "tools/list": ["tools", "tools"], "resources/list": ["resou
 /** A step without assertions passes when its call succeeds. */
 const IMPLICIT: Assertion[] = [{ kind: "status", equals: "ok" }];
 
-async function runStep(principal: Principal, step: Step, scope: VariableScope, secrets: SecretValues): Promise<StepOutcome> {
+async function runStep(principal: Principal, step: Step, scope: VariableScope, calls: StepCalls): Promise<StepOutcome> {
   const errored = (error: string): StepOutcome => ({ status: "error", callId: null, durationMs: null, error, assertions: [], result: null });
   let serverId: string, name: string | undefined, uri: string | undefined, args: Record<string, unknown>;
   try {
@@ -174,7 +179,7 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
     let callId: string | null = null;
     if (step.method in LIST_KINDS) call = await listCall(principal, serverId, step.method as keyof typeof LIST_KINDS);
     else {
-      const dto = await sendCall(principal, step, { serverId, name, uri, args, secrets });
+      const dto = await sendCall(principal, step, { serverId, name, uri, args, calls });
       callId = dto.id;
       // The console (its instance or its database) cut the call short: nothing the server said.
       if (dto.status === "interrupted") return { ...errored(callErrorMessage(dto.error) ?? "The call was interrupted"), callId, interrupted: true };
@@ -188,6 +193,9 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, s
   } catch (err) {
     const interruption = databaseInterruption(err);
     if (interruption) return { ...errored(interruption), interrupted: true };
+    // A workspace rule refused the call (recorded as `denied`): the step fails, naming the rule.
+    const refused = refusedCallId(err);
+    if (refused) return { status: "failed", callId: refused, durationMs: 0, error: (err as Error).message, assertions: [], result: null };
     return errored(err instanceof Error ? err.message : String(err));
   }
 }
@@ -202,7 +210,7 @@ async function listCall(principal: Principal, serverId: string, method: keyof ty
   const t0 = performance.now();
   const elapsed = () => Math.round((performance.now() - t0) * 1000) / 1000;
   try {
-    const list = await listCapability(principal, serverId, kind);
+    const list = await listOffered(principal, serverId, kind);
     return { status: "ok", isError: false, result: { [key]: list }, error: null, durationMs: elapsed() };
   } catch (err) {
     if (isOwnDatabaseOutage(err)) throw err;
@@ -211,10 +219,10 @@ async function listCall(principal: Principal, serverId: string, method: keyof ty
   }
 }
 
-function sendCall(principal: Principal, step: Step, { serverId, name, uri, args, secrets }: { serverId: string; name?: string; uri?: string; args: Record<string, unknown>; secrets: SecretValues }): Promise<CallDto> {
-  if (step.method === "resources/read") return runCall(principal, { serverId, method: "resources/read", name: uri!, params: { uri: uri! }, origin: "collection", secrets });
+function sendCall(principal: Principal, step: Step, { serverId, name, uri, args, calls: { secrets, origin } }: { serverId: string; name?: string; uri?: string; args: Record<string, unknown>; calls: StepCalls }): Promise<CallDto> {
+  if (step.method === "resources/read") return runCall(principal, { serverId, method: "resources/read", name: uri!, params: { uri: uri! }, origin, secrets });
   const method = step.method as "tools/call" | "prompts/get";
-  return runCall(principal, { serverId, method, name: name!, params: { name: name!, arguments: args }, origin: "collection", secrets });
+  return runCall(principal, { serverId, method, name: name!, params: { name: name!, arguments: args }, origin, secrets });
 }
 
 function callErrorMessage(error: unknown): string | null {
@@ -247,8 +255,10 @@ export async function listMonitorRuns(principal: Principal, monitorId: string, {
   return (await q.listMonitorRuns({ workspaceId: principal.workspaceId, monitorId, limit })).map(toRunDto);
 }
 
-export async function listRuns(principal: Principal, collectionId: string, { limit = 50 }: { limit?: number } = {}): Promise<RunSummary[]> {
+/** A collection's runs, newest first: of one origin, of any ("any"), or by default those people started. */
+export async function listRuns(principal: Principal, collectionId: string, { origin, limit = 50 }: { origin?: RunOrigin | "any"; limit?: number } = {}): Promise<RunSummary[]> {
   const collection = await q.findCollection({ workspaceId: principal.workspaceId, id: collectionId });
   if (!collection) throw notFound("Collection");
-  return (await q.listRuns({ workspaceId: principal.workspaceId, collectionId, limit })).map(toRunSummary);
+  const origins = origin === "any" ? null : origin ? [origin] : RUN_ORIGINS.filter((o) => !AUTOMATIC_RUN_ORIGINS.includes(o));
+  return (await q.listRuns({ workspaceId: principal.workspaceId, collectionId, origins, limit })).map(toRunSummary);
 }

@@ -79,6 +79,9 @@ export const CollectionFileSchema = z.object({
   steps: StepsSchema,
 });
 
+/** POST /api/v1/collections/import?name= – the name to import under instead of the file's. */
+export const ImportCollectionQuerySchema = z.object({ name: Name.optional() });
+
 /** GET /api/v1/collections */
 export const ListCollectionsQuerySchema = z.object({ name: z.string().max(200).optional() });
 
@@ -90,6 +93,13 @@ export const StartRunSchema = z.object({
   origin: z.enum(RUN_ORIGINS.filter((o) => o !== "monitor") as ["console", "api", "cli"]).default("api"),
 });
 export type StartRun = z.infer<typeof StartRunSchema>;
+
+/** GET /api/v1/collections/:id/runs: one origin, "any", or by default the runs people started (no monitor's). */
+export const ListRunsQuerySchema = z.object({
+  origin: z.enum([...RUN_ORIGINS, "any"]).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListRunsQuery = z.infer<typeof ListRunsQuerySchema>;
 
 /** GET /api/v1/runs/:id */
 export const RunQuerySchema = z.object({ format: z.enum(["json", "junit"]).default("json") });

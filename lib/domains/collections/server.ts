@@ -71,9 +71,21 @@ export async function createCollection(principal: Principal, input: CreateCollec
   return toCollectionDto(row);
 }
 
-/** Imports an export file as a new collection (its server ids must be this workspace's, or aliases). */
-export function importCollection(principal: Principal, file: CreateCollection): Promise<CollectionDto> {
-  return createCollection(principal, file, "collection.imported");
+/**
+ * Imports an export file as a new collection (its server ids must be this workspace's, or
+ * aliases), under `name` when given. A taken name is a conflict whose details suggest a free one.
+ */
+export async function importCollection(principal: Principal, file: CreateCollection, name?: string): Promise<CollectionDto> {
+  const wanted = name ?? file.name;
+  try {
+    return await createCollection(principal, { ...file, name: wanted }, "collection.imported");
+  } catch (err) {
+    if (!(err instanceof SwitchboardError) || err.code !== "conflict") throw err;
+    const taken = new Set((await q.listCollectionNames({ workspaceId: principal.workspaceId })).map((c) => c.name.toLowerCase()));
+    let n = 2;
+    while (taken.has(`${wanted} (${n})`.toLowerCase())) n++;
+    throw new SwitchboardError("conflict", `${err.message}: import it under another name (?name=)`, { name: wanted, suggestion: `${wanted} (${n})` });
+  }
 }
 
 export async function updateCollection(principal: Principal, id: string, input: UpdateCollection): Promise<CollectionDto> {

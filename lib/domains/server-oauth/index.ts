@@ -47,6 +47,16 @@ export function isSignInRequired(details: unknown): details is SignInRequired {
   return !!d && (d.oauth === "sign_in_required" || d.oauth === "step_up_required") && typeof d.authorizeUrl === "string";
 }
 
+/**
+ * The message of a connect or call refused for want of a person's sign-in (built by `signInRequired`
+ * on the server). A session's stored error is text only; this is how a list that has no OAuth status
+ * at hand still says "signed out" rather than "unreachable".
+ */
+export function signInMessage(serverName: string, mode: string): string {
+  const whose = mode === "oauth-shared" ? "the workspace's shared sign-in" : "your own sign-in";
+  return `"${serverName}" needs ${whose}: sign in to ${serverName} first`;
+}
+
 export const oauthKeys = {
   status: (serverId: string) => ["servers", serverId, "oauth"] as const,
 };

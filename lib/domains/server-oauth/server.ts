@@ -11,7 +11,7 @@ import { SwitchboardError } from "@/lib/core/errors";
 import { outboundFetch } from "@/lib/core/net/server";
 import { beginAuthorization, classifyFailure, finishAuthorization, revokeTokens, toApiError, type Failure, type MachineCredentials, type OAuthStore, type OAuthTokenRecord, type PendingAuthorization } from "@/lib/mcp/server";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
-import { SHARED_SUBJECT, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
+import { SHARED_SUBJECT, signInMessage, type AuthMode, type OAuthStatus, type OAuthTrace, type OAuthTraces, type SignInRequired } from "./index";
 import { readTraces, refreshRecordingFetch, runChecks, traceCallback, traceSignInStart } from "./inspect";
 import { enterpriseStatus } from "./enterprise";
 import { CALLBACK_PATH, clientMetadataUrl } from "./client-metadata";
@@ -55,10 +55,9 @@ function signInRequired(server: Pick<ServerSecretRow, "id" | "name" | "authMode"
     authorizeUrl: `/api/v1/servers/${server.id}/oauth/authorize`,
     ...(step?.scope ? { scope: step.scope } : {}),
   };
-  const whose = server.authMode === "oauth-shared" ? "the workspace's shared sign-in" : "your own sign-in";
   const message = step
     ? `"${server.name}" needs more access${step.scope ? ` (scope "${step.scope}")` : ""}: sign in again to consent`
-    : `"${server.name}" needs ${whose}: sign in to ${server.name} first`;
+    : signInMessage(server.name, server.authMode);
   return new SwitchboardError("upstream_error", message, details);
 }
 

@@ -16,6 +16,8 @@ type Current = {
   roots: string;
   unattendedPolicy: string;
   unattendedWaitMs: number;
+  shareProcess?: boolean;
+  pinDefinitions?: boolean;
   authMode: string;
   oauthClientId: string | null;
   idpIssuer?: string | null;
@@ -24,7 +26,7 @@ type Current = {
   oauthIssuer?: string | null;
 };
 
-const FIELDS = ["name", "url", "transport", "protocolEra", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "authMode", "oauthClientId", "idpIssuer", "idpTokenEndpoint", "idpClientId", "oauthIssuer"] as const;
+const FIELDS = ["name", "url", "transport", "protocolEra", "timeoutMs", "maxTotalTimeoutMs", "unattendedPolicy", "unattendedWaitMs", "shareProcess", "pinDefinitions", "authMode", "oauthClientId", "idpIssuer", "idpTokenEndpoint", "idpClientId", "oauthIssuer"] as const;
 
 /** Compares an update with the stored row and the decrypted header values before it. */
 export function describeServerChanges(current: Current, input: UpdateServer, headersBefore: Record<string, string>): ServerChanges {

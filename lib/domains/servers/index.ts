@@ -63,6 +63,11 @@ export interface ServerDto {
   roots: Root[];
   unattendedPolicy: "decline" | "wait";
   unattendedWaitMs: number;
+  /** Agent (stdio) servers: the gateway's host sessions share one server process per token. */
+  shareProcess: boolean;
+  /** Serve only approved definitions: items changed since `approvedSnapshotId` are withheld from hosts. */
+  pinDefinitions: boolean;
+  approvedSnapshotId: string | null;
   authMode: AuthMode;
   /** The pre-registered OAuth client id, if any (its secret is write-only). */
   oauthClientId: string | null;

@@ -61,6 +61,22 @@ export async function updateServer({ workspaceId, id, data }: { workspaceId: str
   return row;
 }
 
+/**
+ * The approved snapshot of a pinned server (lib/watch/drift). `onlyIfUnset`: the first snapshot
+ * taken once pinning was set, unless someone approved one meanwhile. Returns whether it was set.
+ */
+export async function setApprovedSnapshot({ workspaceId, id, snapshotId, onlyIfUnset = false }: { workspaceId: string; id: string; snapshotId: string; onlyIfUnset?: boolean }) {
+  const { count } = await prisma.server.updateMany({ where: { id, workspaceId, ...(onlyIfUnset ? { approvedSnapshotId: null } : {}) }, data: { approvedSnapshotId: snapshotId } });
+  if (count) await forgetCache("serverCache");
+  return count > 0;
+}
+
+/** The id of a server's latest capability snapshot (pinning approves it when turned on). */
+export async function latestSnapshotId({ serverId }: { serverId: string }) {
+  const row = await prisma.capabilitySnapshot.findFirst({ where: { serverId }, orderBy: [{ seq: "desc" }, { takenAt: "desc" }, { id: "desc" }], select: { id: true } });
+  return row?.id ?? null;
+}
+
 /** Archives active servers: by id, or every server of an agent. Returns the ids it archived. */
 export async function archiveServers({ workspaceId, ids, agentId, by }: { workspaceId: string; ids?: string[]; agentId?: string; by: string | null }) {
   const where: Prisma.ServerWhereInput = { workspaceId, archivedAt: null, ...(ids ? { id: { in: ids } } : {}), ...(agentId ? { agentId } : {}) };

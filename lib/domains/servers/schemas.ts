@@ -64,6 +64,10 @@ export const UpdateServerSchema = z.object({
   /** Server-initiated requests while nobody watches: decline at once, or wait up to unattendedWaitMs. */
   unattendedPolicy: z.enum(["decline", "wait"]).optional(),
   unattendedWaitMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** Agent (stdio) servers: the gateway's host sessions share one server process per token (docs/gateway.md). */
+  shareProcess: z.boolean().optional(),
+  /** Serve only approved definitions (docs/governance.md): turning it on approves the latest snapshot unless one was approved. */
+  pinDefinitions: z.boolean().optional(),
   authMode: AuthModeSchema.optional(),
   /** null removes the pre-registered client (and its secret). */
   oauthClientId: z.string().trim().min(1).max(500).nullable().optional(),

@@ -164,6 +164,9 @@ export async function updateServer(principal: Principal, id: string, input: Upda
       roots: input.roots ? JSON.stringify(input.roots) : undefined,
       unattendedPolicy: input.unattendedPolicy,
       unattendedWaitMs: input.unattendedWaitMs,
+      shareProcess: input.shareProcess,
+      pinDefinitions: input.pinDefinitions,
+      ...(input.pinDefinitions && !current.pinDefinitions && !current.approvedSnapshotId ? { approvedSnapshotId: await q.latestSnapshotId({ serverId: id }) } : {}),
       ...(headers ? headerColumns(headers) : {}),
       authMode: input.authMode,
       oauthClientId: input.oauthClientId,
@@ -256,3 +259,4 @@ function assertMachineCredentials(input: { authMode?: AuthMode; oauthClientId?: 
   if (missing.length) throw new SwitchboardError("unprocessable", `Machine credentials (${method}) need ${missing.join(", ")}`);
 }
 export { restoreAgentSessions } from "./reconnect";
+export { setApprovedSnapshot } from "./queries";

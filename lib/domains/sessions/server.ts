@@ -18,6 +18,7 @@ import { connectionTransportFor, refuseElsewhere } from "./transport";
 import { serverFailure, upstream, upstreamFailure } from "./errors";
 
 export { refuseElsewhere, serverFailure, upstream, upstreamFailure };
+export { lastPingMs } from "./health";
 
 export { toSessionInfo } from "./dto";
 import { toSessionInfo } from "./dto";

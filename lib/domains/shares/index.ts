@@ -87,6 +87,13 @@ interface PublicShareInfo {
 /** GET /api/v1/public/shares/:token (and /s/:token with Accept: application/json): a call or a run. */
 export type PublicShareDto = { kind: "call"; call: SharedCall; share: PublicShareInfo } | { kind: "run"; run: SharedRun; share: PublicShareInfo };
 
+/**
+ * The id of the `<script type="application/json">` in which the console serves a share page's
+ * answer with its prerendered shell: the status and body the public API would answer.
+ */
+export const SHARE_PAGE_DATA_ID = "sb-share";
+export type SharePageData = { status: 200; body: PublicShareDto } | { status: 404 | 410; body: { error: { code: string; message: string } } };
+
 /** GET /api/v1/calls/:id/share-preview: exactly the public `call`, plus what was masked. */
 export interface SharePreviewDto {
   call: SharedCall;

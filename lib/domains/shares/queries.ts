@@ -128,18 +128,6 @@ export function findShareByToken({ tokenHash }: { tokenHash: string }) {
   });
 }
 
-/** Just enough to tell whether a token's page is gone (no view counted). */
-export function findShareState({ tokenHash }: { tokenHash: string }) {
-  return prisma.share.findUnique({
-    where: { tokenHash },
-    select: { expiresAt: true, revokedAt: true, workspace: { select: { publicSharesEnabled: true } } },
-  });
-}
-
-export function countView({ id }: { id: string }) {
-  return prisma.share.update({ where: { id }, data: { viewCount: { increment: 1 }, lastViewedAt: new Date() }, select: { id: true } });
-}
-
 export function findUserNames({ ids }: { ids: string[] }) {
   return prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
 }

@@ -11,7 +11,6 @@ import { notFound, SwitchboardError } from "@/lib/core/errors";
 import { redactionKeys } from "@/lib/core/redaction";
 import { serverSecretValues } from "@/lib/domains/server-oauth/server";
 import {
-  SHARE_TOKEN_PATTERN,
   SHARES_DISABLED_MESSAGE,
   type CallSharesDto,
   type CreateShare,
@@ -21,8 +20,8 @@ import {
   type SharePreviewDto,
 } from "./index";
 import * as q from "./queries";
-import { publicRun } from "./run-shares";
 import { toSharedCall } from "./shared-call";
+import { checkShare, viewShare } from "./views";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -108,38 +107,22 @@ export async function previewShare(principal: Principal, callId: string): Promis
 }
 
 /**
- * Opens a link for anyone who has it: the redacted call, built with the workspace's current
- * redaction list. Unknown → 404; revoked, expired or sharing turned off → 410. Counts a view.
+ * Opens a link for anyone who has it: the redacted call or run, built with the workspace's current
+ * redaction list (./views.ts). Unknown → 404; revoked, expired or sharing turned off → 410. Counts a view.
  */
 export async function openShare(token: string): Promise<PublicShareDto> {
-  const share = SHARE_TOKEN_PATTERN.test(token) ? await q.findShareByToken({ tokenHash: hashToken(token) }) : null;
-  if (!share) throw notFound("Share link");
-  const gone = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
-  if (gone) throw new SwitchboardError("gone", gone);
-  await q.countView({ id: share.id });
-  const info = { createdAt: share.createdAt.toISOString(), expiresAt: share.expiresAt?.toISOString() ?? null };
-  const keys = redactionKeys(share.workspace.redactionKeys);
-  if (share.run) return { kind: "run", run: await publicRun(share.run, keys), share: info };
-  if (!share.call) throw notFound("Share link");
-  const secrets = await serverSecretValues({ workspaceId: share.call.workspaceId, serverId: share.call.serverId });
-  const { call } = toSharedCall(share.call, keys, secrets);
-  return { kind: "call", call, share: info };
+  const view = await viewShare(token, { count: true });
+  if (view.state === "unknown") throw notFound("Share link");
+  if (view.state === "gone") throw new SwitchboardError("gone", view.reason);
+  return view.share;
 }
 
 /** Whether a token's page exists, is gone (with why) or never existed; counts nothing. */
-export async function shareState(token: string): Promise<{ state: "active" } | { state: "gone"; reason: string } | { state: "unknown" }> {
-  const share = SHARE_TOKEN_PATTERN.test(token) ? await q.findShareState({ tokenHash: hashToken(token) }) : null;
-  if (!share) return { state: "unknown" };
-  const reason = goneReason({ ...share, publicSharesEnabled: share.workspace.publicSharesEnabled });
-  return reason ? { state: "gone", reason } : { state: "active" };
+export function shareState(token: string): Promise<{ state: "active" } | { state: "gone"; reason: string } | { state: "unknown" }> {
+  return checkShare(token);
 }
 
-function goneReason(share: { revokedAt: Date | null; expiresAt: Date | null; publicSharesEnabled: boolean }): string | null {
-  if (share.revokedAt) return "This share link was revoked";
-  if (share.expiresAt && share.expiresAt.getTime() <= Date.now()) return `This share link expired on ${share.expiresAt.toISOString().slice(0, 10)}`;
-  if (!share.publicSharesEnabled) return "Public share links are turned off for the workspace this belongs to";
-  return null;
-}
+export { sharePages } from "./page-front";
 
 async function toDtos(rows: q.ListedShareRow[], principal: Principal, request: RequestHead): Promise<ShareDto[]> {
   const ids = [...new Set(rows.map((r) => r.createdBy))];

@@ -50,6 +50,8 @@ export interface StatsGroup extends Failures {
 interface StatsTotals extends StatsGroup {
   p50: number | null;
   p95: number | null;
+  /** Calls the workspace's rules refused (status `denied`, docs/governance.md): counted in `count`, not in `failures`. */
+  denied: number;
 }
 
 export interface Stats {

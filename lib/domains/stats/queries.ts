@@ -72,7 +72,7 @@ export async function seriesSummaries({ scope, width, through, pending }: { scop
   return out;
 }
 
-const LIMITS = { tool: 10, user: 10, origin: 50 } as const;
+const LIMITS = { tool: 10, user: 10, origin: 50, status: 20 } as const;
 type GroupKind = keyof typeof LIMITS;
 
 export interface GroupSummary {
@@ -88,15 +88,16 @@ export async function groupSummaries({ scope, through, pending }: { scope: Stats
   const rolled = pieces.length
     ? await prisma.$queryRaw<Row[]>`
         SELECT kind, key, name, sum(count) AS count, sum(errors) AS errors, sum(timeouts) AS timeouts, sum(interrupted) AS interrupted, sum(timed) AS timed, ${real(sql.sql`sum(duration_sum)`)} AS total, ${real(sql.sql`min(duration_min)`)} AS least, ${real(sql.sql`max(duration_max)`)} AS greatest
-        FROM (${rolledRows(scope, pieces, sql.sql`'tool', 'user', 'origin'`, sql.sql`kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max`)}) AS rolled
+        FROM (${rolledRows(scope, pieces, sql.sql`'tool', 'user', 'origin', 'status'`, sql.sql`kind, key, name, count, errors, timeouts, interrupted, timed, duration_sum, duration_min, duration_max`)}) AS rolled
         GROUP BY kind, key, name`
     : [];
   const live = await prisma.$queryRaw<Row[]>`
     ${liveCalls(scope, outer, pending)}
     SELECT 'tool' AS kind, method AS key, name, ${summaryColumns} FROM live GROUP BY method, name
     UNION ALL SELECT 'user' AS kind, coalesce(user_id, '') AS key, '' AS name, ${summaryColumns} FROM live GROUP BY coalesce(user_id, '')
-    UNION ALL SELECT 'origin' AS kind, origin AS key, '' AS name, ${summaryColumns} FROM live GROUP BY origin`;
-  const groups = { tool: new Map<string, GroupSummary>(), user: new Map<string, GroupSummary>(), origin: new Map<string, GroupSummary>() };
+    UNION ALL SELECT 'origin' AS kind, origin AS key, '' AS name, ${summaryColumns} FROM live GROUP BY origin
+    UNION ALL SELECT 'status' AS kind, status AS key, '' AS name, ${summaryColumns} FROM live GROUP BY status`;
+  const groups = { tool: new Map<string, GroupSummary>(), user: new Map<string, GroupSummary>(), origin: new Map<string, GroupSummary>(), status: new Map<string, GroupSummary>() };
   for (const r of [...rolled, ...live]) {
     const byKey = groups[r.kind];
     const id = `${r.key}\u0000${r.name}`;
@@ -106,7 +107,7 @@ export async function groupSummaries({ scope, through, pending }: { scope: Stats
   const order = (a: GroupSummary, b: GroupSummary) =>
     b.summary.count - a.summary.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const top = (kind: GroupKind) => [...groups[kind].values()].sort(order).slice(0, LIMITS[kind]);
-  return { tool: top("tool"), user: top("user"), origin: top("origin") };
+  return { tool: top("tool"), user: top("user"), origin: top("origin"), status: top("status") };
 }
 
 /** Users' names: their current one, else (they have left) the one on their latest call that has one. */

@@ -67,6 +67,8 @@ async function rebuild(tx: Tx, workspaceId: string, fromMinute: number, toMinute
     [sql.sql`'tool', method, name`, sql.sql`method, name`],
     [sql.sql`'user', coalesce(user_id, ''), ''`, sql.sql`coalesce(user_id, '')`],
     [sql.sql`'origin', origin, ''`, sql.sql`origin`],
+    // By status: what the dashboard counts beside the failures (calls the workspace's rules denied).
+    [sql.sql`'status', status, ''`, sql.sql`status`],
   ] as const;
   for (const [keys, groupBy] of groups) {
     await tx.$executeRaw`

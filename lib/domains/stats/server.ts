@@ -24,7 +24,7 @@ export async function getStats(principal: Principal, query: StatsQuery): Promise
   if (query.serverId && !servers.includes(query.serverId)) throw notFound("Server");
   const scope = { workspaceId, serverIds: query.serverId ? [query.serverId] : servers, serverId: query.serverId ?? null, from: query.from, to: query.to };
   const width = BUCKETS[query.bucket];
-  const [series, { tool: tools, user: users, origin: origins }] = await Promise.all([
+  const [series, { tool: tools, user: users, origin: origins, status: statuses }] = await Promise.all([
     q.seriesSummaries({ scope, width, through, pending }),
     q.groupSummaries({ scope, through, pending }),
   ]);
@@ -35,7 +35,7 @@ export async function getStats(principal: Principal, query: StatsQuery): Promise
     to: query.to.toISOString(),
     bucket: query.bucket,
     serverId: query.serverId ?? null,
-    totals: { ...group(total), ...percentiles(total) },
+    totals: { ...group(total), ...percentiles(total), denied: statuses.find((s) => s.key === "denied")?.summary.count ?? 0 },
     series: fillBuckets(series, query.from, query.to, width),
     topTools: tools.map((t) => ({ method: t.key, name: t.name, ...group(t.summary) })),
     byUser: users.map((u) => ({ userId: u.key || null, userName: u.key ? (names.get(u.key) ?? null) : null, ...group(u.summary) })),

@@ -6,12 +6,14 @@ import { trafficKeys, type TrafficDirection, type TrafficMessageDto, type Traffi
 
 const PAGE_SIZE = 200;
 
-/** A session's JSON-RPC messages, oldest first. Refreshed every few seconds while `live`. */
-export function useSessionTraffic(sessionId: string | null, filter: { direction?: TrafficDirection; method?: string; q?: string }, live: boolean) {
+export type TrafficOrder = "newest" | "oldest";
+
+/** A session's JSON-RPC messages in `order`, a page at a time. Refreshed every few seconds while `live`. */
+export function useSessionTraffic(sessionId: string | null, filter: { direction?: TrafficDirection; method?: string; q?: string }, live: boolean, order: TrafficOrder = "newest") {
   return useInfiniteQuery({
-    queryKey: trafficKeys.session(sessionId ?? "", filter),
+    queryKey: [...trafficKeys.session(sessionId ?? "", filter), order],
     queryFn: ({ pageParam, signal }) =>
-      api<TrafficPage>(`/sessions/${encodeURIComponent(sessionId!)}/traffic`, { query: { ...filter, cursor: pageParam, limit: PAGE_SIZE }, signal }),
+      api<TrafficPage>(`/sessions/${encodeURIComponent(sessionId!)}/traffic`, { query: { ...filter, order, cursor: pageParam, limit: PAGE_SIZE }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,

@@ -25,18 +25,18 @@ export function insertTraffic(rows: TrafficRow[]): Promise<void> {
   return appendRows("traffic_message", COLUMNS, rows);
 }
 
-/** Oldest first; `cursor` is the id of the last message of the previous page. */
-export function listTraffic(input: { sessionId: string; direction?: string; method?: string; q?: string; cursor?: number; limit: number }) {
-  const { sessionId, direction, method, q, cursor, limit } = input;
+/** Oldest first (or newest first); `cursor` is the id of the last message of the previous page. */
+export function listTraffic(input: { sessionId: string; direction?: string; method?: string; q?: string; order: "oldest" | "newest"; cursor?: number; limit: number }) {
+  const { sessionId, direction, method, q, order, cursor, limit } = input;
   return prisma.trafficMessage.findMany({
     where: {
       sessionId,
       ...(direction ? { direction } : {}),
       ...(method ? (method.endsWith("/") ? { method: { startsWith: method } } : { method }) : {}),
       ...(q ? { body: containsText(q) } : {}),
-      ...(cursor ? { id: { gt: cursor } } : {}),
+      ...(cursor ? { id: order === "newest" ? { lt: cursor } : { gt: cursor } } : {}),
     },
-    orderBy: { id: "asc" },
+    orderBy: { id: order === "newest" ? "desc" : "asc" },
     take: limit + 1,
   });
 }

@@ -12,10 +12,10 @@ export function trafficSink(workspaceId: string, sessionId: string): (record: Tr
   return (record) => enqueueTraffic({ workspaceId, sessionId, ...record });
 }
 
-/** A page of a session's traffic, oldest first (queued messages are written first, so nothing recorded is missed). */
+/** A page of a session's traffic in `query.order` (queued messages are written first, so nothing recorded is missed). */
 export async function listSessionTraffic(sessionId: string, query: ListTrafficQuery): Promise<TrafficPage> {
   await flushTraffic();
-  const rows = await listTraffic({ sessionId, direction: query.direction, method: query.method, q: query.q || undefined, cursor: query.cursor, limit: query.limit });
+  const rows = await listTraffic({ sessionId, direction: query.direction, method: query.method, q: query.q || undefined, order: query.order, cursor: query.cursor, limit: query.limit });
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   return { items: await withCalls(sessionId, page), nextCursor: more ? String(page[page.length - 1]!.id) : null };
@@ -46,7 +46,9 @@ const CALL_LEAD_MS = 60_000;
  * session's unlinked call of the same method and name that started closest before it was sent.
  */
 async function withCalls(sessionId: string, rows: (TrafficRow & { id: number })[]): Promise<TrafficMessageDto[]> {
-  const requests = rows.filter((r) => r.direction === "out" && r.kind === "request" && (CALL_REQUEST_METHODS as readonly (string | null)[]).includes(r.method));
+  const requests = rows
+    .filter((r) => r.direction === "out" && r.kind === "request" && (CALL_REQUEST_METHODS as readonly (string | null)[]).includes(r.method))
+    .sort((a, b) => a.id - b.id);
   if (requests.length === 0) return rows.map((r) => toDto(r, null));
   const times = requests.map((r) => r.at.getTime());
   const calls = await callsOfSession({ workspaceId: requests[0]!.workspaceId, sessionId, from: new Date(Math.min(...times) - CALL_LEAD_MS), to: new Date(Math.max(...times) + 1000) });

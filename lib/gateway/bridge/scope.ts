@@ -2,67 +2,20 @@ import "server-only";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { SwitchboardError } from "@/lib/core/errors";
 import type { CallMethod, ListChangedKind, LogLevel, LogMessage, McpConnection } from "@/lib/mcp/server";
-import type { ServerSecretRow } from "@/lib/domains/servers/server";
-import type { GatewayPrincipal } from "../auth";
-import { admit, offers, type Lookup } from "../gate";
+import { admit, offeredFor, offers, type Lookup } from "../gate";
+import { holdGatewayCall } from "../hold";
 import { namespaced } from "../names";
 import { toProtocol } from "../outcome";
-import { RPC, type RpcError } from "../policy";
-import { beginGatewayCall, credentialOf } from "../recorder";
-import type { GatewayRoute } from "../routes";
+import { RPC, type Admission } from "../policy";
+import type { PolicyDecision } from "@/lib/domains/policies";
+import { beginGatewayCall, credentialOf, recordRefusal } from "../recorder";
 import { startInputCall, type HostCapabilities } from "./input";
-import { knownUnreachable, REACH_MS, within, type Unreachable } from "./reach";
+import { virtualTools } from "./virtual-names";
+import { knownUnreachable, REACH_MS, within } from "./reach";
 import { checkoutUpstream, subscribeUpstream, upstreamFor, type PooledUpstream, type ServerRequestHandler } from "./upstreams";
 
-/** One exposed server behind a bridge. */
-export interface BridgeMember {
-  route: GatewayRoute;
-  server: ServerSecretRow;
-  /** Its namespace on the aggregated endpoint; null on the server's own endpoint. */
-  prefix: string | null;
-}
-
-/** What one bridged request serves: who asks, through which endpoint, which servers. */
-export interface BridgeTarget {
-  /** The endpoint's path (one bridge per path and principal). */
-  path: string;
-  principal: GatewayPrincipal;
-  /** Sorted by server name (lib/gateway/names.ts). */
-  members: BridgeMember[];
-  /** How the aggregated endpoint introduces itself; null: the server's own serverInfo. */
-  serverInfo: { name: string; version: string } | null;
-}
-
-/** What a bridge keeps between requests (lib/gateway/bridge/bridge.ts). */
-export interface BridgeState {
-  /** Which server listed a resource URI, as seen by the latest resources/list (first server wins). */
-  resourceOwners: Map<string, string>;
-  /** Upstreams whose notifications this bridge passes on, each with what stops that (`unwatchAll`). */
-  watched: Map<PooledUpstream, () => void>;
-  listChanged(kind: ListChangedKind): void;
-  /** A server's resources/updated, for whichever of the bridge's hosts subscribed to the URI. */
-  resourceUpdated(uri: string): void;
-  /** Only a legacy host's session on the aggregated endpoint (lib/gateway/bridge/sessions.ts) has one. */
-  session?: BridgeSessionState;
-  /** The aggregated endpoint's servers left out because they could not be reached, until they can (lib/gateway/bridge/reach.ts). */
-  unreachable: Unreachable;
-}
-
-/** What a legacy host's session asked for with resources/subscribe and logging/setLevel. */
-export interface BridgeSessionState {
-  /** The URIs it subscribed to, and on which pooled connection. */
-  subscriptions: Map<string, PooledUpstream>;
-  /** Log lines below this level are not passed on; null: all are. */
-  logLevel: LogLevel | null;
-  /** A server's log line, passed on to the host. */
-  log(member: BridgeMember, message: LogMessage): void;
-}
-
-/** What the servers behind an endpoint offer that the endpoint declares when any of them does. */
-export interface SharedCapabilities {
-  subscribe: boolean;
-  logging: boolean;
-}
+import type { BridgeMember, BridgeState, BridgeTarget, SharedCapabilities } from "./state";
+export type { BridgeMember, BridgeSessionState, BridgeState, BridgeTarget, SharedCapabilities } from "./state";
 
 type Item = Record<string, unknown>;
 interface NamedItem {
@@ -132,6 +85,7 @@ export class BridgeScope {
 
   /** Whether any of the servers takes resource subscriptions, or sends log lines (those that cannot be reached do not). */
   async shared(): Promise<SharedCapabilities> {
+    if (this.target.virtual) return { subscribe: false, logging: false };
     const connected = await Promise.allSettled(this.target.members.map((member) => this.reach(member)));
     const caps = connected.flatMap((c) => (c.status === "fulfilled" ? [c.value.info.capabilities as { resources?: { subscribe?: boolean }; logging?: object } | null] : []));
     return { subscribe: caps.some((c) => Boolean(c?.resources?.subscribe)), logging: caps.some((c) => Boolean(c?.logging)) };
@@ -170,6 +124,7 @@ export class BridgeScope {
    */
   async lists(kind: "tools" | "prompts" | "resources" | "resource-templates", fresh = true): Promise<Item[][]> {
     const away = this.state.unreachable;
+    if (this.target.virtual && kind !== "tools") return this.target.members.map(() => []);
     return Promise.all(
       this.target.members.map(async (member) => {
         if (!fresh && !this.single && away.has(member.server.id)) return [];
@@ -197,6 +152,9 @@ export class BridgeScope {
   /** Tools (only those offered) or prompts under the names the host sees (`fresh`: as `lists`). */
   async named(kind: "tools" | "prompts", fresh = true): Promise<NamedItem[]> {
     const lists = await this.lists(kind, fresh);
+    // Listed for the host: only what it may call (routing a call looks at every name; the gate refuses by rule).
+    if (fresh) await this.offered(kind, lists);
+    if (this.target.virtual) return virtualTools(this.target.virtual, this.target.members, lists);
     return this.target.members.flatMap((member, i) => {
       const items = lists[i]!.filter((item) => typeof item.name === "string");
       const originals = items.map((item) => item.name as string);
@@ -206,8 +164,15 @@ export class BridgeScope {
     });
   }
 
+  /** Each member's list as the rules offer it to this host (listing follows calling), in place. */
+  private async offered(kind: "tools" | "prompts" | "resources", lists: Item[][]): Promise<void> {
+    const who = this.target.principal;
+    await Promise.all(this.target.members.map(async (member, i) => void (lists[i] = await offeredFor(who, member.server.id, kind, lists[i]!))));
+  }
+
   async resources(): Promise<Item[]> {
     const lists = await this.lists("resources");
+    await this.offered("resources", lists);
     const owners = new Map<string, string>();
     const merged: Item[] = [];
     this.target.members.forEach((member, i) => {
@@ -244,7 +209,7 @@ export class BridgeScope {
   }
 
   /** The gate (lib/gateway/gate.ts) for a tools/call or prompts/get: the item the host's name designates, or the refusal thrown. */
-  async admitted(method: "tools/call" | "prompts/get", name: string, args?: unknown): Promise<NamedItem> {
+  async admitted(method: "tools/call" | "prompts/get", name: string, args?: unknown, client: string | null = null): Promise<NamedItem & { hold?: PolicyDecision }> {
     let found: NamedItem | undefined;
     const lookup: Lookup = {
       required: true,
@@ -253,35 +218,53 @@ export class BridgeScope {
         return found && { item: { ...found.item, name: found.original }, route: found.member.route };
       },
     };
-    refuse(await admit(this.target.principal, this.single?.route ?? null, method, name, lookup, args));
-    return found!;
+    const admission = await admit(this.target.principal, this.single?.route ?? null, method, name, lookup, args);
+    await this.refused(admission, found?.member, method, found?.original ?? name, { name: found?.original, ...(args ? { arguments: args } : {}) }, client);
+    return { ...found!, ...(admission && "hold" in admission ? { hold: admission.hold } : {}) };
   }
 
   /** The gate for a resources/read: the server that reads the URI, or the refusal thrown. */
-  async admittedResource(uri: string): Promise<BridgeMember> {
+  async admittedResource(uri: string, client: string | null = null): Promise<BridgeMember & { hold?: PolicyDecision }> {
     const member = await this.resourceOwner(uri);
-    refuse(await admit(this.target.principal, member.route, "resources/read", uri));
-    return member;
+    const admission = await admit(this.target.principal, member.route, "resources/read", uri);
+    await this.refused(admission, member, "resources/read", uri, { uri }, client);
+    return { ...member, ...(admission && "hold" in admission ? { hold: admission.hold } : {}) };
+  }
+
+  /** A refusal of the gate thrown; one of the rules recorded first (status `denied`, the rule). */
+  private async refused(admission: Admission, member: BridgeMember | undefined, method: CallMethod, name: string, params: Item, client: string | null): Promise<void> {
+    if (!admission || !("code" in admission)) return;
+    if (admission.policy && member) {
+      const virtualServer = this.target.virtual?.name ?? null;
+      await recordRefusal({ server: member.server, principal: this.target.principal, method, name, params, client, credential: Promise.resolve(null), virtualServer }, admission.policy);
+    }
+    refuse(admission);
   }
 
   /**
    * An admitted tools/call, resources/read or prompts/get sent upstream and recorded like the
    * relay's calls (lib/gateway/recorder.ts): the pending row before it leaves, completed after.
    */
-  async recorded(ctx: ServerContext, member: BridgeMember, method: CallMethod, name: string, params: Item, client: string | null, mint: (id: string) => Promise<string>): Promise<Item> {
+  async recorded(ctx: ServerContext, member: BridgeMember & { hold?: PolicyDecision }, method: CallMethod, name: string, params: Item, client: string | null, mint: (id: string) => Promise<string>): Promise<Item> {
     const who = this.target.principal;
     const connection = await this.connect(member);
     const pooled = this.watch(member);
     const credential = (pooled.credential ??= credentialOf(member.server));
-    const call = await beginGatewayCall({ server: member.server, principal: who, method, name, params, client, credential }).catch((err: unknown) => {
+    const { hold } = member;
+    const call = await beginGatewayCall({ server: member.server, principal: who, method, name, params, client, credential, virtualServer: this.target.virtual?.name ?? null, policyRuleId: hold?.rule?.id ?? null }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });
+    const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+    if (hold) {
+      const onWaiting = (waiting: object) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: progressToken!, ...waiting } as never }).catch(() => undefined);
+      const held = { call, decision: hold, principal: who, server: member.server, method, name, client, signal: ctx.mcpReq.signal };
+      refuse(await holdGatewayCall({ ...held, ...(progressToken === undefined ? {} : { onWaiting }) }));
+    }
     // A host that can answer the server's requests: the call gets a capable connection of its own.
     if (this.caps) {
       const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder), member);
       return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps, checkout }, ctx, mint);
     }
-    const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const onProgress =
       progressToken === undefined
         ? undefined
@@ -308,6 +291,6 @@ export function unwatchAll(state: BridgeState): void {
 }
 
 /** The gate's refusal, as the SDK server answers it. */
-export function refuse(refusal: RpcError | null): void {
-  if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
+export function refuse(refusal: Admission): void {
+  if (refusal && "code" in refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
 }

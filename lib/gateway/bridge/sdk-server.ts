@@ -40,17 +40,17 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
     refuse(refuseRole(current().target.principal, "tools/call"));
     const retry = resumed(c);
     if (retry) return (await retry) as never;
-    const found = await scope(c).admitted("tools/call", String(request.params.name), request.params.arguments);
+    const found = await scope(c).admitted("tools/call", String(request.params.name), request.params.arguments, client(c));
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope(c).recorded(c, found.member, "tools/call", found.original, params, client(c), mint(c))) as never;
+    return (await scope(c).recorded(c, { ...found.member, hold: found.hold }, "tools/call", found.original, params, client(c), mint(c))) as never;
   });
   server.setRequestHandler("prompts/list", async (_request, c) => ({ prompts: (await scope(c).named("prompts")).map((p) => p.item) as never }));
   server.setRequestHandler("prompts/get", async (request, c) => {
     const retry = resumed(c);
     if (retry) return (await retry) as never;
-    const found = await scope(c).admitted("prompts/get", String(request.params.name));
+    const found = await scope(c).admitted("prompts/get", String(request.params.name), request.params.arguments, client(c));
     const params = { name: found.original, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) };
-    return (await scope(c).recorded(c, found.member, "prompts/get", found.original, params, client(c), mint(c))) as never;
+    return (await scope(c).recorded(c, { ...found.member, hold: found.hold }, "prompts/get", found.original, params, client(c), mint(c))) as never;
   });
   server.setRequestHandler("resources/list", async (_request, c) => ({ resources: (await scope(c).resources()) as never }));
   server.setRequestHandler("resources/templates/list", async (_request, c) => ({ resourceTemplates: (await scope(c).lists("resource-templates")).flat() as never }));
@@ -58,7 +58,7 @@ export async function buildBridgeServer(current: () => BridgeCurrent): Promise<S
     const retry = resumed(c);
     if (retry) return (await retry) as never;
     const uri = String(request.params.uri);
-    const member = await scope(c).admittedResource(uri);
+    const member = await scope(c).admittedResource(uri, client(c));
     return (await scope(c).recorded(c, member, "resources/read", uri, { uri }, client(c), mint(c))) as never;
   });
   const session = state.session;

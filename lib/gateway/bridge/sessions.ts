@@ -8,7 +8,7 @@ import { BridgeScope, unwatchAll, type BridgeSessionState, type BridgeState, typ
 import { Unreachable } from "./reach";
 import { buildBridgeServer, type BridgeCurrent } from "./sdk-server";
 import { rpcError } from "../http";
-import { hostSeen, type HostInfo } from "../presence";
+import { hostSeen, hostSessionClosed, type HostInfo } from "../presence";
 import { IDLE_MS, unsubscribeUpstream, type PooledUpstream } from "./upstreams";
 
 /** A legacy-era host's session on the aggregated endpoint: its own SDK server and Streamable HTTP transport. */
@@ -37,7 +37,7 @@ const sessions = () => piece("gatewayBridgeSessions", (): BridgeSessions => ({ e
 export async function serveBridgeSession(request: Request, parsedBody: unknown, target: BridgeTarget, sessionId: string | null): Promise<Response> {
   if (sessionId) {
     const session = sessions().entries.get(sessionId);
-    if (!session || session.userId !== target.principal.userId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+    if (!session || session.userId !== target.principal.userId || session.current.target.path !== target.path) return rpcError(404, null, -32001, "Session not found: initialize a new session");
     session.current.target = target;
     session.lastUsed = Date.now();
     hostSeen(target, session.host);
@@ -47,13 +47,18 @@ export async function serveBridgeSession(request: Request, parsedBody: unknown, 
   const state = newState(() => session.server, () => session.current.target.path);
   const current = { target, state, shared: await new BridgeScope(target, state).shared() };
   const server = await buildBridgeServer(() => current);
-  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id) });
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void end(id, { closed: true }) });
   const session: BridgeSession = { transport, server, current, userId: target.principal.userId, lastUsed: Date.now(), host: hostOfInitialize(parsedBody) };
-  hostSeen(target, session.host);
+  hostSeen(target, session.host, 1);
   transport.onclose = () => void end(id);
   await server.connect(transport);
   sessions().entries.set(id, session);
   return transport.handleRequest(request, { parsedBody });
+}
+
+/** Whether this instance holds a bridge session by this id (the aggregated endpoint's, or a shared-process server's). */
+export function hasBridgeSession(id: string): boolean {
+  return sessions().entries.has(id);
 }
 
 function hostOfInitialize(body: unknown): HostInfo {
@@ -93,10 +98,12 @@ function newState(server: () => Server, path: () => string): BridgeState {
   };
 }
 
-async function end(id: string): Promise<void> {
+/** Ends a session; `closed`: by its host (a DELETE), which ends the host's row under Connected clients when it held no other. */
+async function end(id: string, { closed = false } = {}): Promise<void> {
   const session = sessions().entries.get(id);
   if (!session) return;
   sessions().entries.delete(id);
+  if (closed) hostSessionClosed(session.current.target, session.host);
   const held = session.current.state.session!.subscriptions;
   for (const [uri, pooled] of held) void unsubscribeUpstream(pooled, uri);
   held.clear();

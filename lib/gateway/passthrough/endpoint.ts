@@ -1,25 +1,33 @@
 import "server-only";
 import crypto from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
+import { Reply, type ApiRequest } from "@/lib/api/reply";
 import { instanceUrl } from "@/lib/core/cluster";
 import { forwardRequest } from "@/lib/core/cluster/server";
 import { ServedElsewhere } from "@/lib/core/errors";
 import { instanceId } from "@/lib/core/instances";
 import { piece } from "@/lib/core/runtime";
+import { timingOf } from "@/lib/core/timing";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import { announceConnected, type SnapshotLister } from "@/lib/domains/sessions/server";
 import { authenticateGateway, resourceUrl, type GatewayPrincipal } from "../auth";
-import { bridgeServer } from "../bridge/aggregate";
+import { bridgeServer, bridgeTarget } from "../bridge/aggregate";
+import { hasBridgeSession, serveBridgeSession } from "../bridge/sessions";
+import { handleVirtualRequest } from "../bridge/virtual";
 import { within } from "../bridge/reach";
-import { admit, shapeList, type Listed } from "../gate";
-import { answering, isInitialize, jsonError, readBody, requireBearer, rpcError, type Body } from "../http";
+import { admit, offerList, type Listed } from "../gate";
+import { answering, answeringReply, fetchRequestOf, isInitialize, jsonError, notAllowed, readBody, requireBearer, rpcError, timed, type Body } from "../http";
 import { rpcFailure } from "../outcome";
 import { RPC } from "../policy";
 import { recordConnection } from "../presence";
 import * as q from "../queries";
-import { beginGatewayCall, credentialOf, type Credential } from "../recorder";
+import { beginGatewayCall, credentialOf, recordRefusal, type Credential } from "../recorder";
+import { holdGatewayCall } from "../hold";
 import { findGatewayRoute, serverHere, type GatewayRoute } from "../routes";
 import { passthroughUpstream } from "../connect";
+import { isLegacySse, serveLegacySse } from "../legacy-sse";
+import { directRequest, type OneRequest } from "./direct";
+import type { CallMethod } from "@/lib/domains/calls";
 import { jsonWhenQuick } from "./json-answer";
 import { PassthroughSession, type PassthroughHooks } from "./session";
 
@@ -38,26 +46,89 @@ const relays = () => piece("gatewayRelays", () => new Map<string, RelaySession>(
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * One HTTP request to /mcp/<slug>/<server>: authenticated on every request, routed to the host's
- * relayed session (or, for `initialize`, a new one), or forwarded to the instance that holds it.
+ * One HTTP request to /mcp/<slug>/<server> as the console's pipeline hands it (lib/api/pipeline.ts),
+ * authenticated on every request: a relayed session's request of one call answered by the relay
+ * itself (lib/gateway/passthrough/direct.ts), anything else as handleGatewayRequest serves it.
+ * Every answer carries Server-Timing.
+ */
+export async function serveGatewayRequest(request: ApiRequest, slug: string, serverName: string): Promise<Reply> {
+  const timing = timingOf(request);
+  const resource = () => resourceUrl(request, slug, serverName);
+  const reply = await answeringReply(resource, async () => {
+    requireBearer(request);
+    const route = await findGatewayRoute(slug, serverName);
+    let at = timing.since("route", timing.startedAt);
+    // A server offered under that name wins the path over a virtual server of the same name.
+    if (!route?.enabled) return Reply.from((await handleVirtualRequest(fetchRequestOf(request), slug, serverName, timing)) ?? notOffered(serverName));
+    const principal = await authenticateGateway(request, route, resource);
+    at = timing.since("auth", at);
+    const legacy = isLegacySse(request);
+    const body = request.method === "POST" && !legacy ? await readBody(request) : null;
+    const one = body && directRequest(request, body.parsed);
+    const sessionId = request.headers.get("mcp-session-id");
+    const session = one && sessionId ? relays().get(sessionId) : undefined;
+    if (one && session && !session.relay.isClosed && owns(session, route, principal)) {
+      timing.since("route", at);
+      refresh(session, sessionId!, route, principal);
+      return session.relay.answer(one, timing);
+    }
+    const fetchRequest = fetchRequestOf(request, body?.text);
+    return Reply.from(await (legacy ? legacySse(fetchRequest, principal, slug, serverName) : routed(fetchRequest, body, route, principal)));
+  });
+  return timed(reply, timing);
+}
+
+/**
+ * One HTTP request to /mcp/<slug>/<server> as a Fetch Request (Next's pipeline, a legacy host's
+ * replayed message): authenticated on every request, routed to the host's relayed session (or,
+ * for `initialize`, a new one), or forwarded to the instance that holds it.
  */
 export async function handleGatewayRequest(request: Request, slug: string, serverName: string): Promise<Response> {
   const resource = resourceUrl(request, slug, serverName);
   return answering(resource, async () => {
     requireBearer(request);
     const route = await findGatewayRoute(slug, serverName);
-    if (!route?.enabled) return jsonError(404, "not_found", `No server named "${serverName}" is offered at this endpoint`);
+    if (!route?.enabled) return (await handleVirtualRequest(request, slug, serverName)) ?? notOffered(serverName);
     const principal = await authenticateGateway(request, route, resource);
-    const body = request.method === "POST" ? await readBody(request) : null;
-    if (body && body.parsed === undefined) return rpcError(400, null, -32700, "Parse error: the body is not JSON");
-    const sessionId = request.headers.get("mcp-session-id");
-    if (sessionId) return await existing(request, body, sessionId, route, principal);
-    if (request.method !== "POST") return jsonError(400, "bad_request", "Mcp-Session-Id header is required (send initialize first)");
-    // A modern-era (2026-07-28) host: no session, every request stands alone.
-    if (!isInitialize(body!.parsed) && !(await isLegacyRequest(request, body!.parsed))) return await bridgeServer(request, body!, route, principal);
-    if (!isInitialize(body?.parsed)) return rpcError(400, null, RPC.invalidRequest, "Bad Request: send initialize first to open a session");
-    return await opened(request, body!, route, principal);
+    if (isLegacySse(request)) return await legacySse(request, principal, slug, serverName);
+    return await routed(request, request.method === "POST" ? await readBody(request) : null, route, principal);
   });
+}
+
+const notOffered = (serverName: string) => jsonError(404, "not_found", `No server named "${serverName}" is offered at this endpoint`);
+
+function legacySse(request: Request, principal: GatewayPrincipal, slug: string, serverName: string): Promise<Response> {
+  return serveLegacySse(request, principal, (inner) => handleGatewayRequest(inner, slug, serverName));
+}
+
+async function routed(request: Request, body: Body | null, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
+  if (body && body.parsed === undefined) return rpcError(400, null, -32700, "Parse error: the body is not JSON");
+  const sessionId = request.headers.get("mcp-session-id");
+  if (sessionId && hasBridgeSession(sessionId)) return await shared(request, body, route, principal, sessionId);
+  if (sessionId) return await existing(request, body, sessionId, route, principal);
+  if (request.method !== "POST") return notAllowed();
+  // A modern-era (2026-07-28) host: no session, every request stands alone.
+  if (!isInitialize(body!.parsed) && !(await isLegacyRequest(request, body!.parsed))) return await bridgeServer(request, body!, route, principal);
+  if (!isInitialize(body?.parsed)) return rpcError(400, null, RPC.invalidRequest, "Bad Request: send initialize first to open a session");
+  const server = await serverHere(request, body!, route, principal);
+  if (server instanceof Response) return server;
+  if (sharesProcess(server)) return await shared(request, body, route, principal, null, server);
+  return await opened(request, body!, route, server, principal);
+}
+
+/**
+ * A stdio server that allows it (`shareProcess`) serves every session of one principal from one
+ * process: the host's session is a bridge session (as on the aggregated endpoint) over the pooled
+ * upstream connection of that principal and server, instead of a relayed session of its own.
+ */
+function sharesProcess(server: ServerSecretRow): boolean {
+  return server.kind === "agent" && server.shareProcess;
+}
+
+async function shared(request: Request, body: Body | null, route: GatewayRoute, principal: GatewayPrincipal, sessionId: string | null, found?: ServerSecretRow): Promise<Response> {
+  const server = found ?? (await serverHere(request, body ?? { text: "", parsed: undefined }, route, principal));
+  if (server instanceof Response) return server;
+  return serveBridgeSession(request, body?.parsed, bridgeTarget(route, server, principal), sessionId);
 }
 
 async function existing(request: Request, body: Body | null, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
@@ -67,17 +138,30 @@ async function existing(request: Request, body: Body | null, sessionId: string, 
     if (row && !row.endedAt && row.userId === principal.userId && row.instanceId && row.instanceId !== instanceId() && instanceUrl(row.instanceId)) {
       return forwardRequest(request, body?.text ?? null, new ServedElsewhere(row.instanceId, "This MCP session"));
     }
+    // A shared-process session lives beside the agent: another instance may hold it.
+    const server = await serverHere(request, body ?? { text: "", parsed: undefined }, route, principal);
+    if (server instanceof Response) return server;
     return rpcError(404, null, -32001, "Session not found: initialize a new session");
   }
-  if (session.userId !== principal.userId || session.serverId !== route.serverId) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+  if (!owns(session, route, principal)) return rpcError(404, null, -32001, "Session not found: initialize a new session");
+  refresh(session, sessionId, route, principal);
+  const answer = await session.relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
+  return isOneRequest(body?.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
+}
+
+/** A session is never handed to another person, nor reached at another server's endpoint. */
+function owns(session: RelaySession, route: GatewayRoute, principal: GatewayPrincipal): boolean {
+  return session.userId === principal.userId && session.serverId === route.serverId;
+}
+
+/** The session's principal and route are those of its latest request (exposure and role changes apply at once). */
+function refresh(session: RelaySession, sessionId: string, route: GatewayRoute, principal: GatewayPrincipal) {
   session.principal = principal;
   session.route = route;
   if (Date.now() - session.touchedAt > TOUCH_EVERY_MS) {
     session.touchedAt = Date.now();
     void q.touchConnection({ id: sessionId }).catch(() => undefined);
   }
-  const answer = await session.relay.downstream.handleRequest(request, body ? { parsedBody: body.parsed } : undefined);
-  return isOneRequest(body?.parsed) ? jsonWhenQuick(answer, request.signal) : answer;
 }
 
 function isOneRequest(message: unknown): boolean {
@@ -85,9 +169,7 @@ function isOneRequest(message: unknown): boolean {
   return Boolean(m) && !Array.isArray(m) && typeof m!.method === "string" && (typeof m!.id === "string" || typeof m!.id === "number");
 }
 
-async function opened(request: Request, body: Body, route: GatewayRoute, principal: GatewayPrincipal): Promise<Response> {
-  const server = await serverHere(request, body, route, principal);
-  if (server instanceof Response) return server;
+async function opened(request: Request, body: Body, route: GatewayRoute, server: ServerSecretRow, principal: GatewayPrincipal): Promise<Response> {
   let upstream;
   try {
     upstream = await passthroughUpstream(server);
@@ -114,6 +196,12 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
   let credential: Credential | undefined;
   // Its end must not overtake the row's insert.
   let recorded: Promise<unknown> = Promise.resolve();
+  // A recorded call as history shows it: the host's params without `_meta`.
+  const started = (request: OneRequest) => {
+    const { _meta: _ignored, ...params } = request.params ?? {};
+    const name = String(request.method === "resources/read" ? params.uri : params.name);
+    return { server, principal: session.principal, method: request.method as CallMethod, name, params };
+  };
   return {
     async admit(request, relay) {
       const name = String((request.method === "resources/read" ? request.params?.uri : request.params?.name) ?? "");
@@ -124,16 +212,20 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
       };
       return admit(session.principal, session.route, request.method, name, { find, required: false }, request.params?.arguments);
     },
-    async record(request) {
-      const params = request.params ?? {};
-      const name = String(request.method === "resources/read" ? params.uri : params.name);
-      const { _meta: _ignored, ...shown } = params;
+    async record(request, hold) {
       credential ??= credentialOf(server);
-      return beginGatewayCall({ server, principal: session.principal, method: request.method as "tools/call", name, params: shown, client, credential });
+      return beginGatewayCall({ ...started(request), client, credential, policyRuleId: hold?.rule?.id ?? null });
+    },
+    async refused(request, decision) {
+      await recordRefusal({ ...started(request), client, credential: Promise.resolve(null) }, decision);
+    },
+    hold(request, call, decision, signal, onWaiting) {
+      const { method, name } = started(request);
+      return holdGatewayCall({ call, decision, principal: session.principal, server, method, name, client, signal, onWaiting });
     },
     shape(method, result) {
       if (method === "tools/list") for (const tool of (result.tools as Listed[] | undefined) ?? []) if (typeof tool.name === "string") tools.set(tool.name, tool);
-      return shapeList(session.route, method, result);
+      return method.endsWith("/list") ? offerList(session.principal, session.route, method, result) : result;
     },
     // Written before the answer leaves: the host's next request may reach another instance, which
     // finds the session's owner in this row.

@@ -1,28 +1,38 @@
 import "server-only";
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type Transport,
-} from "@modelcontextprotocol/client";
+import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResultResponse, Transport } from "@modelcontextprotocol/client";
 import { ProtocolError, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { Reply } from "@/lib/api/reply";
+import type { Timing } from "@/lib/core/timing";
 import { classifyFailure, McpError, toJsonRpcError } from "@/lib/mcp/server";
-import { recordedMethod, type RpcError } from "../policy";
+import type { PolicyDecision } from "@/lib/domains/policies";
+import type { Waiting } from "../hold";
+import { recordedMethod, type Admission, type RpcError } from "../policy";
 import type { GatewayCall } from "../recorder";
+import { DirectAnswer, type OneRequest } from "./direct";
 
 type Id = string | number;
-type Request = { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> };
+type Request = OneRequest;
+
+// What kind of message it is, by its shape: both transports parsed every message already, and the
+// SDK's guards parse it again against its schema (a whole result, on every call).
+type Message = JSONRPCMessage & Record<string, unknown>;
+const isJSONRPCRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
+const isJSONRPCNotification = (m: JSONRPCMessage): m is JSONRPCNotification => "method" in m && !("id" in m);
+const isJSONRPCResultResponse = (m: JSONRPCMessage): m is JSONRPCResultResponse => "result" in m && !("method" in m) && typeof (m as Message).result === "object";
+const isJSONRPCErrorResponse = (m: JSONRPCMessage): m is JSONRPCErrorResponse => "error" in m && !("method" in m) && typeof (m as Message).error === "object";
 
 /** What a relay asks of the gateway around each message (lib/gateway/passthrough/endpoint.ts). */
 export interface PassthroughHooks {
   /** A request from the host: null lets it through, else the error it is answered with (lib/gateway/gate.ts). */
-  admit(request: Request, relay: PassthroughSession): Promise<RpcError | null>;
-  /** Starts the history row of a call (tools/call, resources/read, prompts/get; lib/gateway/recorder.ts). */
-  record(request: Request): Promise<GatewayCall>;
-  /** Rewrites a result on its way to the host (what the exposure offers, lib/gateway/gate.ts). */
-  shape(method: string, result: Record<string, unknown>): Record<string, unknown>;
+  admit(request: Request, relay: PassthroughSession): Promise<Admission>;
+  /** Starts the history row of a call (tools/call, resources/read, prompts/get; lib/gateway/recorder.ts); `hold`: the rule holding it. */
+  record(request: Request, hold?: PolicyDecision): Promise<GatewayCall>;
+  /** Records a call the workspace's rules refused (status `denied`). */
+  refused(request: Request, decision: PolicyDecision): Promise<void>;
+  /** Waits for a person's approval of a recorded call (lib/gateway/hold.ts): null to send it, else the error the host gets. */
+  hold(request: Request, call: GatewayCall, decision: PolicyDecision, signal: AbortSignal, onWaiting: (waiting: Waiting) => void): Promise<RpcError | null>;
+  /** Rewrites a result on its way to the host (what the exposure and the rules offer, lib/gateway/gate.ts). */
+  shape(method: string, result: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The host sent `initialize`: who it is. Awaited before it goes on, so the session is known everywhere first. */
   initialized(client: { name: string | null; version: string | null; protocolVersion: string | null }): Promise<void>;
   /** The host's `notifications/initialized` went up: the session is live (drift snapshots it). */
@@ -37,6 +47,11 @@ interface InFlight {
   method: string;
   call?: GatewayCall;
   progressToken?: Id;
+  /** The HTTP request's stages (a direct answer's), and when the request went up. */
+  timing?: Timing;
+  sentAt?: number;
+  /** A call held for approval: aborted when the host cancels it or the session ends. */
+  waiting?: AbortController;
 }
 
 /**
@@ -51,6 +66,7 @@ export class PassthroughSession {
   private readonly inFlight = new Map<Id, InFlight>();
   private readonly progress = new Map<Id, Id>();
   private readonly own = new Map<string, (message: JSONRPCMessage) => void>();
+  private readonly direct = new Map<Id, DirectAnswer>();
   private ownIds = 0;
   private closed = false;
   lastSeen = Date.now();
@@ -81,10 +97,24 @@ export class PassthroughSession {
     return (message as { result: Record<string, unknown> }).result;
   }
 
+  /** A host's POST of one request, answered by the relay itself (lib/gateway/passthrough/direct.ts), not through `downstream`. */
+  answer(request: Request, timing?: Timing): Promise<Reply> {
+    this.lastSeen = Date.now();
+    const direct = new DirectAnswer(this.id, timing);
+    this.direct.set(request.id, direct);
+    void this.hostRequest(request, timing);
+    return direct.reply;
+  }
+
   async close(reason: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const flight of this.inFlight.values()) flight.call?.failed(new Error(`The gateway session ended (${reason})`));
+    for (const [id, direct] of this.direct) direct.abandon(id, `The gateway session ended (${reason})`);
+    this.direct.clear();
+    for (const flight of this.inFlight.values()) {
+      flight.waiting?.abort();
+      flight.call?.failed(new Error(`The gateway session ended (${reason})`));
+    }
     this.inFlight.clear();
     for (const resolve of this.own.values()) resolve({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: "closed" } });
     this.hooks.ended(reason);
@@ -112,7 +142,10 @@ export class PassthroughSession {
     if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       const id = (message.params as { requestId?: Id } | undefined)?.requestId;
       const flight = id === undefined ? undefined : this.inFlight.get(id);
+      this.direct.get(id!)?.drop();
+      this.direct.delete(id!);
       if (flight && id !== undefined) {
+        flight.waiting?.abort();
         this.forget(id, flight);
         flight.call?.failed(new McpError("cancelled", String((message.params as { reason?: unknown }).reason ?? "Cancelled by the host")));
       }
@@ -125,23 +158,37 @@ export class PassthroughSession {
     return this.closed;
   }
 
-  private async hostRequest(request: Request): Promise<void> {
+  private async hostRequest(request: Request, timing?: Timing): Promise<void> {
     if (request.method === "initialize") {
       const params = request.params as { clientInfo?: { name?: string; version?: string }; protocolVersion?: string } | undefined;
       await this.hooks.initialized({ name: params?.clientInfo?.name ?? null, version: params?.clientInfo?.version ?? null, protocolVersion: params?.protocolVersion ?? null });
     }
     let refusal: RpcError | null;
+    let hold: PolicyDecision | undefined;
     let call: GatewayCall | undefined;
+    let at = performance.now();
     try {
-      refusal = await this.hooks.admit(request, this);
-      if (!refusal && recordedMethod(request.method)) call = await this.hooks.record(request);
+      const admission = await this.hooks.admit(request, this);
+      if (admission && "hold" in admission) ({ hold } = admission);
+      refusal = admission && "code" in admission ? admission : null;
+      if (timing) at = timing.since("validation", at);
+      if (refusal?.policy && recordedMethod(request.method)) await this.hooks.refused(request, refusal.policy);
+      if (!refusal && recordedMethod(request.method)) call = await this.hooks.record(request, hold);
+      if (timing && call) at = timing.since("journal", at);
     } catch (err) {
       refusal = { code: -32603, message: err instanceof Error ? err.message : String(err) };
     }
     if (refusal) return this.toHost({ jsonrpc: "2.0", id: request.id, error: refusal });
     const progressToken = (request.params?._meta as { progressToken?: Id } | undefined)?.progressToken;
-    this.inFlight.set(request.id, { method: request.method, ...(call ? { call } : {}), ...(progressToken !== undefined ? { progressToken } : {}) });
+    const flight: InFlight = { method: request.method, sentAt: at };
+    if (call) flight.call = call;
+    if (timing) flight.timing = timing;
+    if (progressToken !== undefined) flight.progressToken = progressToken;
+    this.inFlight.set(request.id, flight);
+    const direct = this.direct.get(request.id);
+    if (direct) direct.sentAt = at;
     if (progressToken !== undefined) this.progress.set(progressToken, request.id);
+    if (hold && call && !(await this.approved(request, flight, call, hold, progressToken))) return;
     try {
       await this.send(request);
     } catch (err) {
@@ -151,6 +198,20 @@ export class PassthroughSession {
       await this.toHost({ jsonrpc: "2.0", id: request.id, error: toJsonRpcError(classifyFailure(err)) });
       if (request.method === "initialize") this.closeSoon();
     }
+  }
+
+  /** A call an `approve` rule holds: false when it is not to be sent (refused, or the host gave up meanwhile). */
+  private async approved(request: Request, flight: InFlight, call: GatewayCall, decision: PolicyDecision, progressToken: Id | undefined): Promise<boolean> {
+    flight.waiting = new AbortController();
+    const onWaiting = (waiting: Waiting) => {
+      if (progressToken !== undefined) void this.toHost({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, ...waiting } }, request.id);
+    };
+    const refusal = await this.hooks.hold(request, call, decision, flight.waiting.signal, onWaiting);
+    if (this.inFlight.get(request.id) !== flight) return false;
+    if (!refusal) return true;
+    this.forget(request.id, flight);
+    await this.toHost({ jsonrpc: "2.0", id: request.id, error: refusal });
+    return false;
   }
 
   // A session whose initialize failed is over; the host has its answer (closing at once could cut
@@ -181,17 +242,20 @@ export class PassthroughSession {
       const flight = this.inFlight.get(id);
       if (!flight) return; // cancelled by the host: its stream is gone
       this.forget(id, flight);
+      flight.timing?.since("upstream", flight.sentAt!);
       if (isJSONRPCResultResponse(message)) {
-        const result = this.hooks.shape(flight.method, message.result as Record<string, unknown>);
+        // Only lists wait for the rules: any other answer passes in the order it came.
+        const shaped = this.hooks.shape(flight.method, message.result as Record<string, unknown>);
+        const result = shaped instanceof Promise ? await shaped : shaped;
         if (flight.method === "initialize") this.setProtocolVersion(result);
         // The host is not kept waiting for the completion write (it retries until the database takes it).
         await this.toHost({ ...message, result } as JSONRPCMessage);
-        return flight.call?.answered(result);
+        return flight.call?.answered(result, flight.timing);
       }
       await this.toHost(message);
       if (flight.method === "initialize") this.closeSoon();
       // Classified like the console's own calls: the relay's offline and too_large answers are not the server's errors.
-      return flight.call?.failed(new ProtocolError(message.error.code, message.error.message, message.error.data));
+      return flight.call?.failed(new ProtocolError(message.error.code, message.error.message, message.error.data), flight.timing);
     }
     if (isJSONRPCNotification(message) && message.method === "notifications/progress") {
       const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;
@@ -229,6 +293,13 @@ export class PassthroughSession {
   }
 
   private async toHost(message: JSONRPCMessage, relatedRequestId?: Id): Promise<void> {
+    const final = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const to = final ? (message as { id: Id }).id : relatedRequestId;
+    const direct = to === undefined ? undefined : this.direct.get(to);
+    if (direct) {
+      if (direct.deliver(message, final)) this.direct.delete(to!);
+      return;
+    }
     const options = relatedRequestId !== undefined && this.inFlight.has(relatedRequestId) ? { relatedRequestId } : undefined;
     await this.downstream.send(message, options).catch(() => this.downstream.send(message).catch(() => undefined));
   }

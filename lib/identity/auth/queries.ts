@@ -32,7 +32,10 @@ export async function findGatewayTarget({ workspaceSlug, serverName }: { workspa
   if (!workspace) return null;
   if (serverName === null) return { workspace, server: null };
   const server = await prisma.server.findFirst({ where: { workspaceId: workspace.id, name: serverName, archivedAt: null }, select: { id: true, name: true } });
-  return server ? { workspace, server } : null;
+  // A virtual server's endpoint has the same shape (lib/gateway/bridge/virtual.ts).
+  const virtual = server ? null : await prisma.virtualServer.findUnique({ where: { workspaceId_name: { workspaceId: workspace.id, name: serverName } }, select: { id: true, name: true } });
+  const found = server ?? virtual;
+  return found ? { workspace, server: found } : null;
 }
 
 /** A registered gateway client's self-asserted name, for the audit log. */

@@ -27,6 +27,20 @@ export interface WorkspaceSsoDto {
   ssoDefaultRole: "viewer" | "member" | "admin";
   /** How often (seconds) SSO users' console sessions are re-checked against the IdP. */
   recheckSeconds: number;
+  /**
+   * Who "require SSO" would lock out: members other than owners whose email is outside the
+   * provider's domain and who never signed in with SSO (the IdP cannot sign them in, and their
+   * password would be refused). Empty without a provider.
+   */
+  lockOut: SsoLockedOutMember[];
+}
+
+/** A member "require SSO" would lock out (`WorkspaceSsoDto.lockOut`). */
+export interface SsoLockedOutMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: string;
 }
 
 /** An identity provider of a workspace: the operator's (SWITCHBOARD_SSO_*) or one its owner registered. */

@@ -150,6 +150,14 @@ export async function cutMemberPasswordAccess({ workspaceId }: { workspaceId: st
   return { sessions: sessions.count, tokens: tokens.count };
 }
 
+/** The workspace's members other than owners, oldest first, each with whether they ever signed in with SSO. */
+export async function listMembersBesideOwners({ workspaceId }: { workspaceId: string }) {
+  const rows = await prisma.member.findMany({ where: { workspaceId, role: { not: "owner" } }, orderBy: { createdAt: "asc" }, select: { role: true, user: { select: { id: true, name: true, email: true } } } });
+  const tokens = await prisma.identityToken.findMany({ where: { userId: { in: rows.map((r) => r.user.id) }, viaSso: true }, select: { userId: true } });
+  const viaSso = new Set(tokens.map((t) => t.userId));
+  return rows.map((r) => ({ userId: r.user.id, name: r.user.name, email: r.user.email, role: r.role, viaSso: viaSso.has(r.user.id) }));
+}
+
 /** Whether the user ever signed in with SSO (their current identity is checked by ssoSessionStands). */
 export async function hasSsoIdentity({ userId }: { userId: string }): Promise<boolean> {
   return (await prisma.identityToken.count({ where: { userId, viaSso: true } })) > 0;

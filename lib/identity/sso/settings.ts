@@ -5,7 +5,7 @@ import { audit } from "@/lib/core/audit/server";
 import { notFound, SwitchboardError } from "@/lib/core/errors";
 import { forgetCache } from "@/lib/core/runtime";
 import type { SignInOptions, WorkspaceSsoDto } from "./index";
-import { assertOwnerIdpVouchesFor } from "./guard";
+import { assertOwnerIdpVouchesFor, emailInDomain } from "./guard";
 import { toProviderDto } from "./owner-provider";
 import { operatorProviders, recheckSeconds } from "./provider";
 import type { UpdateWorkspaceSso } from "./schemas";
@@ -35,6 +35,8 @@ export async function getWorkspaceSso(principal: Principal, origin: string): Pro
   if (!row) throw notFound("Workspace");
   const provider = await providerOf(row.id);
   const own = provider ? null : await q.findWorkspaceProvider({ workspaceId: row.id });
+  const domain = provider?.domain ?? own?.domain ?? null;
+  const lockOut = domain ? (await q.listMembersBesideOwners({ workspaceId: row.id })).filter((m) => !m.viaSso && !emailInDomain(m.email, domain)).map(({ viaSso: _, ...m }) => m) : [];
   return {
     provider: provider
       ? { providerId: provider.providerId, source: "operator", name: provider.name, issuer: provider.issuer, domain: provider.domain, state: "active", redirectUri: returnUri(origin, provider.providerId), verification: null }
@@ -44,6 +46,7 @@ export async function getWorkspaceSso(principal: Principal, origin: string): Pro
     ssoRequired: row.ssoRequired,
     ssoDefaultRole: row.ssoDefaultRole as WorkspaceSsoDto["ssoDefaultRole"],
     recheckSeconds: recheckSeconds(),
+    lockOut,
   };
 }
 

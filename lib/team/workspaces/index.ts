@@ -32,6 +32,8 @@ export interface WorkspaceSettingsDto extends WorkspaceDto {
   allowedNetworks: string[];
   /** The console's outbound policy: its mode and what SWITCHBOARD_ALLOWED_NETWORKS lets a workspace choose from. */
   network: { mode: NetworkMode; envAllowed: string[] };
+  /** What a call no policy rule matches gets (docs/governance.md). */
+  policyDefault: "allow" | "deny";
   createdAt: string;
   counts: { members: number; servers: number; calls: number; pendingInvitations: number };
 }

@@ -18,6 +18,8 @@ export const UpdateWorkspaceSchema = z.object({
   redactionKeys: z.array(z.string().trim().min(1).max(100)).max(200).nullable().optional(),
   /** CIDRs, addresses, host names or `*.domain` the console may reach although its network policy refuses them. */
   allowedNetworks: AllowedNetworksSchema.optional(),
+  /** What a call no policy rule matches gets (lib/domains/policies; versioned with the rules). */
+  policyDefault: z.enum(["allow", "deny"]).optional(),
 });
 export type UpdateWorkspace = z.infer<typeof UpdateWorkspaceSchema>;
 

@@ -7,6 +7,7 @@ import { assertWorkspaceAllowList, envAllowedNetworks, forgetNetworkPolicy, netw
 import { redactionKeys } from "@/lib/core/redaction";
 import { revokeLink } from "@/lib/relay/server";
 import { disconnectServer } from "@/lib/domains/sessions/server";
+import { getPolicyDefault, setPolicyDefault } from "@/lib/domains/policies/server";
 import type { UpdateWorkspace, WorkspaceSettingsDto } from "./index";
 import * as q from "./queries";
 
@@ -37,6 +38,7 @@ export async function getWorkspaceSettings(principal: Principal): Promise<Worksp
     ...effective(row),
     redactionKeysDefault: row.redactionKeys === null,
     network: { mode: networkMode(), envAllowed: envAllowedNetworks() },
+    policyDefault: await getPolicyDefault(principal.workspaceId),
     createdAt: row.createdAt.toISOString(),
     counts,
   };
@@ -67,6 +69,7 @@ export async function updateWorkspaceSettings(principal: Principal, input: Updat
   if (input.redactionKeys !== undefined) data.redactionKeys = input.redactionKeys === null ? null : JSON.stringify(uniqueKeys(input.redactionKeys));
   if (input.allowedNetworks !== undefined) data.allowedNetworks = input.allowedNetworks.length ? JSON.stringify([...new Set(input.allowedNetworks)]) : null;
   const after = await q.updateWorkspace({ id: principal.workspaceId, data });
+  if (input.policyDefault !== undefined) await setPolicyDefault(principal, input.policyDefault);
   forgetNetworkPolicy(principal.workspaceId);
 
   const [old, now] = [effective(before), effective(after)];

@@ -1,5 +1,32 @@
-export const ALERT_EVENTS = ["failing", "recovered", "slow", "breaking-change"] as const;
+import { actionRole, roleAtLeast, type Action, type Role } from "@/lib/core/access";
+
+export const ALERT_EVENTS = ["failing", "recovered", "slow", "breaking-change", "definitions-withheld"] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/**
+ * The alerts that ask someone to act, and the action each asks for (its role read from the matrix):
+ * a monitor's incident opened (fix the monitor or what it checks), a breaking change arrived (fix
+ * the server's entry). "recovered" is news, not work: it counts nowhere and brings no notice.
+ */
+const ACTS_ON: Partial<Record<AlertEvent, Action>> = { failing: "editMonitor", slow: "editMonitor", "breaking-change": "editServer", "definitions-withheld": "editServer" };
+
+/** Whether `role` may act on an alert of `event`: the unread count counts, and the live notice shows, only these. */
+export function mayActOn(role: Role, event: string): boolean {
+  const action = ACTS_ON[event as AlertEvent];
+  return action !== undefined && roleAtLeast(role, actionRole(action));
+}
+
+/** The events of the alerts `role` may act on. */
+export function actionableEvents(role: Role): AlertEvent[] {
+  return ALERT_EVENTS.filter((event) => mayActOn(role, event));
+}
+
+/** `GET /api/v1/alerts/unread`: how many alerts the caller may act on arrived after those they have seen. */
+export interface UnreadAlertsDto {
+  count: number;
+  /** The createdAt of the newest alert the caller has seen (null: never opened Alerts; counted from when they joined). */
+  seenAt: string | null;
+}
 
 /** Where an alert goes besides the console. Plain URLs: server-side only (webhook URLs carry tokens). */
 export interface AlertTargets {
@@ -77,4 +104,5 @@ export function safeDecode(piece: string): string {
 export const alertKeys = {
   all: () => ["alerts"] as const,
   list: () => ["alerts", "list"] as const,
+  unread: () => ["alerts", "unread"] as const,
 };

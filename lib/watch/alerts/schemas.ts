@@ -16,3 +16,6 @@ export const AlertTargetsSchema = z.object({
     .max(20)
     .optional(),
 });
+
+/** `POST /api/v1/alerts/read`: mark the alerts read up to one (the newest listed), or all of them. */
+export const MarkAlertsReadSchema = z.object({ upTo: z.string().trim().min(1).max(100).optional() }).strict();

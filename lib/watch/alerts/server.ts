@@ -172,7 +172,9 @@ export async function deliverPending({ alertId }: { alertId: string }): Promise<
  * (retried through a database outage). Never throws for a delivery: a refused or failing target is a failed delivery.
  */
 export async function deliverAlert({ row, input }: { row: AlertRow; input: RaiseAlertInput }): Promise<AlertDto> {
-  if (!row.targets) return send({ row, input });
+  // People see it in the console now; mail and webhooks may take seconds more.
+  publishAlert(row);
+  if (!row.targets) return toDto(row);
   if (!(await claimDelivery(row))) return toDto(row);
   const dto = await send({ row, input });
   const claim = { job: DELIVERY_JOB, key: row.id, dueAt: row.createdAt };
@@ -206,8 +208,13 @@ async function send({ row, input }: { row: AlertRow; input: RaiseAlertInput }): 
         return row;
       })
     : row;
-  publish(input.workspaceId, { type: "alert", alertId: row.id });
+  publishAlert(stored);
   return toDto(stored);
+}
+
+/** Tells the workspace's browsers about an alert: its list refreshes, and whoever may act on it sees a notice. */
+function publishAlert(row: AlertRow): void {
+  publish(row.workspaceId, { type: "alert", alertId: row.id, event: row.event, text: row.text, path: row.path, createdAt: row.createdAt.toISOString() });
 }
 
 /** Records an alert (through a database outage, for a while), then delivers it: `recordAlert` and `deliverAlert`. */
@@ -215,6 +222,8 @@ export async function raiseAlert(input: RaiseAlertInput): Promise<AlertDto> {
   const row = await retryOnOutage({ attempt: () => recordAlert({ input }), deadlineMs: RECORD_RETRY_MS });
   return deliverAlert({ row, input });
 }
+
+export { markAlertsRead, unreadAlerts } from "./unread";
 
 /** The workspace's alerts, newest first. */
 export async function listAlerts(principal: Principal, opts: { limit?: number } = {}): Promise<AlertDto[]> {

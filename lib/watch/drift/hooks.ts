@@ -2,16 +2,25 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/core/api-client";
-import { driftKeys, type DiffDto, type SnapshotDto, type WatchDto, type WatchInput } from "./index";
+import { driftKeys, type DiffDto, type PinningDto, type SnapshotDto, type WatchDto, type WatchInput } from "./index";
 
 const base = (serverId: string) => `/servers/${encodeURIComponent(serverId)}/capabilities`;
 
-/** A server's capability snapshots, newest first (a connect may add one at any time: kept briefly). */
+/** A server's capability snapshots, newest first, and its pinning (a connect may add one at any time: kept briefly). */
 export function useCapabilityHistory(serverId: string) {
   return useQuery({
     queryKey: driftKeys.history(serverId),
-    queryFn: ({ signal }) => api<{ items: SnapshotDto[] }>(`${base(serverId)}/history`, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) => api<{ items: SnapshotDto[]; pinning: PinningDto }>(`${base(serverId)}/history`, { signal }),
     staleTime: 5_000,
+  });
+}
+
+/** Approves a snapshot's definitions: a pinned server serves them from now on (admins). */
+export function useApproveSnapshot(serverId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (snapshotId: string) => api<{ pinning: PinningDto }>(`${base(serverId)}/approve`, { method: "POST", body: { snapshotId } }).then((r) => r.pinning),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: driftKeys.all(serverId) }),
   });
 }
 

@@ -1,3 +1,5 @@
+export { visible } from "./scan-text";
+
 /** What a snapshot lists: the four kinds of capability a server offers. */
 export const CAPABILITY_KINDS = ["tool", "prompt", "resource", "template"] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
@@ -39,6 +41,32 @@ export interface SnapshotDto {
   /** Against the snapshot before it (none for the first): how many changes, how many breaking. */
   changes: number;
   breaking: number;
+  /** What the definition scan marked for a reviewer (./scan.ts). */
+  findings: DefinitionFinding[];
+}
+
+/** A marked item of a snapshot: `tool:<name>`, `prompt:<name>` or `resource:<uri>`, the rule, in words. */
+export interface DefinitionFinding {
+  item: string;
+  rule: string;
+  message: string;
+}
+
+/** An item a pinned server withholds: changed since the approved snapshot (`fields`), or new (`fields` null). */
+export interface WithheldItem {
+  kind: "tool" | "prompt" | "resource";
+  name: string;
+  fields: string[] | null;
+  reason: string;
+}
+
+/** `pinning` of GET /api/v1/servers/:id/capabilities/history: what a pinned server serves and withholds. */
+export interface PinningDto {
+  pinned: boolean;
+  approvedSnapshotId: string | null;
+  latestSnapshotId: string | null;
+  /** Empty when not pinned. */
+  withheld: WithheldItem[];
 }
 
 export interface DiffDto {

@@ -10,3 +10,6 @@ export const DiffQuerySchema = z.object({
   from: z.string().min(1).max(100).optional(),
   to: z.string().min(1).max(100).optional(),
 });
+
+/** POST /api/v1/servers/:id/capabilities/approve: the snapshot whose definitions a pinned server serves. */
+export const ApproveSnapshotSchema = z.object({ snapshotId: z.string().min(1).max(100) }).strict();

@@ -6,12 +6,13 @@ import { encryptJson, decryptJson } from "@/lib/core/crypto";
 import { notFound } from "@/lib/core/errors";
 import { getServer } from "@/lib/domains/servers/server";
 import { diffSnapshots } from "./classify";
-import type { CapabilityCounts, DiffDto, SnapshotDto, SnapshotSource, WatchDto } from "./index";
+import type { CapabilityCounts, DefinitionFinding, DiffDto, SnapshotDto, SnapshotSource, WatchDto } from "./index";
 import type { WatchInput } from "./schemas";
 import { parseData } from "./snapshots";
 import * as q from "./queries";
 
 export { checkServer, liveServers, snapshotOnConnect, takeSnapshot } from "./snapshots";
+export { approveSnapshot, pinningStatus, withheldDefinition, withheldDefinitions, withheldServed } from "./pinning";
 
 const HISTORY_LIMIT = 200;
 
@@ -30,6 +31,7 @@ export async function listHistory(principal: Principal, serverId: string): Promi
       counts: JSON.parse(row.counts) as CapabilityCounts,
       changes: changes.length,
       breaking: changes.filter((c) => c.breaking).length,
+      findings: JSON.parse(row.findings) as DefinitionFinding[],
     };
   });
 }

@@ -9,19 +9,25 @@ import type { WorkItem } from "@/lib/core/scheduler";
 import { isUniqueViolation } from "@/lib/core/db/client";
 import { canonicalJson, diffSnapshots, sortedData } from "./classify";
 import type { CapabilityChange, CapabilityCounts, SnapshotData, SnapshotSource } from "./index";
+import { afterSnapshot, type PinEntry } from "./pinning";
 import * as q from "./queries";
+import { scanDefinitions } from "./scan";
 
 interface DriftState {
   /** Live connections on this instance by server, whoever owns them (sessions, gateway pools, relays). */
   live: Map<string, Set<LiveConnection>>;
   /** One snapshot at a time per server, so two connects in a row compare with each other. */
   inProgress: Map<string, Promise<unknown>>;
+  /** Pinned servers' withheld items, and their loads in flight (./pinning.ts). */
+  pins: Map<string, PinEntry>;
+  pinLoads: Map<string, Promise<PinEntry>>;
 }
 
 /** A live connection and when it went live (its connect snapshot stands for that due time). */
 type LiveConnection = ConnectedSession & { since: number };
 
-const state = () => piece("drift", (): DriftState => ({ live: new Map(), inProgress: new Map() }));
+export const driftState = () => piece("drift", (): DriftState => ({ live: new Map(), inProgress: new Map(), pins: new Map(), pinLoads: new Map() }));
+const state = driftState;
 
 /** A snapshot's stored lists, read back. */
 export function parseData(data: string): SnapshotData {
@@ -66,14 +72,18 @@ async function snapshot({ workspaceId, serverId, serverName, lister, source }: P
   const json = canonicalJson(data);
   const hash = createHash("sha256").update(json).digest("hex");
   const counts: CapabilityCounts = { tools: tools.length, prompts: prompts.length, resources: resources.length, templates: templates.length };
+  const others = (await q.otherServersLatest({ workspaceId, serverId })).map((o) => ({ server: o.server.name, tools: parseData(o.data).tools.map((t) => String(t.name ?? "")) }));
+  const findings = JSON.stringify(scanDefinitions(data, others));
   // Another instance may store a snapshot of the server at the same moment: the loser reads it and compares again.
   for (let attempt = 0; ; attempt++) {
     const last = await q.latestSnapshot({ serverId });
     if (last?.hash === hash) return null;
     try {
-      const row = await q.insertSnapshot({ workspaceId, serverId, seq: (last?.seq ?? 0) + 1, hash, source, counts: JSON.stringify(counts), data: json });
+      const row = await q.insertSnapshot({ workspaceId, serverId, seq: (last?.seq ?? 0) + 1, hash, source, counts: JSON.stringify(counts), data: json, findings });
+      const previous = last ? parseData(last.data) : null;
+      await afterSnapshot({ workspaceId, serverId, serverName, snapshotId: row.id, previous, data }).catch((err: Error) => console.error(`[drift] pinning after snapshot ${row.id} of server ${serverId} failed: ${err.message}`));
       publish(workspaceId, { type: "capabilities", serverId, snapshotId: row.id });
-      if (last) await alertIfBreaking({ workspaceId, serverId, serverName, changes: diffSnapshots(parseData(last.data), data) });
+      if (previous) await alertIfBreaking({ workspaceId, serverId, serverName, changes: diffSnapshots(previous, data) });
       return row.id;
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 3) throw err;

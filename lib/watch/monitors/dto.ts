@@ -20,12 +20,15 @@ export function webhookUrls(row: { webhooks: string }): string[] {
 }
 
 export function toMonitorDto(row: MonitorRow, status: Status): MonitorDto {
-  const run = status.runs.find((r) => r.monitorId === row.id) ?? null;
+  const runs = status.runs.find((r) => r.monitorId === row.id);
+  const run = runs?.latest ?? null;
   const open = status.incidents.filter((i) => i.monitorId === row.id);
   const failing = open.find((i) => i.kind === "failing");
   const slow = open.find((i) => i.kind === "slow");
   const tick = status.ticks.find((t) => t.monitorId === row.id);
-  const state: MonitorDto["state"] = failing ? "failing" : slow ? "slow" : run?.status === "passed" ? "passing" : "unknown";
+  // A run in progress (or one the console interrupted) says nothing yet: the last settled run does.
+  const settled = runs?.settled?.status;
+  const state: MonitorDto["state"] = failing ? "failing" : slow ? "slow" : settled === "passed" ? "passing" : settled ? "failing" : "unknown";
   return {
     id: row.id,
     name: row.name,

@@ -22,10 +22,11 @@ export type MonitorPatch = Partial<Omit<MonitorInput, "collectionId">> & { enabl
 // A 404 (another workspace's, or deleted) will not change on retry.
 const retry = (count: number, err: unknown) => !isApiError(err) && count < 2;
 
-export function useMonitors() {
+export function useMonitors(enabled = true) {
   return useQuery({
     queryKey: monitorKeys.list(),
     queryFn: ({ signal }) => api<{ items: MonitorDto[] }>("/monitors", { signal }).then((r) => r.items),
+    enabled,
     staleTime: 5_000,
   });
 }

@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/core/db/client";
+import { prisma, sql } from "@/lib/core/db/client";
 
 const withCollection = { collection: { select: { name: true } } };
 
@@ -32,22 +32,29 @@ export function deleteMonitor({ id }: { id: string }) {
   return prisma.monitor.delete({ where: { id } });
 }
 
-/** The last run of each monitor, its open incidents and its last tick (for the DTO's state), in five queries whatever the count. */
+/**
+ * Each monitor's last run (perhaps still running) and last settled run (passed, failed or error: its
+ * state), its open incidents and its last tick, in five queries whatever the count. The runs are
+ * found newest first in the (monitor, startedAt) index, never by reading all of a monitor's runs.
+ */
 export async function monitorStatus({ ids }: { ids: string[] }) {
   const [lastRuns, incidents, lastTicks] = await Promise.all([
-    prisma.collectionRun.groupBy({ by: ["monitorId"], where: { monitorId: { in: ids } }, _max: { startedAt: true } }),
+    prisma.$queryRaw<{ monitorId: string; latest: string | null; settled: string | null }[]>`
+      SELECT m.id AS "monitorId",
+        (SELECT r.id FROM "collection_run" r WHERE r.monitor_id = m.id ORDER BY r.started_at DESC LIMIT 1) AS latest,
+        (SELECT r.id FROM "collection_run" r WHERE r.monitor_id = m.id AND r.status IN ('passed', 'failed', 'error') ORDER BY r.started_at DESC LIMIT 1) AS settled
+      FROM "monitor" m WHERE m.id IN (${sql.join(ids)})`,
     prisma.incident.findMany({ where: { monitorId: { in: ids }, endedAt: null } }),
     prisma.monitorTick.groupBy({ by: ["monitorId"], where: { monitorId: { in: ids } }, _max: { dueAt: true } }),
   ]);
-  const [runs, ticks] = await Promise.all([
-    prisma.collectionRun.findMany({
-      where: { OR: lastRuns.map((r) => ({ monitorId: r.monitorId, startedAt: r._max.startedAt! })) },
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      select: { id: true, monitorId: true, status: true, startedAt: true, finishedAt: true },
-    }),
+  const runIds = lastRuns.flatMap((r) => [r.latest, r.settled]).filter((id): id is string => id !== null);
+  const [found, ticks] = await Promise.all([
+    prisma.collectionRun.findMany({ where: { id: { in: runIds } }, select: { id: true, monitorId: true, status: true, startedAt: true, finishedAt: true } }),
     // (monitor, due time) is unique: one tick each.
     prisma.monitorTick.findMany({ where: { OR: lastTicks.map((t) => ({ monitorId: t.monitorId, dueAt: t._max.dueAt! })) } }),
   ]);
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const runs = lastRuns.map((r) => ({ monitorId: r.monitorId, latest: (r.latest && byId.get(r.latest)) || null, settled: (r.settled && byId.get(r.settled)) || null }));
   return { runs, incidents, ticks };
 }
 

@@ -5,7 +5,7 @@ import { requireSession } from "@/lib/domains/sessions/server";
 
 export const runtime = "nodejs";
 
-// GET /api/v1/sessions/:id/traffic – the session's JSON-RPC messages, oldest first; ?format=ndjson exports all
+// GET /api/v1/sessions/:id/traffic – the session's JSON-RPC messages, oldest first (?order=newest: newest first); ?format=ndjson exports all
 export const GET = withWorkspace<{ id: string }>(async ({ request, principal, params }) => {
   const query = parseQuery(request, ListTrafficQuerySchema);
   const session = await requireSession(principal, params.id);

@@ -1,6 +1,7 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { GetPromptSchema } from "@/lib/domains/calls/schemas";
 import { runCall } from "@/lib/domains/calls/server";
+import { timingOf } from "@/lib/core/timing";
 
 export const runtime = "nodejs";
 
@@ -15,6 +16,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     timeoutMs: body.timeoutMs,
     requestId: body.requestId,
     rerunOfId: body.rerunOf,
+    timing: timingOf(request),
   });
   return { call };
 });

@@ -1,6 +1,7 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
 import { ReadResourceSchema } from "@/lib/domains/calls/schemas";
 import { runCall } from "@/lib/domains/calls/server";
+import { timingOf } from "@/lib/core/timing";
 
 export const runtime = "nodejs";
 
@@ -16,6 +17,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     requestId: body.requestId,
     origin: body.origin ?? "user",
     rerunOfId: body.rerunOf,
+    timing: timingOf(request),
   });
   return { call };
 });

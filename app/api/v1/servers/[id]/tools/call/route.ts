@@ -1,4 +1,5 @@
 import { callBodyLimit, parseBody, withWorkspace } from "@/lib/api/route";
+import { timingOf } from "@/lib/core/timing";
 import { CallToolSchema } from "@/lib/domains/calls/schemas";
 import { runCall } from "@/lib/domains/calls/server";
 
@@ -20,6 +21,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, principal, p
     origin: body.origin,
     parentCallId: body.parentCallId,
     rerunOfId: body.rerunOf,
+    timing: timingOf(request),
   });
   return { call };
 });

@@ -1,5 +1,0 @@
-import { ShareUnknown } from "@/components/shares/shared-page";
-
-export default function ShareNotFound() {
-  return <ShareUnknown />;
-}
