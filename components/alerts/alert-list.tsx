@@ -5,7 +5,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatTime } from "@/components/calls/format";
 import type { AlertDelivery, AlertDto, AlertEvent } from "@/lib/watch/alerts";
 
-const TONE: Record<AlertEvent, BadgeTone> = { failing: "red", recovered: "green", slow: "amber", "breaking-change": "violet", "definitions-withheld": "amber" };
+const TONE: Record<AlertEvent, BadgeTone> = { failing: "red", recovered: "green", slow: "amber", "breaking-change": "violet", "definitions-withheld": "amber", "approval-requested": "blue" };
 
 /** Alerts, newest first: what each said, where it links, and how each delivery went. */
 export function AlertList({ alerts, label = "Alerts" }: { alerts: AlertDto[]; label?: string }) {

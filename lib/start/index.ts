@@ -13,8 +13,10 @@ import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/core/db/url";
 import * as events from "@/lib/core/events/bus";
 import { instanceConnections } from "@/lib/gateway/queries";
 import { closeGateway } from "@/lib/gateway/server";
-import { snapshotOnConnect, withheldDefinition } from "@/lib/watch/drift/server";
-import { registerDefinitionGuard } from "@/lib/domains/policies/server";
+import { noticeApproval, snapshotOnConnect, withheldDefinition, withheldServed } from "@/lib/watch/drift/server";
+import { registerApprovalNotifier } from "@/lib/domains/approvals/server";
+import { registerDefinitionGuard, registerGroupResolver } from "@/lib/domains/policies/server";
+import { memberGroups } from "@/lib/identity/sso/groups";
 import { startInstance } from "@/lib/core/instances/lifecycle";
 import { installMemberWrites } from "@/lib/team/members/queries";
 import { monitorWork } from "@/lib/watch/monitors/server";
@@ -128,7 +130,11 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   // Capability drift: a snapshot of every connection that goes live (before agents' sessions come back).
   onSessionConnected(snapshotOnConnect);
   // Pinned definitions: the policy engine withholds what drift says changed since an admin approved it.
-  registerDefinitionGuard(withheldDefinition);
+  registerDefinitionGuard(withheldDefinition, withheldServed);
+  // Rules on IdP groups: a member's groups are those of their last SSO sign-in (lib/identity/sso).
+  registerGroupResolver(memberGroups);
+  // A held call's mail and webhook notice goes to its server's watch (lib/watch/drift).
+  registerApprovalNotifier(noticeApproval);
   // An agent that comes back reopens the sessions its servers had.
   restoreAgentSessions();
   // Every periodic job (lib/start/jobs.ts): retention, drift's daily check, deliveries, monitors, sweepers…

@@ -7,8 +7,8 @@ export interface SsoIdp {
   clientSecret: string;
   /** The person the next sign-in is (the test's stand-in for typing a password at the IdP). */
   account: string;
-  /** People by subject: their email and name. Deleting one is removing them at the IdP. */
-  people: Map<string, { email: string; name: string }>;
+  /** People by subject: their email, name and groups (the ID token's `groups`). Deleting one is removing them at the IdP. */
+  people: Map<string, { email: string; name: string; groups?: string[] }>;
   /** The console's client for token exchange (SEP-990) at this IdP, which its /token serves by asking `exchangeAt`. */
   exchangeClient: { clientId: string; clientSecret: string };
   /** Where this IdP's token endpoint has ID-JAGs made (tests/support/xaa-servers.ts with idTokensFrom), with that server's client. */
@@ -59,7 +59,7 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
       },
     ],
     scopes: ["openid", "email", "profile", "offline_access"],
-    claims: { email: ["email", "email_verified"], profile: ["name"] },
+    claims: { email: ["email", "email_verified"], profile: ["name", "groups"] },
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
@@ -67,7 +67,7 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
     findAccount: async (_ctx: unknown, id: string) => {
       const person = state.people.get(id);
-      return person ? { accountId: id, claims: async () => ({ sub: id, email: person.email, email_verified: true, name: person.name }) } : undefined;
+      return person ? { accountId: id, claims: async () => ({ sub: id, email: person.email, email_verified: true, name: person.name, ...(person.groups ? { groups: person.groups } : {}) }) } : undefined;
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   });

@@ -22,7 +22,7 @@ vi.mock("@/lib/domains/policies/limits", async () => {
   };
 });
 
-const { decide, listable, registerDefinitionGuard } = await import("@/lib/domains/policies/decide");
+const { decide, decideWithoutCounting, listable, registerDefinitionGuard, registerGroupResolver } = await import("@/lib/domains/policies/decide");
 const { forgetCache } = await import("@/lib/core/runtime");
 const { CreateRuleSchema } = await import("@/lib/domains/policies/schemas");
 
@@ -79,6 +79,33 @@ describe("decide() and listable()", () => {
   it("lists with the approval mark, hiding only what is always denied", async () => {
     const w = store([{ effect: "deny", tools: ["secret"] }, { effect: "approve", tools: ["pay"] }], "allow");
     expect([...(await listable(request(w, "").subject, "s1", "tool", ["secret", "pay", "echo"]))]).toEqual([["pay", "approve"], ["echo", "allow"]]);
+  });
+
+  it("asks for a member's IdP groups only when a rule names groups and the caller gave none", async () => {
+    const asked: string[] = [];
+    registerGroupResolver(async (userId) => (asked.push(userId), userId === "u1" ? ["payments"] : []));
+    try {
+      const plain = store([{ effect: "deny", tools: ["add"], principals: { roles: ["viewer"] } }]);
+      expect((await decide(request(plain, "add"))).effect).toBe("allow");
+      expect(asked).toEqual([]);
+      const w = store([{ effect: "deny", tools: ["add"], principals: { groups: ["payments"] } }]);
+      const mine = request(w, "add");
+      expect(await decide(mine)).toMatchObject({ effect: "deny", rule: { id: "r0" } });
+      expect(mine.subject.groups).toEqual([]);
+      expect((await decideWithoutCounting(mine)).effect).toBe("deny");
+      expect([...(await listable(mine.subject, "s1", "tool", ["add", "hello"]))]).toEqual([["hello", "allow"]]);
+      expect(asked).toEqual(["u1", "u1", "u1"]);
+      const other = request(w, "add");
+      other.subject.userId = "u2";
+      expect((await decide(other)).effect).toBe("allow");
+      // Groups the caller names are the ones decided on.
+      const named = request(w, "add");
+      named.subject.groups = ["support"];
+      expect((await decide(named)).effect).toBe("allow");
+      expect(asked).toEqual(["u1", "u1", "u1", "u2"]);
+    } finally {
+      registerGroupResolver(null);
+    }
   });
 });
 

@@ -104,6 +104,7 @@ export const VARIABLES = {
   ssoDomain: v("SWITCHBOARD_SSO_DOMAIN", trimmed, "", "–"),
   ssoWorkspace: v("SWITCHBOARD_SSO_WORKSPACE", trimmed, null, "the oldest workspace"),
   ssoRecheckSeconds: v("SWITCHBOARD_SSO_RECHECK_SECONDS", wholeNumber(), 300),
+  ssoGroupsClaim: v("SWITCHBOARD_SSO_GROUPS_CLAIM", trimmed, "groups"),
   dnsServers: v("SWITCHBOARD_DNS_SERVERS", list(), [] as readonly string[], "the system's resolvers"),
   samlEntryPoint: v("SWITCHBOARD_SAML_ENTRY_POINT", url(HTTP), null, "– (no SAML)"),
   samlIssuer: v("SWITCHBOARD_SAML_ISSUER", text, null, "–"),

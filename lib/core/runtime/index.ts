@@ -78,8 +78,6 @@ interface Pieces {
   gatewayPresence: unknown;
   /** lib/gateway: bridged calls waiting for their host's answers to the server's requests, by id (sealed in requestState). */
   gatewayInputCalls: unknown;
-  /** lib/gateway: calls per minute per token and server, one limiter per limit. */
-  gatewayLimiters: unknown;
   /** lib/gateway: legacy HTTP+SSE hosts' event streams, by the session id of their POST endpoint. */
   gatewayLegacyStreams: unknown;
   /** lib/domains/apps: the MCP Apps sandbox's port, set where lib/start started it (Next's graph builds app URLs with it). */
@@ -111,12 +109,18 @@ interface Pieces {
   mailTransport: unknown;
   /** lib/identity/sso: when each user's next re-check against the IdP is due, as this process last saw it. */
   ssoChecks: unknown;
+  /** lib/identity/sso: each user's IdP groups from their stored ID tokens, briefly cached (dropped when a new one is stored). */
+  ssoGroups: unknown;
   /** lib/domains/policies: each workspace's compiled rule set with when its version was last checked (cleared on any rule write). */
   policyCache: unknown;
   /** lib/domains/policies: the check of pinned definitions that lib/start registers (lib/watch/drift's). */
   policyGuard: unknown;
-  /** lib/domains/policies: rate limits of rules, one limiter per (calls, seconds). */
+  /** lib/domains/policies: where a member's IdP groups come from, registered by lib/start (lib/identity/sso's). */
+  policyGroups: unknown;
+  /** lib/domains/policies: database-counted rate limits (rules, gateway exposures), one limiter per (scope, calls, seconds). */
   policyLimiters: unknown;
+  /** lib/domains/approvals: the mail and webhook notice of a held call that lib/start registers (lib/watch/drift's). */
+  approvalNotifier: unknown;
 }
 
 export type PieceName = keyof Pieces;

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Role } from "@/lib/core/access";
 import { isDatabaseOutage } from "@/lib/core/db/client";
 import { observe, publish } from "@/lib/core/events/server";
+import { piece } from "@/lib/core/runtime";
 import { DEFAULT_REDACTION_KEYS, redact } from "@/lib/core/redaction";
 import type { ApprovalStatus } from "./index";
 import * as q from "./queries";
@@ -12,6 +13,25 @@ const POLL_MS = 1500;
 /** How often `onWaiting` is told the call still waits (the gateway's progress notifications). */
 const WAITING_EVERY_MS = 5000;
 const OUTAGE: unique symbol = Symbol("outage");
+
+/** What the mail and webhook notice of a held call says (lib/start registers lib/watch's sender). */
+export interface ApprovalNotice {
+  approvalId: string;
+  workspaceId: string;
+  serverId: string;
+  serverName: string;
+  name: string;
+  ruleName: string;
+  requesterName: string | null;
+  client: string | null;
+  expiresAt: Date;
+}
+type Notifier = (notice: ApprovalNotice) => Promise<void>;
+const notifier = () => piece<{ fn: Notifier | null }>("approvalNotifier", () => ({ fn: null }));
+
+export function registerApprovalNotifier(fn: Notifier | null): void {
+  notifier().fn = fn;
+}
 
 export interface HoldRequest {
   workspaceId: string;
@@ -78,6 +98,12 @@ export async function holdForApproval(input: HoldRequest): Promise<HoldOutcome> 
     if (event.type === "approval" && event.approvalId === row.id && event.status !== "pending") wake.abort();
   });
   publish(input.workspaceId, approvalEvent(row));
+  const notify = notifier().fn;
+  // Mail and webhooks may take seconds: the wait does not depend on them, and a failed delivery is the alert's to show.
+  if (notify) {
+    const { id: approvalId, workspaceId, serverId, serverName, name, ruleName, requesterName, client, expiresAt } = row;
+    void notify({ approvalId, workspaceId, serverId, serverName, name, ruleName, requesterName, client, expiresAt }).catch((err: unknown) => console.error(`[approvals] the notice of approval ${row.id} failed`, err));
+  }
   try {
     let told = started;
     for (;;) {

@@ -32,4 +32,9 @@ export function findOverdue({ now, take = 500 }: { now: Date; take?: number }) {
   return prisma.approval.findMany({ where: { status: "pending", expiresAt: { lte: now } }, select: { id: true, workspaceId: true, ruleName: true, expiresAt: true, createdAt: true }, take });
 }
 
+/** The status of held calls' rows: a call no longer `pending` has nobody waiting for its approval (its instance stopped). */
+export function callStatuses({ ids }: { ids: string[] }) {
+  return prisma.call.findMany({ where: { id: { in: ids } }, select: { id: true, status: true } });
+}
+
 export type ApprovalRow = NonNullable<Awaited<ReturnType<typeof findApproval>>>;

@@ -7,14 +7,16 @@ import { approversInWords, mayDecide, type ApprovalDto, type ApprovalStatus, typ
 import { approvalEvent, expireApproval, parseRoles } from "./hold";
 import * as q from "./queries";
 
-export { holdForApproval, type HoldOutcome, type HoldRequest } from "./hold";
+export { holdForApproval, registerApprovalNotifier, type ApprovalNotice, type HoldOutcome, type HoldRequest } from "./hold";
 
 /** The workspace's approvals, newest first (at most 100); pending ones past their deadline read as expired. */
 export async function listApprovals(principal: Principal, filter: ListApprovals): Promise<ApprovalDto[]> {
   const rows = await q.listApprovals({ workspaceId: principal.workspaceId, status: filter.status });
+  const pending = rows.filter((r) => r.status === "pending");
+  const orphaned = new Map(pending.length ? (await q.callStatuses({ ids: pending.map((r) => r.callId) })).map((c) => [c.id, c.status]) : []);
   const items: ApprovalDto[] = [];
   for (const row of rows) {
-    const dto = toDto(await expireIfOverdue(row));
+    const dto = toDto(await expireIfOrphaned(await expireIfOverdue(row), row.status === "pending" ? (orphaned.get(row.callId) ?? null) : "pending"));
     if (filter.status !== "pending" || dto.status === "pending") items.push(dto);
   }
   return items;
@@ -32,7 +34,8 @@ export async function decideApproval(principal: Principal, id: string, decision:
   if (!mayDecide(principal.role, roles)) {
     throw new SwitchboardError("forbidden", `Only ${approversInWords(roles)} may decide this call (rule "${row.ruleName}")`, { approverRoles: ["admin", "owner", ...roles] });
   }
-  const current = await expireIfOverdue(row);
+  const held = row.status === "pending" ? ((await q.callStatuses({ ids: [row.callId] }))[0]?.status ?? null) : "pending";
+  const current = await expireIfOrphaned(await expireIfOverdue(row), held);
   if (current.status !== "pending") throw alreadyDecided(current);
   if (decision.approve && row.requesterId && row.requesterId === principal.userId) {
     throw new SwitchboardError("forbidden", "You cannot approve your own call: another approver must");
@@ -68,9 +71,22 @@ async function expireIfOverdue(row: q.ApprovalRow): Promise<q.ApprovalRow> {
   return (await q.findApprovalById({ id: row.id })) ?? row;
 }
 
+/**
+ * A pending approval whose call is no longer pending (`callStatus`: the call row's, null when it is
+ * gone): the console instance holding the call stopped and the call was marked interrupted, so
+ * nobody would send it. It ends `expired`, saying so, instead of an approval that runs nothing.
+ */
+async function expireIfOrphaned(row: q.ApprovalRow, callStatus: string | null): Promise<q.ApprovalRow> {
+  if (row.status !== "pending" || callStatus === "pending") return row;
+  const why = callStatus ? `Nobody waits for this call any more: it ended ${callStatus} (the console instance holding it stopped)` : "Its call is gone";
+  await expireApproval(row, why);
+  return (await q.findApprovalById({ id: row.id })) ?? row;
+}
+
 function alreadyDecided(row: q.ApprovalRow): SwitchboardError {
   const by = row.decidedByName ? ` by ${row.decidedByName}` : "";
-  return new SwitchboardError("conflict", `This approval was already ${row.status}${by}`, { status: row.status });
+  const why = row.status === "expired" && row.reason ? `: ${row.reason}` : "";
+  return new SwitchboardError("conflict", `This approval was already ${row.status}${by}${why}`, { status: row.status });
 }
 
 function toDto(row: q.ApprovalRow): ApprovalDto {

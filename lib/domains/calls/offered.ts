@@ -33,7 +33,7 @@ function nameOf(kind: PolicyKind, item: Item): string | null {
 export async function offeredItems<T>(subject: PolicySubject, serverId: string, kind: PolicyKind, items: T[]): Promise<T[]> {
   if (!items.length) return items;
   const names = (items as Item[]).map((item) => nameOf(kind, item)).filter((n): n is string => n !== null);
-  const shown = await listable(subject, serverId, kind, names);
+  const shown = await listable(subject, serverId, kind, names, items as Item[]);
   let changed = false;
   const out: T[] = [];
   for (const item of items as Item[]) {

@@ -21,11 +21,38 @@ interface Cached {
 const cache = () => piece("policyCache", () => new Map<string, Cached>());
 
 type DefinitionGuard = (serverId: string, kind: PolicyKind, name: string) => Promise<string | null>;
-const guard = () => piece<{ fn: DefinitionGuard | null }>("policyGuard", () => ({ fn: null }));
+/** A list's items as the server serves them now → the names withheld, with why. */
+type ServedGuard = (serverId: string, kind: PolicyKind, served: Record<string, unknown>[]) => Promise<ReadonlyMap<string, string>>;
+const guard = () => piece<{ fn: DefinitionGuard | null; served: ServedGuard | null }>("policyGuard", () => ({ fn: null, served: null }));
 
-/** Pinned definitions (lib/start registers drift's): a non-null answer withholds the item, naming why. */
-export function registerDefinitionGuard(fn: DefinitionGuard | null): void {
+/**
+ * Pinned definitions (lib/start registers drift's): a non-null answer withholds the item, naming
+ * why. `served` judges a listing by the definitions it holds, so one changed on a live connection
+ * (no snapshot has seen it yet) is withheld too.
+ */
+export function registerDefinitionGuard(fn: DefinitionGuard | null, served: ServedGuard | null = null): void {
   guard().fn = fn;
+  guard().served = served;
+}
+
+type GroupResolver = (userId: string) => Promise<string[]>;
+const groupSource = () => piece<{ fn: GroupResolver | null }>("policyGroups", () => ({ fn: null }));
+
+/** Where a member's IdP groups come from (lib/start registers SSO's): asked only when a rule names groups. */
+export function registerGroupResolver(fn: GroupResolver | null): void {
+  groupSource().fn = fn;
+}
+
+/** The subject with its member's IdP groups, when the set has a rule on groups and the caller gave none. */
+async function withGroups(set: CompiledSet, subject: PolicySubject): Promise<PolicySubject> {
+  const resolve = groupSource().fn;
+  if (!set.usesGroups || !resolve || !subject.userId || subject.groups.length) return subject;
+  return { ...subject, groups: await resolve(subject.userId) };
+}
+
+async function withGroupsOf(set: CompiledSet, request: PolicyRequest): Promise<PolicyRequest> {
+  const subject = await withGroups(set, request.subject);
+  return subject === request.subject ? request : { ...request, subject };
 }
 
 /** The stored set as data (version 0, the default "allow" and no rules when none is stored). */
@@ -93,7 +120,7 @@ export async function decide(request: PolicyRequest): Promise<PolicyDecision> {
   if (!set.enabled.length) {
     return set.policyDefault === "allow" ? ALLOW_BY_DEFAULT : { effect: "deny", rule: null, reason: "No rule allows this call and the workspace denies by default" };
   }
-  const { decision, matched } = evaluate(set, request);
+  const { decision, matched } = evaluate(set, set.usesGroups ? await withGroupsOf(set, request) : request);
   if (decision.effect === "deny") return decision;
   return (await overLimit(matched, request.subject)) ?? decision;
 }
@@ -104,19 +131,23 @@ const ALLOW_BY_DEFAULT: PolicyDecision = Object.freeze({ effect: "allow", rule: 
 export async function decideWithoutCounting(request: PolicyRequest): Promise<PolicyDecision> {
   const withheld = guard().fn ? await guard().fn!(request.serverId, request.kind, request.name) : null;
   if (withheld !== null) return { effect: "deny", rule: null, reason: withheld };
-  return evaluate(await compiledSet(request.subject.workspaceId), request).decision;
+  const set = await compiledSet(request.subject.workspaceId);
+  return evaluate(set, set.usesGroups ? await withGroupsOf(set, request) : request).decision;
 }
 
 /**
  * "Listing follows calling": of `names` (tools, prompts or resource URIs of one server), those
  * the subject may call with some arguments, with "approve" where a person must approve. An item
- * is missing when every call to it would be denied, or its definition is withheld.
+ * is missing when every call to it would be denied, or its definition is withheld (judged on
+ * `served`, the list's items, when the caller has them).
  */
-export async function listable(subject: PolicySubject, serverId: string, kind: PolicyKind, names: string[]): Promise<Map<string, "allow" | "approve">> {
+export async function listable(subject: PolicySubject, serverId: string, kind: PolicyKind, names: string[], served?: Record<string, unknown>[]): Promise<Map<string, "allow" | "approve">> {
   const set = await compiledSet(subject.workspaceId);
-  const shown = set.enabled.length || set.policyDefault === "deny" ? listing(set, subject, serverId, kind, names) : new Map(names.map((n) => [n, "allow" as const]));
-  const check = guard().fn;
-  if (check) {
+  const shown = set.enabled.length || set.policyDefault === "deny" ? listing(set, set.usesGroups ? await withGroups(set, subject) : subject, serverId, kind, names) : new Map(names.map((n) => [n, "allow" as const]));
+  const { fn: check, served: judge } = guard();
+  if (served && judge) {
+    for (const name of (await judge(serverId, kind, served)).keys()) shown.delete(name);
+  } else if (check) {
     const items = [...shown.keys()];
     const reasons = await Promise.all(items.map((name) => check(serverId, kind, name)));
     items.forEach((name, i) => reasons[i] !== null && shown.delete(name));

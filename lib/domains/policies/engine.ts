@@ -25,6 +25,8 @@ export interface CompiledSet extends PolicySetData {
   enabled: Entry[];
   /** Candidate rules by server, kind and name (bounded memo). */
   candidates: Map<string, Entry[]>;
+  /** Whether an enabled rule names IdP groups (only then are a member's groups looked up). */
+  usesGroups: boolean;
 }
 
 const MEMO = 5000;
@@ -33,7 +35,7 @@ const DEFAULT_TIMEOUT = 300;
 
 export function compileSet(data: PolicySetData): CompiledSet {
   const enabled = data.rules.flatMap((rule, index) => (rule.enabled ? [{ rule, index, spec: specificity(rule) }] : []));
-  return { ...data, enabled, candidates: new Map() };
+  return { ...data, enabled, candidates: new Map(), usesGroups: enabled.some((e) => !!e.rule.principals?.groups?.length) };
 }
 
 function candidatesOf(set: CompiledSet, serverId: string, kind: PolicyKind, name: string): Entry[] {

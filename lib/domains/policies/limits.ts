@@ -6,13 +6,17 @@ import { piece } from "@/lib/core/runtime";
 const limiters = () => piece("policyLimiters", () => new Map<string, RateLimiterPrisma>());
 
 /**
- * The limiter of a rule's `rateLimit`: its counters live in the database (table rate_limit, as the
- * sign-in limiter's), so every instance counts the same calls. One per limit, keyed by it, so a
- * changed limit starts counting afresh.
+ * A limiter whose counters live in the database (table rate_limit, as the sign-in limiter's), so
+ * every instance counts the same calls: `points` per `perSeconds`, one per (scope, limit), so a
+ * changed limit starts counting afresh. A rule's `rateLimit` and the gateway's per-exposure limit.
  */
-export function ruleLimiter({ calls, perSeconds }: { calls: number; perSeconds: number }): RateLimiterPrisma {
-  const keyPrefix = `policy:${calls}/${perSeconds}`;
+export function sharedLimiter({ scope, points, perSeconds }: { scope: string; points: number; perSeconds: number }): RateLimiterPrisma {
+  const keyPrefix = `${scope}:${points}/${perSeconds}`;
   let limiter = limiters().get(keyPrefix);
-  if (!limiter) limiters().set(keyPrefix, (limiter = new RateLimiterPrisma({ storeClient: prisma, tableName: "rateLimit", keyPrefix, points: calls, duration: perSeconds })));
+  if (!limiter) limiters().set(keyPrefix, (limiter = new RateLimiterPrisma({ storeClient: prisma, tableName: "rateLimit", keyPrefix, points, duration: perSeconds })));
   return limiter;
+}
+
+export function ruleLimiter({ calls, perSeconds }: { calls: number; perSeconds: number }): RateLimiterPrisma {
+  return sharedLimiter({ scope: "policy", points: calls, perSeconds });
 }

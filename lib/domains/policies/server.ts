@@ -7,7 +7,8 @@ import type { TestPolicy } from "./schemas";
 import { compiledSet, decideWithoutCounting } from "./decide";
 import * as q from "./queries";
 
-export { decide, listable, registerDefinitionGuard } from "./decide";
+export { decide, listable, registerDefinitionGuard, registerGroupResolver } from "./decide";
+export { sharedLimiter } from "./limits";
 export { createRule, deleteRule, getRule, listRules, listVersions, rollback, setPolicyDefault, updateRule } from "./rules";
 
 const asRole = (role: string): Role => ((ROLES as readonly string[]).includes(role) ? (role as Role) : "viewer");

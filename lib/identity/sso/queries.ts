@@ -9,15 +9,29 @@ export function upsertIdentityToken({ userId, issuer, idToken, expiresAt }: { us
 }
 
 export function findIdentityToken({ userId, issuer }: { userId: string; issuer: string }) {
-  return prisma.identityToken.findUnique({ where: { userId_issuer: { userId, issuer } }, select: { idToken: true, expiresAt: true } });
+  return prisma.identityToken.findUnique({ where: { userId_issuer: { userId, issuer } }, select: { idToken: true, expiresAt: true, viaSso: true } });
 }
 
 export function listIdentityTokens({ userId }: { userId: string }) {
   return prisma.identityToken.findMany({ where: { userId, idToken: { not: "" } }, orderBy: { issuer: "asc" }, select: { issuer: true, expiresAt: true, updatedAt: true } });
 }
 
-export function deleteIdentityTokens({ userId, issuer }: { userId: string; issuer?: string }) {
-  return prisma.identityToken.deleteMany({ where: { userId, ...(issuer ? { issuer } : {}) } });
+/** The (encrypted) ID tokens of the user's OIDC sign-ins to the console (not those handed over through the API). */
+export function listSsoIdTokens({ userId }: { userId: string }) {
+  return prisma.identityToken.findMany({ where: { userId, viaSso: true, idToken: { not: "" } }, select: { idToken: true } });
+}
+
+export function deleteIdentityTokens({ userId, issuer, viaSso }: { userId: string; issuer?: string; viaSso?: boolean }) {
+  return prisma.identityToken.deleteMany({ where: { userId, ...(issuer ? { issuer } : {}), ...(viaSso === undefined ? {} : { viaSso }) } });
+}
+
+/** Empties and expires the person's SSO sign-ins and ends their console sessions; how many sign-ins. */
+export async function forgetSsoSignIns({ userId }: { userId: string }): Promise<number> {
+  const [, { count }] = await prisma.$transaction([
+    prisma.session.deleteMany({ where: { userId } }),
+    prisma.identityToken.updateMany({ where: { userId, viaSso: true }, data: { idToken: "", refreshToken: null, expiresAt: new Date() } }),
+  ]);
+  return count;
 }
 
 /** The workspace SSO sign-ins join: by slug, else the oldest. */

@@ -63,6 +63,11 @@ export async function ssoSessionStands(userId: string): Promise<boolean> {
   }
 }
 
+/** This process's next check of the person is due now (their SSO sign-in was just ended here). */
+export function forgetSsoCheck(userId: string): void {
+  due().delete(userId);
+}
+
 /** The console's client at the IdP that issued the identity: the operator's, or a workspace's verified provider. */
 async function clientAt(issuer: string): Promise<{ issuer: string; workspaceId: string | null; clientId: string; clientSecret?: string; tokenEndpoint?: string; tokenEndpointAuthentication?: string } | null> {
   const operator = operatorProvider();

@@ -1,12 +1,13 @@
 import { actionRole, roleAtLeast, type Action, type Role } from "@/lib/core/access";
 
-export const ALERT_EVENTS = ["failing", "recovered", "slow", "breaking-change", "definitions-withheld"] as const;
+export const ALERT_EVENTS = ["failing", "recovered", "slow", "breaking-change", "definitions-withheld", "approval-requested"] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
 /**
  * The alerts that ask someone to act, and the action each asks for (its role read from the matrix):
  * a monitor's incident opened (fix the monitor or what it checks), a breaking change arrived (fix
- * the server's entry). "recovered" is news, not work: it counts nowhere and brings no notice.
+ * the server's entry). "recovered" is news, not work: it counts nowhere and brings no notice;
+ * "approval-requested" (a held call's mail and webhook notice) has the Approvals badge and notice instead.
  */
 const ACTS_ON: Partial<Record<AlertEvent, Action>> = { failing: "editMonitor", slow: "editMonitor", "breaking-change": "editServer", "definitions-withheld": "editServer" };
 

@@ -4,7 +4,8 @@ export { visible } from "./scan-text";
 export const CAPABILITY_KINDS = ["tool", "prompt", "resource", "template"] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
 
-export const SNAPSHOT_SOURCES = ["connect", "daily"] as const;
+/** `changed`: a listing served a pinned server's definition that differs from the approved one. */
+export const SNAPSHOT_SOURCES = ["connect", "daily", "changed"] as const;
 export type SnapshotSource = (typeof SNAPSHOT_SOURCES)[number];
 
 export interface CapabilityCounts {

@@ -10,7 +10,7 @@ import { raiseAlert } from "@/lib/watch/alerts/server";
 import { canonicalJson, itemKey } from "./classify";
 import type { PinningDto, SnapshotData, WithheldItem } from "./index";
 import * as q from "./queries";
-import { driftState } from "./snapshots";
+import { driftState, takeSnapshot } from "./snapshots";
 import { PINNED_KINDS, withheldItems, withheldKey } from "./withheld";
 
 // Every call and every listing asks: the answer is kept per server, keyed by its pinning, its
@@ -27,6 +27,8 @@ export interface PinEntry {
   epoch: number;
   /** A pinned server's approved lists (null: not pinned, or nothing approved yet). */
   approved: SnapshotData | null;
+  /** When a listing last asked for a snapshot of a change it saw. */
+  snapshotAskedAt?: number;
 }
 
 const NOTHING = (epoch: number, key: string): PinEntry => ({ key, items: [], byKey: new Map(), checkedAt: Date.now(), epoch, approved: null });
@@ -86,13 +88,30 @@ async function withheldBetween(serverId: string, approvedId: string, latestId: s
  * one — a change on a live connection that no snapshot has seen yet.
  */
 export async function withheldServed(serverId: string, kind: WithheldItem["kind"], served: Record<string, unknown>[]): Promise<Map<string, string>> {
-  const { byKey, approved } = await entry(serverId);
+  const pin = await entry(serverId);
   const out = new Map<string, string>();
-  for (const [key, why] of byKey) if (key.startsWith(`${kind}:`)) out.set(key.slice(kind.length + 1), why);
-  if (!approved) return out;
+  for (const [key, why] of pin.byKey) if (key.startsWith(`${kind}:`)) out.set(key.slice(kind.length + 1), why);
+  if (!pin.approved) return out;
   const now: SnapshotData = { ...EMPTY, [LIST[kind]]: served };
-  for (const w of withheldItems(approved, now)) if (!out.has(w.name)) out.set(w.name, w.reason);
+  let unseen = false;
+  for (const w of withheldItems(pin.approved, now)) {
+    if (out.has(w.name)) continue;
+    out.set(w.name, w.reason);
+    // Calls are refused too until a snapshot (taken now) is approved: this entry lasts until the next snapshot or approval.
+    pin.byKey.set(withheldKey(w.kind, w.name), w.reason);
+    unseen = true;
+  }
+  if (unseen) snapshotChanged(serverId, pin);
   return out;
+}
+
+/** A snapshot for the Changes tab of what a listing saw change, through a live connection here; one at a time per server, at most every 10 s. */
+function snapshotChanged(serverId: string, pin: PinEntry): void {
+  if (pin.snapshotAskedAt && Date.now() - pin.snapshotAskedAt < 10_000) return;
+  const session = [...(driftState().live.get(serverId) ?? [])].find((s) => s.live());
+  if (!session) return;
+  pin.snapshotAskedAt = Date.now();
+  void takeSnapshot({ ...session, source: "changed" });
 }
 
 /** `pinning` of the history: whether the server is pinned, which snapshot is approved, what is withheld. */

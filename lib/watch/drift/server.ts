@@ -12,6 +12,7 @@ import { parseData } from "./snapshots";
 import * as q from "./queries";
 
 export { checkServer, liveServers, snapshotOnConnect, takeSnapshot } from "./snapshots";
+export { noticeApproval } from "./approval-notice";
 export { approveSnapshot, pinningStatus, withheldDefinition, withheldDefinitions, withheldServed } from "./pinning";
 
 const HISTORY_LIMIT = 200;
