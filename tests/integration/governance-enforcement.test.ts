@@ -126,6 +126,22 @@ describe("governance: one policy check on every call path, and listing follows c
     expect((await api("GET", "/api/v1/stats")).body.totals.denied).toBe(before + 4);
   });
 
+  it("the same rule refuses a monitor's step: its run fails naming the rule, the call recorded denied with origin monitor", async () => {
+    const noSum = await rule({ name: "No sums, scheduled or not", effect: "deny", tools: ["get-sum"] });
+    const steps = [{ serverId, method: "tools/call", name: "get-sum", arguments: { a: 5, b: 6 } }];
+    const collection = (await api("POST", "/api/v1/collections", { name: "governed on a schedule", steps })).body.collection;
+    const monitor = (await api("POST", "/api/v1/monitors", { collectionId: collection.id, schedule: { everySeconds: 5 } })).body.monitor;
+    try {
+      let run: any;
+      await waitFor(async () => (run = ((await api("GET", `/api/v1/monitors/${monitor.id}/runs`)).body.items as any[]).find((r) => r.status !== "running")) !== undefined, 30_000);
+      expect(run.status).toBe("failed");
+      expect(run.steps[0]).toMatchObject({ status: "failed", error: expect.stringContaining("No sums, scheduled or not"), callId: expect.any(String) });
+      expect((await api("GET", `/api/v1/calls/${run.steps[0].callId}`)).body.call).toMatchObject({ status: "denied", policyRuleId: noSum.id, origin: "monitor" });
+    } finally {
+      expect((await api("DELETE", `/api/v1/monitors/${monitor.id}`)).status).toBe(204);
+    }
+  });
+
   it("an argument rule lets one call through and refuses another, naming the argument (the SDK client and the AI SDK's client)", async () => {
     const etc = await rule({ name: "Nothing under /etc", effect: "deny", tools: ["echo"], when: [{ path: "/message", op: "matches", value: "^/etc/" }] });
     const client = await host(endpoint);
