@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "History" };
 export default function History() {
   return (
     <div className="flex flex-col gap-4 p-6">
-      <PageHeader title="History" description="Every call made from this workspace, newest first." />
+      <PageHeader title="History" description="The calls people made in this workspace, newest first; monitors' calls are one click away." />
       <Suspense fallback={<Loading />}>
         <HistoryPage />
       </Suspense>
