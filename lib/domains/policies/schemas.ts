@@ -90,7 +90,8 @@ export const UpdateRuleSchema = z
 export type UpdateRule = z.infer<typeof UpdateRuleSchema>;
 
 /** POST /api/v1/policy-rules/rollback */
-export const RollbackSchema = z.object({ version: z.number().int().min(1) }).strict();
+// At most what the version column holds (a 32-bit integer on PostgreSQL: a larger one failed the query, a 500).
+export const RollbackSchema = z.object({ version: z.number().int().min(1).max(2_147_483_647) }).strict();
 
 /** PATCH /api/v1/workspace's `policyDefault`. */
 export const PolicyDefaultSchema = z.enum(["allow", "deny"]);

@@ -20,6 +20,8 @@ function checkName(raw: string): string {
   const name = raw.trim();
   if (!name || name.length > 100) throw invalid(["name"], "1 to 100 characters (it is the last segment of the endpoint's path)");
   if (CONTROL.test(name)) throw invalid(["name"], "must not contain control characters");
+  // A dot segment: no request can reach /mcp/<slug>/.. (the request front refuses dot segments, and "%2E%2E" as well).
+  if (name === "." || name === "..") throw invalid(["name"], 'must not be "." or ".." (the endpoint\'s path could not be reached)');
   return name;
 }
 
