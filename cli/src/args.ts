@@ -30,7 +30,8 @@ export type Command =
       connection: Connection;
     }
   | { command: "export"; collection: string; output?: string; connection: Connection }
-  | { command: "import"; file: string; name?: string; connection: Connection };
+  | { command: "import"; file: string; name?: string; connection: Connection }
+  | { command: "lint"; server: string; maxTokens?: number; reporter: Reporter; output?: string; connection: Connection };
 
 /** `k=v`: the value is JSON when it parses as JSON (3, true, {"a":1}, "quoted"), else the text. */
 export function parseVariable(pair: string): [string, unknown] {
@@ -59,6 +60,12 @@ function connection(values: { console?: string; token?: string }, env: Env): Con
   return { console: parsed.origin + parsed.pathname.replace(/\/+$/, ""), token };
 }
 
+function parseReporter(value: string | undefined): Reporter {
+  const reporter = (value ?? "pretty") as Reporter;
+  if (!REPORTERS.includes(reporter)) throw new CliError(`--reporter: one of ${REPORTERS.join(", ")}, got "${value}"`);
+  return reporter;
+}
+
 /** Reads the command line (and SWITCHBOARD_URL / SWITCHBOARD_TOKEN) into one command. */
 export function parseCommand(argv: string[], env: Env = {}): Command {
   let parsed;
@@ -77,6 +84,7 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
         output: { type: "string", short: "o" },
         timeout: { type: "string" },
         name: { type: "string" },
+        "max-tokens": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -96,8 +104,7 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
   switch (command) {
     case "run": {
       const collection = one("collection (id or name)");
-      const reporter = (values.reporter ?? "pretty") as Reporter;
-      if (!REPORTERS.includes(reporter)) throw new CliError(`--reporter: one of ${REPORTERS.join(", ")}, got "${values.reporter}"`);
+      const reporter = parseReporter(values.reporter);
       const timeout = Number(values.timeout ?? 1800);
       if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError(`--timeout: a number of seconds, got "${values.timeout}"`);
       return {
@@ -117,6 +124,13 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
     case "import":
       if (values.name !== undefined && !values.name.trim()) throw new CliError("--name: a collection name, got nothing");
       return { command, file: one("file"), name: values.name, connection: connection(values, env) };
+    case "lint": {
+      const server = one("server (name or id)");
+      const max = values["max-tokens"];
+      const maxTokens = max === undefined ? undefined : Number(max);
+      if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw new CliError(`--max-tokens: a whole number of tokens, got "${max}"`);
+      return { command, server, maxTokens, reporter: parseReporter(values.reporter), output: values.output, connection: connection(values, env) };
+    }
     default:
       throw new CliError(`unknown command "${command}": run \`switchboard --help\` for usage`);
   }

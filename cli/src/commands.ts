@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunDto } from "../../lib/domains/collections";
 import { CliError, type Command } from "./args";
-import { exportCollection, findCollection, getRun, importCollection, startRun } from "./console-api";
+import { exportCollection, findCollection, findServer, getLint, getRun, importCollection, startRun } from "./console-api";
+import { lintExitCode, lintJUnit, prettyLint, type LintVerdict } from "./lint-report";
 import { exitCode, prettyHeader, prettySummary, progressPrinter, report } from "./reporters";
 
 type Out = (text: string) => void;
@@ -67,4 +68,16 @@ export async function importCommand(cmd: Extract<Command, { command: "import" }>
   const collection = await importCollection(cmd.connection, file, cmd.name);
   out(`Imported "${collection.name}" (${collection.steps.length} steps) as ${collection.id}: ${cmd.connection.console}/collections/${collection.id}\n`);
   return 0;
+}
+
+/** Lints a server's latest snapshot; exit 1 on an error finding or past --max-tokens. The report goes to --output or stdout. */
+export async function lintCommand(cmd: Extract<Command, { command: "lint" }>, out: Out): Promise<number> {
+  const server = await findServer(cmd.connection, cmd.server);
+  const verdict: LintVerdict = { server: server.name, report: await getLint(cmd.connection, server.id), maxTokens: cmd.maxTokens };
+  const text = cmd.reporter === "junit" ? lintJUnit(verdict) : cmd.reporter === "json" ? `${JSON.stringify(verdict.report, null, 2)}\n` : prettyLint(verdict);
+  if (cmd.output) {
+    write(cmd.output, text);
+    if (cmd.reporter !== "pretty") out(prettyLint(verdict));
+  } else out(text);
+  return lintExitCode(verdict);
 }

@@ -1,4 +1,5 @@
 import type { CollectionDto, CollectionFile, RunDto } from "../../lib/domains/collections";
+import type { LintReport } from "../../lib/domains/quality";
 import { CliError, type Connection } from "./args";
 
 /** Calls the console's API with the token; any failure but a 404 or an `answered` status becomes a one-line CliError (exit 2). */
@@ -64,4 +65,19 @@ export async function importCollection(conn: Connection, file: unknown, name?: s
   if (taken?.suggestion) throw new CliError(`a collection named "${taken.name}" exists already: import it under another name with --name "${taken.suggestion}"`);
   if (res.status !== 201 && res.status !== 200) throw new CliError(`import failed: ${res.body?.error?.message ?? `HTTP ${res.status}`}`);
   return res.body.collection;
+}
+
+/** Finds a server by exact name among the workspace's active servers, else by id. */
+export async function findServer(conn: Connection, ref: string): Promise<{ id: string; name: string }> {
+  const list = await request<{ items?: { id: string; name: string }[] }>(conn, "GET", "/api/v1/servers");
+  const named = (list.body?.items ?? []).filter((s) => s.name === ref || s.id === ref);
+  if (named.length === 1) return named[0]!;
+  throw new CliError(named.length ? `${named.length} servers are named "${ref}": give its id` : `no server "${ref}" in this workspace (give its exact name or its id)`);
+}
+
+/** The lint of a server's latest capability snapshot; 409 (never connected) becomes a one-line CliError. */
+export async function getLint(conn: Connection, serverId: string): Promise<LintReport> {
+  const res = await request<LintReport & { error?: { message?: string } }>(conn, "GET", `/api/v1/servers/${encodeURIComponent(serverId)}/lint`, undefined, [409]);
+  if (res.status !== 200) throw new CliError(`cannot lint: ${res.body?.error?.message ?? `HTTP ${res.status}`}`);
+  return res.body;
 }

@@ -1,11 +1,12 @@
 import { CliError, parseCommand } from "./args";
-import { exportCommand, importCommand, runCollection } from "./commands";
+import { exportCommand, importCommand, lintCommand, runCollection } from "./commands";
 
 declare const CLI_VERSION: string;
 const VERSION = typeof CLI_VERSION === "string" ? CLI_VERSION : "0.0.0-dev";
 
 const HELP = `switchboard ${VERSION}
-Runs Switchboard collections from scripts and CI, and moves collections in and out of a console.
+Runs Switchboard collections from scripts and CI, lints servers' definitions with a token
+budget, and moves collections in and out of a console.
 
 Usage:
   switchboard run <collection> [options]
@@ -22,13 +23,19 @@ Usage:
       Write the collection as one JSON file (secrets are never included).
   switchboard import <file> [--name <name>]
       Create a collection from an exported file (--name: under another name).
+  switchboard lint <server> [--max-tokens <n>] [--reporter <format>] [--output <file>]
+      Lint a server's definitions (its name or id; its latest capability snapshot) and
+      count their tokens. --max-tokens: fail past this many tokens. --reporter: pretty
+      (default), json (the console's report) or junit (a testcase per finding and one
+      for the budget).
 
 Connection (every command):
   --console <url>   The console, e.g. https://switchboard.example.com (or SWITCHBOARD_URL).
   --token <token>   An API token of the workspace (or SWITCHBOARD_TOKEN).
 
-Exit codes: 0 the run passed, 1 it failed (an assertion failed or a step errored),
-2 the CLI could not do its job (usage, token, unknown collection, console unreachable).
+Exit codes: 0 the run passed, 1 it failed (an assertion failed or a step errored; for lint:
+an error finding or more tokens than --max-tokens), 2 the CLI could not do its job (usage,
+token, unknown collection or server, console unreachable).
 
 Options: --help, -h   Show this help.   --version   Print the version.`;
 
@@ -50,6 +57,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
         return await exportCommand(cmd, out);
       case "import":
         return await importCommand(cmd, out);
+      case "lint":
+        return await lintCommand(cmd, out);
     }
   } catch (err) {
     process.stderr.write(`switchboard: ${err instanceof CliError ? err.message : `unexpected error: ${(err as Error).stack ?? err}`}\n`);

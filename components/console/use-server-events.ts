@@ -11,6 +11,7 @@ import type { WorkspaceEvent } from "@/lib/core/events";
 import { interactionKeys } from "@/lib/domains/interactions";
 import { monitorKeys } from "@/lib/watch/monitors";
 import { policyKeys } from "@/lib/domains/policies";
+import { qualityKeys } from "@/lib/domains/quality/hooks";
 import { resourceKeys, type ResourceSubscriptionsDto } from "@/lib/domains/resources";
 import { serverKeys, type CapabilityKind, type ServerDto } from "@/lib/domains/servers";
 
@@ -74,6 +75,7 @@ export function useServerEvents({
         if (event.userId === userId) void queryClient.invalidateQueries({ queryKey: alertKeys.unread() });
       } else if (event.type === "capabilities" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: driftKeys.all(event.serverId) });
+        void queryClient.invalidateQueries({ queryKey: qualityKeys.all(event.serverId) });
       } else if (event.type === "health" && typeof event.serverId === "string") {
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(event.serverId), exact: true });
       } else if (event.type === "server" && typeof event.serverId === "string") {

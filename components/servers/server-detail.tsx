@@ -18,6 +18,7 @@ import { ServerHeader } from "./server-header";
 import { OAuthPanel } from "@/components/oauth/oauth-panel";
 import { GatewayPanel } from "@/components/gateway/gateway-panel";
 import { ChangesPanel } from "@/components/drift/changes-panel";
+import { QualityPanel } from "@/components/quality/quality-panel";
 
 /**
  * Listing a capability connects a server that has no session, which is what a first visit wants.
@@ -26,7 +27,7 @@ import { ChangesPanel } from "@/components/drift/changes-panel";
  */
 type ListMode = "auto" | "off" | "on";
 
-type View = "capabilities" | "logs" | "traffic" | "tasks" | "gateway" | "changes";
+type View = "capabilities" | "logs" | "traffic" | "tasks" | "gateway" | "changes" | "quality";
 const VIEWS: TabItem<View>[] = [
   { id: "capabilities", label: "Capabilities" },
   { id: "logs", label: "Logs" },
@@ -34,6 +35,7 @@ const VIEWS: TabItem<View>[] = [
   { id: "tasks", label: "Tasks" },
   { id: "gateway", label: "Gateway" },
   { id: "changes", label: "Changes" },
+  { id: "quality", label: "Quality" },
 ];
 // An archived server cannot be asked for its capabilities nor offered; its recorded history stays.
 const ARCHIVED_VIEWS = VIEWS.filter((v) => v.id !== "capabilities" && v.id !== "gateway");
@@ -43,8 +45,9 @@ export function ServerDetail({ id }: { id: string }) {
   // Back from signing in to the server (OAuth): list at once, even after the failed connection that asked for it.
   const search = useSearchParams();
   const [listMode, setListMode] = useState<ListMode>(search.get("oauth") === "signed-in" ? "on" : "auto");
-  // A breaking-change alert links to ?tab=changes.
-  const [view, setView] = useState<View>(search.get("tab") === "changes" ? "changes" : "capabilities");
+  // A breaking-change alert links to ?tab=changes; ?tab=quality opens the lint.
+  const tab = search.get("tab");
+  const [view, setView] = useState<View>(tab === "changes" || tab === "quality" ? tab : "capabilities");
 
   if (server.isPending) {
     return (
@@ -97,6 +100,8 @@ export function ServerDetail({ id }: { id: string }) {
           <GatewayPanel server={server.data} />
         ) : shown === "changes" ? (
           <ChangesPanel server={server.data} />
+        ) : shown === "quality" ? (
+          <QualityPanel server={server.data} />
         ) : (
           <TaskPanel server={server.data} />
         )}

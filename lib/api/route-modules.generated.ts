@@ -71,6 +71,7 @@ export const ROUTE_MODULES: Record<string, () => Promise<Record<string, unknown>
   "/api/v1/servers/:id/connect": () => import("@/app/api/v1/servers/[id]/connect/route"),
   "/api/v1/servers/:id/disconnect": () => import("@/app/api/v1/servers/[id]/disconnect/route"),
   "/api/v1/servers/:id/exposure": () => import("@/app/api/v1/servers/[id]/exposure/route"),
+  "/api/v1/servers/:id/lint": () => import("@/app/api/v1/servers/[id]/lint/route"),
   "/api/v1/servers/:id/log-level": () => import("@/app/api/v1/servers/[id]/log-level/route"),
   "/api/v1/servers/:id/oauth": () => import("@/app/api/v1/servers/[id]/oauth/route"),
   "/api/v1/servers/:id/ping": () => import("@/app/api/v1/servers/[id]/ping/route"),

@@ -18,6 +18,20 @@ function usage(argv: string[], env: Record<string, string> = {}): string {
 }
 
 describe("parseCommand", () => {
+  it("reads a lint command with its budget, and refuses a budget that is not a whole number", () => {
+    expect(parseCommand(["lint", "weather", "--max-tokens", "8000", "-r", "junit", "-o", "lint.xml", ...conn])).toEqual({
+      command: "lint",
+      server: "weather",
+      maxTokens: 8000,
+      reporter: "junit",
+      output: "lint.xml",
+      connection: { console: "http://127.0.0.1:3000", token: "sb_t" },
+    });
+    expect(parseCommand(["lint", "weather", ...conn])).toMatchObject({ maxTokens: undefined, reporter: "pretty" });
+    expect(usage(["lint", "weather", "--max-tokens", "8k", ...conn])).toBe('--max-tokens: a whole number of tokens, got "8k"');
+    expect(usage(["lint", ...conn])).toBe("lint takes one server (name or id)");
+  });
+
   it("reads a full run command", () => {
     const cmd = parseCommand(["run", "Smoke tests", "--env", "staging", "--var", "n=3", "--var", "city=Oslo", "--var", 'o={"a":[1]}', "--all", "-r", "junit", "-o", "out.xml", "--timeout", "30", ...conn]);
     expect(cmd).toEqual({

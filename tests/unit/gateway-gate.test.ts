@@ -1,3 +1,4 @@
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { describe, expect, it, vi } from "vitest";
 import type { PolicyDecision, PolicyRequest } from "@/lib/domains/policies";
 import { ROLES, type Role } from "@/lib/core/access";
@@ -9,13 +10,18 @@ import type { GatewayRoute } from "@/lib/gateway/routes";
 // The one gate both gateway paths ask (lib/gateway/gate.ts), as a table: roles × methods × exposure.
 
 // The engine (lib/domains/policies) is the integration tests'; here a workspace without rules, or one decision.
-const engine = vi.hoisted(() => ({ decide: null as null | ((request: PolicyRequest) => PolicyDecision), asked: [] as PolicyRequest[] }));
+const engine = vi.hoisted(() => ({ decide: null as null | ((request: PolicyRequest) => PolicyDecision), asked: [] as PolicyRequest[], limiters: {} as Record<string, RateLimiterMemory> }));
 vi.mock("@/lib/domains/policies/server", () => ({
   decide: async (request: PolicyRequest) => {
     engine.asked.push(request);
     return engine.decide?.(request) ?? { effect: "allow", rule: null, reason: "No rule matches" };
   },
   listable: async (_subject: unknown, _serverId: string, _kind: string, names: string[]) => new Map(names.map((n) => [n, "allow"])),
+  // The database's counters are the integration tests' (policy-rate-limits); here the same limiter in memory.
+  sharedLimiter: ({ scope, points, perSeconds }: { scope: string; points: number; perSeconds: number }) => {
+    const key = `${scope}:${points}/${perSeconds}`;
+    return (engine.limiters[key] ??= new RateLimiterMemory({ points, duration: perSeconds }));
+  },
 }));
 
 const TOOLS: Listed[] = [

@@ -82,6 +82,7 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "PUT /api/v1/servers/:id/capabilities/watch": "admin",
   "DELETE /api/v1/servers/:id/capabilities/watch": "admin",
   "POST /api/v1/servers/:id/capabilities/approve": "admin",
+  "GET /api/v1/servers/:id/lint": "viewer",
   "GET /api/v1/servers/:id/gateway/clients": "member",
   "DELETE /api/v1/servers/:id/gateway/clients/:clientId": "admin",
   "GET /api/v1/virtual-servers": "viewer",

@@ -70,6 +70,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers/:id/connect", page: "/api/v1/servers/[id]/connect/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/disconnect", page: "/api/v1/servers/[id]/disconnect/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/exposure", page: "/api/v1/servers/[id]/exposure/route", methods: ["GET","PUT"] },
+  { pattern: "/api/v1/servers/:id/lint", page: "/api/v1/servers/[id]/lint/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id/log-level", page: "/api/v1/servers/[id]/log-level/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/:id/oauth", page: "/api/v1/servers/[id]/oauth/route", methods: ["GET","DELETE"] },
   { pattern: "/api/v1/servers/:id/ping", page: "/api/v1/servers/[id]/ping/route", methods: ["POST"] },
@@ -212,6 +213,7 @@ export type ApiRouteKey =
   | "POST /api/v1/servers/:id/disconnect"
   | "GET /api/v1/servers/:id/exposure"
   | "PUT /api/v1/servers/:id/exposure"
+  | "GET /api/v1/servers/:id/lint"
   | "POST /api/v1/servers/:id/log-level"
   | "GET /api/v1/servers/:id/oauth"
   | "DELETE /api/v1/servers/:id/oauth"

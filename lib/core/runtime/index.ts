@@ -121,6 +121,8 @@ interface Pieces {
   policyLimiters: unknown;
   /** lib/domains/approvals: the mail and webhook notice of a held call that lib/start registers (lib/watch/drift's). */
   approvalNotifier: unknown;
+  /** lib/domains/quality: each capability snapshot's token total by snapshot id (snapshots never change; bounded). */
+  snapshotTokens: unknown;
 }
 
 export type PieceName = keyof Pieces;

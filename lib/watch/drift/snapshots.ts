@@ -69,8 +69,8 @@ async function snapshot({ workspaceId, serverId, serverName, lister, source }: P
     (["tools", "prompts", "resources", "resource-templates"] as const).map((kind) => lister.list(kind) as Promise<Record<string, unknown>[]>),
   );
   const data = sortedData({ tools, prompts, resources, templates });
-  const json = canonicalJson(data);
-  const hash = createHash("sha256").update(json).digest("hex");
+  // Hashed canonically, stored with each item's keys as listed: the lint counts the tokens of what hosts are sent.
+  const hash = createHash("sha256").update(canonicalJson(data)).digest("hex");
   const counts: CapabilityCounts = { tools: tools.length, prompts: prompts.length, resources: resources.length, templates: templates.length };
   const others = (await q.otherServersLatest({ workspaceId, serverId })).map((o) => ({ server: o.server.name, tools: parseData(o.data).tools.map((t) => String(t.name ?? "")) }));
   const findings = JSON.stringify(scanDefinitions(data, others));
@@ -79,7 +79,7 @@ async function snapshot({ workspaceId, serverId, serverName, lister, source }: P
     const last = await q.latestSnapshot({ serverId });
     if (last?.hash === hash) return null;
     try {
-      const row = await q.insertSnapshot({ workspaceId, serverId, seq: (last?.seq ?? 0) + 1, hash, source, counts: JSON.stringify(counts), data: json, findings });
+      const row = await q.insertSnapshot({ workspaceId, serverId, seq: (last?.seq ?? 0) + 1, hash, source, counts: JSON.stringify(counts), data: JSON.stringify(data), findings });
       const previous = last ? parseData(last.data) : null;
       await afterSnapshot({ workspaceId, serverId, serverName, snapshotId: row.id, previous, data }).catch((err: Error) => console.error(`[drift] pinning after snapshot ${row.id} of server ${serverId} failed: ${err.message}`));
       publish(workspaceId, { type: "capabilities", serverId, snapshotId: row.id });
