@@ -64,6 +64,8 @@ async function check(page: Page, name: string, width: number, theme: string) {
 }
 
 test("set-up page", async ({ browser }) => {
+  // Eight axe checks and the console's set-up: past the default 90 s on two busy cores (CI ran it at load 10).
+  test.setTimeout(300_000);
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
       const { context, page } = await newPage(browser, width, theme);
@@ -106,6 +108,7 @@ test("set-up page", async ({ browser }) => {
 });
 
 test("public pages: sign-in, invitation, shared call", async ({ browser }) => {
+  test.setTimeout(300_000);
   const pages = { "sign-in": `${sb.url}/sign-in`, invite: ids.invite!, shared: ids.share! };
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
