@@ -6,6 +6,12 @@ import { describe, expect, it } from "vitest";
 import { optimizeSqlite } from "@/lib/core/db/sqlite";
 
 describe("optimizeSqlite", () => {
+  it("leaves a file with no table empty: Migrate would refuse one holding only statistics (P3005)", async () => {
+    const db = new Database(":memory:");
+    await optimizeSqlite({ $queryRawUnsafe: async (sql: string) => db.prepare(sql).all(), $executeRawUnsafe: async (sql: string) => db.prepare(sql).run().changes });
+    expect(db.prepare("SELECT name FROM sqlite_master").all()).toEqual([]);
+  });
+
   it("gathers planner statistics for a table filled outside this connection and never analysed", async () => {
     const db = new Database(":memory:");
     db.exec("CREATE TABLE call (workspace_id TEXT, status TEXT, started_at TEXT); CREATE INDEX call_ws_status ON call (workspace_id, status, started_at)");

@@ -48,6 +48,10 @@ type SqlRunner = { $queryRawUnsafe(sql: string): Promise<unknown>; $executeRawUn
  * milliseconds. Run at open and hourly, as SQLite recommends for long-lived connections.
  */
 export async function optimizeSqlite(client: SqlRunner): Promise<void> {
+  // A file with no table yet (opened before `prisma migrate deploy` made it): the statistics tables
+  // ANALYZE creates would make Migrate refuse it as "not empty" (P3005) at the next `npm start`.
+  const tables = (await client.$queryRawUnsafe("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1")) as unknown[];
+  if (!tables.length) return;
   await client.$queryRawUnsafe("PRAGMA analysis_limit = 1000");
   await client.$queryRawUnsafe("PRAGMA optimize = 0x10002");
   await sizeSearchIndexForThePlanner(client);
