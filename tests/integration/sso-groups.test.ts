@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
-import { cookieOf, throughAuthorizationServer } from "../support/oauth-browser";
-import { startSsoIdp, type SsoIdp } from "../support/sso-idp";
+import { ssoSignIn as signInThroughIdp, startSsoIdp, type SsoIdp } from "../support/sso-idp";
 
 /** Policy rules on IdP groups: the groups claim of a member's ID token from their last SSO sign-in. */
 describe("policy rules on IdP groups", () => {
@@ -12,20 +11,9 @@ describe("policy rules on IdP groups", () => {
   let ruleId: string;
   const people: Record<string, { cookie: string; userId: string }> = {};
 
-  /** What a browser does after "Sign in with Acme IdP": the IdP's login and consent, then the console's callback. */
+  /** A person's SSO sign-in: their session cookie and user id. */
   async function ssoSignIn(account: string): Promise<{ cookie: string; userId: string }> {
-    idp.account = account;
-    const started = await fetch(`${sb.url}/api/auth/sign-in/sso`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: sb.url },
-      body: JSON.stringify({ providerId: "sso", callbackURL: "/servers" }),
-    });
-    const { url } = (await started.json()) as { url: string };
-    expect(started.status, url).toBe(200);
-    const back = await throughAuthorizationServer(sb.url, url);
-    const landed = await fetch(back, { redirect: "manual", headers: { cookie: cookieOf(started) } });
-    expect(landed.status, await landed.clone().text()).toBe(302);
-    const cookie = cookieOf(landed);
+    const cookie = await signInThroughIdp(sb.url, idp, account);
     const me = await apiClient(sb.url)("GET", "/api/v1/me", undefined, { cookie });
     expect(me.status, JSON.stringify(me.body)).toBe(200);
     return { cookie, userId: me.body.user.id };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startOAuthMcpServer, TOOLS_SCOPE } from "../fixtures/oauth-mcp-server";
-import { consoleSession, cookieOf, throughAuthorizationServer } from "../support/oauth-browser";
+import { consoleSession } from "../support/oauth-browser";
 import { startXaaServers } from "../support/xaa-servers";
-import { startSsoIdp, type SsoIdp } from "../support/sso-idp";
+import { ssoSignIn as signInThroughIdp, startSsoIdp, type SsoIdp } from "../support/sso-idp";
 
 /** Issue 31 §1: sign in with OIDC (better-auth's SSO plugin) against a real OpenID provider on loopback. */
 describe("single sign-on", () => {
@@ -11,22 +11,7 @@ describe("single sign-on", () => {
   let idp: SsoIdp;
   let owner: Awaited<ReturnType<typeof setupOwner>>;
 
-  /** What a browser does after "Sign in with Acme IdP": the IdP's login and consent, then the console's callback. */
-  async function ssoSignIn(account: string): Promise<string> {
-    idp.account = account;
-    const started = await fetch(`${sb.url}/api/auth/sign-in/sso`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: sb.url },
-      body: JSON.stringify({ providerId: "sso", callbackURL: "/servers" }),
-    });
-    const { url } = (await started.json()) as { url: string };
-    expect(started.status, url).toBe(200);
-    const back = await throughAuthorizationServer(sb.url, url);
-    const landed = await fetch(back, { redirect: "manual", headers: { cookie: cookieOf(started) } });
-    expect(landed.status, await landed.clone().text()).toBe(302);
-    expect(landed.headers.get("location")).toBe("/servers");
-    return cookieOf(landed);
-  }
+  const ssoSignIn = (account: string) => signInThroughIdp(sb.url, idp, account);
 
   beforeAll(async () => {
     idp = await startSsoIdp();

@@ -1,5 +1,6 @@
 import http from "node:http";
 import Provider from "oidc-provider";
+import { cookieOf, throughAuthorizationServer } from "./oauth-browser";
 
 export interface SsoIdp {
   issuer: string;
@@ -112,4 +113,23 @@ export async function startSsoIdp({ providerIds = ["sso"] }: { providerIds?: str
       server.close(() => resolve());
     });
   return state;
+}
+
+/** What a browser does after "Sign in with <IdP>" as `account`: the IdP's login and consent, then the console's callback; the session cookie. */
+export async function ssoSignIn(base: string, idp: SsoIdp, account: string, providerId = "sso"): Promise<string> {
+  idp.account = account;
+  const started = await fetch(`${base}/api/auth/sign-in/sso`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ providerId, callbackURL: "/servers" }),
+  });
+  const { url } = (await started.json()) as { url: string };
+  // Plain errors, not a runner's expect: the browser specs import this file too.
+  if (started.status !== 200) throw new Error(`SSO sign-in refused to start: ${started.status} ${url}`);
+  const back = await throughAuthorizationServer(base, url);
+  const landed = await fetch(back, { redirect: "manual", headers: { cookie: cookieOf(started) } });
+  if (landed.status !== 302 || landed.headers.get("location") !== "/servers") {
+    throw new Error(`SSO callback answered ${landed.status} to ${landed.headers.get("location")}: ${await landed.text()}`);
+  }
+  return cookieOf(landed);
 }
