@@ -7,18 +7,21 @@ export type { CallTool, ReadResource, GetPrompt, ListCallsQuery, ExportCallsQuer
 export const CALL_STATUSES = ["pending", "ok", "error", "cancelled", "timeout", "interrupted", "denied"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection", "monitor"] as const;
+/** `mock`: a host's call to a mock server (lib/domains/mocks); `replay`: a recorded call sent again (lib/domains/replays); `load-test`: a load test's sampled call (lib/domains/load-tests). */
+export const CALL_ORIGINS = ["user", "app", "card", "subscription", "gateway", "collection", "monitor", "mock", "replay", "load-test"] as const;
 export type CallOrigin = (typeof CALL_ORIGINS)[number];
 /**
- * Work the console does on its own (re-reading a subscribed resource that changed, a monitor's
- * runs): hidden from history unless asked for. Another kind of automatic run (a load test) is one
- * more origin here and one more view in HISTORY_VIEWS.
+ * Work the console does on its own or in bulk (re-reading a subscribed resource that changed, a
+ * monitor's runs, a mock answering a host's CI, a load test's sample): hidden from history unless
+ * asked for, each kind one view in HISTORY_VIEWS.
  */
-export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription", "monitor"];
+export const AUTOMATIC_ORIGINS: readonly CallOrigin[] = ["subscription", "monitor", "mock", "load-test"];
 /** History's views by whose work it is: people's (no origin: the default) and each kind of automatic run, one click apart. */
 export const HISTORY_VIEWS = [
   { label: "People's work", origin: undefined },
   { label: "Monitors", origin: "monitor" },
+  { label: "Mocks", origin: "mock" },
+  { label: "Load tests", origin: "load-test" },
 ] as const satisfies readonly { label: string; origin: CallOrigin | undefined }[];
 /** The history filter value that shows every origin, automatic work included. */
 export const ANY_ORIGIN = "any";
