@@ -30,6 +30,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": "off" },
   },
   {
+    // A mock server (lib/domains/mocks) is an MCP server, built alike by the gateway and `switchboard mock serve`.
+    files: ["lib/domains/mocks/mcp.ts", "cli/src/mock-serve.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
     // The composition root wires each domain's parts together (docs/architecture.md, "Start-up").
     files: ["lib/start/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^@modelcontextprotocol/", message: "The composition root wires domains, not the SDK." }] }] },

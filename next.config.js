@@ -25,7 +25,7 @@ const nextConfig = {
       beforeFiles: [
         { source: "/s/:token", has: [{ type: "header", key: "accept", value: ".*application/json.*" }], destination: "/api/v1/public/shares/:token" },
       ],
-      afterFiles: ["/servers/_", "/servers/_/oauth", "/agents/_", "/calls/_", "/invite/_", "/collections/_", "/runs/_", "/monitors/_", "/s/_"].map(shell),
+      afterFiles: ["/servers/_", "/servers/_/oauth", "/agents/_", "/calls/_", "/invite/_", "/collections/_", "/runs/_", "/replays/_", "/load-tests/_", "/mocks/_", "/monitors/_", "/s/_"].map(shell),
     };
   },
   async headers() {

@@ -26,7 +26,7 @@ export const COPY_ORDER = [
   "gatewayOAuthRefreshToken", "gatewayOAuthAccessToken", "collection", "environment", "collectionRun", "collectionRunStep", "share",
   "identityToken", "ssoProvider",
   "capabilitySnapshot", "capabilityWatch", "monitor", "monitorTick", "incident", "alert", "alertSeen",
-  "policySet", "policyVersion", "approval", "virtualServer",
+  "policySet", "policyVersion", "approval", "virtualServer", "mock", "replay", "replayItem", "loadTest",
 ] as const;
 /**
  * Short-lived counters (failed sign-ins), client-assertion replay tombstones and background jobs'

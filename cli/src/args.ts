@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parseLoad, type LoadCommand } from "./load-test";
 
 const REPORTERS = ["pretty", "json", "junit"] as const;
 export type Reporter = (typeof REPORTERS)[number];
@@ -31,7 +32,9 @@ export type Command =
     }
   | { command: "export"; collection: string; output?: string; connection: Connection }
   | { command: "import"; file: string; name?: string; connection: Connection }
-  | { command: "lint"; server: string; maxTokens?: number; reporter: Reporter; output?: string; connection: Connection };
+  | { command: "lint"; server: string; maxTokens?: number; reporter: Reporter; output?: string; connection: Connection }
+  | { command: "mock-serve"; file: string; stdio: boolean; port: number; host: string }
+  | LoadCommand;
 
 /** `k=v`: the value is JSON when it parses as JSON (3, true, {"a":1}, "quoted"), else the text. */
 export function parseVariable(pair: string): [string, unknown] {
@@ -85,6 +88,21 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
         timeout: { type: "string" },
         name: { type: "string" },
         "max-tokens": { type: "string" },
+        port: { type: "string", short: "p" },
+        host: { type: "string" },
+        stdio: { type: "boolean" },
+        server: { type: "string" },
+        tool: { type: "string" },
+        args: { type: "string" },
+        users: { type: "string" },
+        duration: { type: "string" },
+        count: { type: "string" },
+        "ramp-up": { type: "string" },
+        think: { type: "string" },
+        p50: { type: "string" },
+        p95: { type: "string" },
+        p99: { type: "string" },
+        errors: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -131,7 +149,25 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
       if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw new CliError(`--max-tokens: a whole number of tokens, got "${max}"`);
       return { command, server, maxTokens, reporter: parseReporter(values.reporter), output: values.output, connection: connection(values, env) };
     }
+    case "mock":
+      return mockServe(rest, values);
+    case "load":
+      return parseLoad(rest, values, parseReporter(values.reporter), connection(values, env));
     default:
       throw new CliError(`unknown command "${command}": run \`switchboard --help\` for usage`);
   }
+}
+
+/** `mock serve <file> (--port <n> [--host <h>] | --stdio)`: no console, no token. */
+function mockServe(rest: string[], values: { port?: string; host?: string; stdio?: boolean }): Command {
+  const [sub, file, ...extra] = rest;
+  if (sub !== "serve") throw new CliError(`mock: the one subcommand is "serve" (switchboard mock serve <file> --port <n> | --stdio)${sub ? `, got "${sub}"` : ""}`);
+  if (!file || extra.length) throw new CliError("mock serve takes one file (an exported mock)");
+  if (values.stdio && (values.port !== undefined || values.host !== undefined)) throw new CliError("mock serve: --stdio or --port/--host, not both");
+  if (!values.stdio && values.port === undefined) throw new CliError("mock serve: pass --port <n> (Streamable HTTP) or --stdio");
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: a port number (0 to 65535; 0 picks a free one), got "${values.port}"`);
+  const host = values.host ?? "127.0.0.1";
+  if (!host.trim()) throw new CliError("--host: an address to listen on, got nothing");
+  return { command: "mock-serve", file, stdio: values.stdio === true, port, host };
 }

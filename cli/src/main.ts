@@ -1,12 +1,14 @@
 import { CliError, parseCommand } from "./args";
 import { exportCommand, importCommand, lintCommand, runCollection } from "./commands";
+import { mockServeCommand } from "./mock-serve";
+import { loadCommand } from "./load-test";
 
 declare const CLI_VERSION: string;
 const VERSION = typeof CLI_VERSION === "string" ? CLI_VERSION : "0.0.0-dev";
 
 const HELP = `switchboard ${VERSION}
 Runs Switchboard collections from scripts and CI, lints servers' definitions with a token
-budget, and moves collections in and out of a console.
+budget, moves collections in and out of a console, and serves mock servers exported from it.
 
 Usage:
   switchboard run <collection> [options]
@@ -28,13 +30,32 @@ Usage:
       count their tokens. --max-tokens: fail past this many tokens. --reporter: pretty
       (default), json (the console's report) or junit (a testcase per finding and one
       for the budget).
+  switchboard load <collection> | --server <server> --tool <tool> [--args <json>] [options]
+      Load-test a collection (its id or exact name) or one tool call with many virtual
+      users, follow it live, and judge it (admins only).
+      --users <n>               Virtual users, each its own MCP session (default 1).
+      --duration <time>         How long, e.g. 30s or 2m; or --count <n> calls in all.
+      --ramp-up <time>          Spread the users' starts over this long (e.g. 5s).
+      --think <time>            Pause between a user's calls (e.g. 100ms).
+      --p50, --p95, --p99 <time>
+                                Fail when that percentile is above this (e.g. 200ms).
+      --errors <percent>        Fail when more than this share of calls failed (e.g. 1%).
+      --reporter, -r <format>   pretty (default), json or junit (a testcase per threshold,
+                                and one for the test running to its end).
+      --output, -o <file>       Write the report to a file.
+  switchboard mock serve <file> (--port <n> [--host <address>] | --stdio)
+      Serve a mock exported from the console (GET /api/v1/mocks/:id/export) with no
+      console: Streamable HTTP at http://127.0.0.1:<n>/mcp (--host to listen elsewhere;
+      --port 0 picks a free port), or over stdin/stdout with --stdio. It answers the
+      lists and each recorded call as recorded; an unrecorded call gets a JSON-RPC error.
 
-Connection (every command):
+Connection (every command but mock serve):
   --console <url>   The console, e.g. https://switchboard.example.com (or SWITCHBOARD_URL).
   --token <token>   An API token of the workspace (or SWITCHBOARD_TOKEN).
 
 Exit codes: 0 the run passed, 1 it failed (an assertion failed or a step errored; for lint:
-an error finding or more tokens than --max-tokens), 2 the CLI could not do its job (usage,
+an error finding or more tokens than --max-tokens; for load: a threshold missed or the test
+did not complete), 2 the CLI could not do its job (usage,
 token, unknown collection or server, console unreachable).
 
 Options: --help, -h   Show this help.   --version   Print the version.`;
@@ -59,6 +80,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
         return await importCommand(cmd, out);
       case "lint":
         return await lintCommand(cmd, out);
+      case "load":
+        return await loadCommand(cmd, out);
+      case "mock-serve":
+        return await mockServeCommand(cmd, out, (text) => void process.stderr.write(text));
     }
   } catch (err) {
     process.stderr.write(`switchboard: ${err instanceof CliError ? err.message : `unexpected error: ${(err as Error).stack ?? err}`}\n`);

@@ -6,10 +6,12 @@ import { apiUrl } from "@/lib/core/api-client";
 import { useWorkspaceId } from "@/lib/team/workspaces/hooks";
 import type { CallFilters } from "@/lib/domains/calls/hooks";
 import { NewCollectionFromCalls } from "@/components/collections/new-from-calls";
+import { StartReplayButton } from "@/components/replays/start-replay";
+import { MakeMockButton } from "@/components/mocks/make-mock-dialog";
 import { HistoryViews } from "./history-views";
 import { compareUrl } from "./urls";
 
-/** Above the history: whose calls, compare the two ticked calls, make a collection of the ticked calls, export what the filters show. */
+/** Above the history: whose calls, compare the two ticked calls, make a collection of the ticked calls, replay them (or what the filters show) against a server, export what the filters show. */
 export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFilters; selected: string[]; onClear: () => void }) {
   const ready = selected.length === 2;
   return (
@@ -34,6 +36,13 @@ export function HistoryToolbar({ filters, selected, onClear }: { filters: CallFi
         </button>
       )}
       <NewCollectionFromCalls callIds={selected} />
+      <StartReplayButton selection={selected.length ? { callIds: selected } : { filter: filters }} label={selected.length ? "Replay ticked…" : "Replay these…"} />
+      <MakeMockButton
+        selection={selected.length ? { callIds: selected } : { filter: filters }}
+        what={selected.length ? `the ${selected.length} ticked call${selected.length === 1 ? "" : "s"}` : Object.values(filters).some(Boolean) ? "the calls the filters show" : "every call in history (narrow it to one server with the filters)"}
+        defaultName="history-mock"
+        label={selected.length ? "Mock ticked…" : "Make a mock…"}
+      />
       {selected.length > 0 && (
         <button type="button" onClick={onClear} className={buttonClasses("ghost", "sm")}>
           Clear selection

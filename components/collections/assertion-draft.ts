@@ -12,12 +12,15 @@ export interface AssertionDraft {
   schema: string;
   maxMs: string;
   ignore: string;
+  /** A lint's token budget: empty for none. */
+  maxTokens: string;
+  failOn: "error" | "warning";
   expected?: unknown;
   /** Changed by the person since it was added or opened: only then does a problem show beside it. */
   touched?: boolean;
 }
 
-const BLANK: AssertionDraft = { kind: "status", equals: "ok", path: "", op: "equals", value: "", schema: "", maxMs: "1000", ignore: "" };
+const BLANK: AssertionDraft = { kind: "status", equals: "ok", path: "", op: "equals", value: "", schema: "", maxMs: "1000", ignore: "", maxTokens: "", failOn: "error" };
 
 export function newDraft(kind: Assertion["kind"]): AssertionDraft {
   return { ...BLANK, kind };
@@ -42,6 +45,8 @@ export function toDraft(a: Assertion): AssertionDraft {
       return { ...BLANK, kind: "duration", maxMs: String(a.maxMs) };
     case "snapshot":
       return { ...BLANK, kind: "snapshot", ignore: (a.ignore ?? []).join("\n"), expected: a.expected };
+    case "lint":
+      return { ...BLANK, kind: "lint", maxTokens: a.maxTokens === undefined ? "" : String(a.maxTokens), failOn: a.failOn ?? "error" };
   }
 }
 
@@ -97,6 +102,13 @@ export function fromDraft(d: AssertionDraft): { assertion: Assertion } | { probl
       if (bad) return { problem: `Ignored paths are JSON pointers starting with /: ${bad}` };
       return { assertion: { kind: "snapshot", ...(ignore.length ? { ignore } : {}), ...(d.expected !== undefined ? { expected: d.expected } : {}) } };
     }
+    case "lint": {
+      const failOn = d.failOn === "warning" ? { failOn: d.failOn } : {};
+      if (!d.maxTokens.trim()) return { assertion: { kind: "lint", ...failOn } };
+      const maxTokens = Number(d.maxTokens);
+      if (!Number.isInteger(maxTokens) || maxTokens < 0) return { problem: "The token budget is a whole number of tokens (or empty for none)" };
+      return { assertion: { kind: "lint", maxTokens, ...failOn } };
+    }
   }
 }
 
@@ -106,4 +118,5 @@ export const KIND_LABEL: Record<Assertion["kind"], string> = {
   schema: "Matches a JSON Schema",
   duration: "Duration",
   snapshot: "Snapshot",
+  lint: "Lint and token budget",
 };

@@ -124,5 +124,24 @@ function AssertionFields({ draft: d, onChange }: { draft: AssertionDraft; onChan
           </Field>
         </>
       );
+    case "lint":
+      return (
+        <>
+          <p className="text-xs text-muted">The step&apos;s server&apos;s tool, prompt and resource definitions, listed when the step runs, against the lint rules and a token budget (as the Quality tab counts them).</p>
+          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+            <Field label="Fail on">
+              {(props) => (
+                <Select {...props} value={d.failOn} onChange={(e) => onChange({ failOn: e.target.value as AssertionDraft["failOn"] })}>
+                  <option value="error">errors</option>
+                  <option value="warning">errors and warnings</option>
+                </Select>
+              )}
+            </Field>
+            <Field label="Token budget" hint="At most this many tokens; empty for no budget">
+              {(props) => <Input {...props} type="number" min={0} inputMode="numeric" placeholder="8000" value={d.maxTokens} onChange={(e) => onChange({ maxTokens: e.target.value })} />}
+            </Field>
+          </div>
+        </>
+      );
   }
 }

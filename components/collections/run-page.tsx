@@ -10,6 +10,7 @@ import { isApiError } from "@/lib/core/api-client";
 import type { RunDto } from "@/lib/domains/collections";
 import { useCollectionRuns, useRun } from "@/lib/domains/collections/hooks";
 import { RunShareButton } from "@/components/shares/run-share-button";
+import { MakeMockButton } from "@/components/mocks/make-mock-dialog";
 import { RunCompare } from "./run-compare";
 import { runsView } from "./run-panel";
 import { RunStatusBadge } from "./run-status-badge";
@@ -61,6 +62,7 @@ function RunView({ run }: { run: RunDto }) {
         <div className="flex flex-wrap items-end gap-2">
           <CompareSelect run={run} value={compareWith} onChange={setCompareWith} />
           <RunShareButton runId={run.id} />
+          {run.status !== "running" && <MakeMockButton selection={{ runId: run.id }} what="this run's calls" defaultName={run.collectionName} />}
         </div>
       </div>
       <p aria-live="polite" data-testid="run-summary" className="text-sm">

@@ -66,7 +66,8 @@ const show = (value: unknown) => (value === undefined ? "—" : JSON.stringify(v
 /** A snapshot's differences, expected beside actual, one row per path. */
 export function SnapshotDiff({ entries }: { entries: SnapshotDiffEntry[] }) {
   return (
-    <div className="overflow-x-auto rounded-md border">
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it.
+    <div tabIndex={0} role="region" aria-label="Differences, scrollable" className="overflow-x-auto rounded-md border focus-visible:outline-2 focus-visible:outline-accent">
       <table aria-label="Snapshot differences" className="w-full border-collapse text-xs">
         <thead>
           <tr className="border-b bg-panel text-left text-muted">

@@ -7,8 +7,11 @@ import { alertKeys } from "@/lib/watch/alerts";
 import { approvalKeys } from "@/lib/domains/approvals";
 import { driftKeys } from "@/lib/watch/drift";
 import { refreshRun } from "@/lib/domains/collections/hooks";
+import { refreshReplay } from "@/lib/domains/replays/hooks";
 import type { WorkspaceEvent } from "@/lib/core/events";
 import { interactionKeys } from "@/lib/domains/interactions";
+import { mockKeys } from "@/lib/domains/mocks";
+import { loadTestKeys } from "@/lib/domains/load-tests";
 import { monitorKeys } from "@/lib/watch/monitors";
 import { policyKeys } from "@/lib/domains/policies";
 import { qualityKeys } from "@/lib/domains/quality/hooks";
@@ -61,6 +64,13 @@ export function useServerEvents({
         void queryClient.invalidateQueries({ queryKey: ["calls", "detail", event.callId], exact: true });
       } else if (event.type === "collection_run" && typeof event.runId === "string") {
         refreshRun(queryClient, event.runId, event.collectionId);
+      } else if (event.type === "replay" && typeof event.replayId === "string") {
+        refreshReplay(queryClient, event.replayId);
+      } else if (event.type === "load_test" && typeof event.loadTestId === "string") {
+        void queryClient.invalidateQueries({ queryKey: loadTestKeys.detail(event.loadTestId), exact: true });
+        if (event.status !== "running") void queryClient.invalidateQueries({ queryKey: loadTestKeys.list(), exact: true });
+      } else if (event.type === "mock") {
+        void queryClient.invalidateQueries({ queryKey: mockKeys.all() });
       } else if (event.type === "monitor") {
         void queryClient.invalidateQueries({ queryKey: monitorKeys.all() });
       } else if (event.type === "alert") {

@@ -1,6 +1,7 @@
 import "server-only";
 import { toResponse, type ApiRequest, type Reply } from "@/lib/api/reply";
 import { serveAggregateRequest } from "./bridge/aggregate";
+import { serveMockRequest } from "./mock";
 import { serveGatewayRequest } from "./passthrough/endpoint";
 
 type Params = Record<string, string>;
@@ -19,3 +20,6 @@ export const gatewayHandler = handler((request, params) => serveGatewayRequest(r
 
 /** /mcp/<slug>: the workspace's aggregated endpoint. */
 export const aggregateHandler = handler((request, params) => serveAggregateRequest(request, params.slug!));
+
+/** /mcp/<slug>/mock/<name>: a mock server made from history (lib/domains/mocks). */
+export const mockHandler = handler((request, params) => serveMockRequest(request, params.slug!, params.name!));

@@ -21,7 +21,7 @@ import * as q from "./queries";
 
 export { handleGatewayRequest, serveGatewayRequest } from "./passthrough/endpoint";
 export { handleAggregateRequest, serveAggregateRequest } from "./bridge/aggregate";
-export { aggregateHandler, gatewayHandler } from "./handlers";
+export { aggregateHandler, gatewayHandler, mockHandler } from "./handlers";
 
 export async function getExposure(principal: Principal, serverId: string): Promise<ExposureDto> {
   const server = await getServer(principal, serverId);

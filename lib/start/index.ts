@@ -7,6 +7,8 @@ import * as agentQueries from "@/lib/domains/agents/queries";
 import { instanceCalls } from "@/lib/domains/calls/journal";
 import { stopSearchIndexer } from "@/lib/domains/calls/search-index";
 import { instanceRuns } from "@/lib/domains/collections/queries";
+import { instanceLoadTests } from "@/lib/domains/load-tests/queries";
+import { instanceReplays } from "@/lib/domains/replays/queries";
 import { followTasks } from "@/lib/domains/calls/server";
 import { startCluster } from "@/lib/core/cluster/start";
 import { databaseUrl, isPostgresUrl, secureDataFiles } from "@/lib/core/db/url";
@@ -94,8 +96,13 @@ export async function start({ dev }: StartOptions): Promise<Console> {
         },
       })
     : null;
+  // Collection runs, load tests and replays of a stopped instance alike end interrupted.
+  const bothRuns = {
+    interruptOrphans: async (alive: string[]) => (await instanceRuns.interruptOrphans(alive)) + (await instanceLoadTests.interruptOrphans(alive)) + (await instanceReplays.interruptOrphans(alive)),
+    interruptOwn: async (id: string) => (await instanceRuns.interruptOwn(id)) + (await instanceLoadTests.interruptOwn(id)) + (await instanceReplays.interruptOwn(id)),
+  };
   // A call still pending from a stopped instance never gets its answer: say so, never lose it.
-  const instance = await startInstance({ calls: instanceCalls, runs: instanceRuns, connections: instanceConnections, followTasks, onGone: (ids) => cluster?.forget(ids) });
+  const instance = await startInstance({ calls: instanceCalls, runs: bothRuns, connections: instanceConnections, followTasks, onGone: (ids) => cluster?.forget(ids) });
   // Monitors: every instance polls for due ticks and claims each once (docs/monitors.md).
   const monitors = config().monitors ? monitorWork() : null;
 

@@ -3,8 +3,12 @@ import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/watch/ale
 import { insertAuditEvents } from "@/lib/core/audit/queries";
 import { deleteOldCalls } from "@/lib/domains/calls/queries";
 import { deleteOldRuns } from "@/lib/domains/collections/queries";
+import { deleteOldReplays } from "@/lib/domains/replays/queries";
+import { deleteOldLoadTests } from "@/lib/domains/load-tests/queries";
 import { indexFinishedCalls } from "@/lib/domains/calls/search-index";
 import { reapExpiredRuns } from "@/lib/domains/collections/server";
+import { reapExpiredReplays } from "@/lib/domains/replays/server";
+import { reapExpiredLoadTests } from "@/lib/domains/load-tests/queries";
 import type { Config } from "@/lib/core/config";
 import { OPTIMIZE_INTERVAL_MS, optimizeDatabase } from "@/lib/core/db/client";
 import { checkServer, liveServers } from "@/lib/watch/drift/server";
@@ -19,8 +23,12 @@ const HOUR_MS = 3_600_000;
 const APPROVALS_EXPIRE_MS = 15_000;
 
 async function reapRuns(): Promise<string | void> {
-  const reaped = await reapExpiredRuns();
-  if (reaped) return `${reaped} run(s) whose instance stopped renewing them marked interrupted`;
+  const reaped = (await reapExpiredRuns()) + (await reapExpiredReplays());
+  if (reaped) return `${reaped} run(s) or replay(s) whose instance stopped renewing them marked interrupted`;
+}
+async function reapLoadTests(): Promise<string | void> {
+  const reaped = await reapExpiredLoadTests();
+  if (reaped) return `${reaped} load test(s) whose instance stopped renewing them marked interrupted`;
 }
 const CLAIMS_KEPT_MS = 7 * 24 * HOUR_MS;
 
@@ -33,7 +41,7 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
   const off = 0;
   return [
     // Once across instances.
-    { name: "retention", discipline: "claimed", everyMs: config.retentionIntervalMs, variable: "SWITCHBOARD_RETENTION_INTERVAL_MS", run: () => purgeExpiredHistory({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore, deletes: { calls: deleteOldCalls, runs: deleteOldRuns } }) },
+    { name: "retention", discipline: "claimed", everyMs: config.retentionIntervalMs, variable: "SWITCHBOARD_RETENTION_INTERVAL_MS", run: () => purgeExpiredHistory({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore, deletes: { calls: deleteOldCalls, runs: deleteOldRuns, replays: deleteOldReplays, loadTests: deleteOldLoadTests } }) },
     { name: "drift.check", discipline: "claimed", everyMs: config.driftCheckMs, variable: "SWITCHBOARD_DRIFT_CHECK_MS", work: liveServers, run: ({ key }) => checkServer({ serverId: key }) },
     {
       name: DELIVERY_JOB,
@@ -49,8 +57,10 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
     // On every instance. Its heartbeat (lib/core/instances) also marks the calls, runs and connections of instances that went interrupted.
     { name: "instances.heartbeat", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", run: beat },
     { name: "monitors.poll", discipline: "each-instance", everyMs: monitors ? config.monitorPollMs : off, variable: "SWITCHBOARD_MONITOR_POLL_MS", run: () => monitors!.poll() },
-    // A compare-and-set: runs (of any origin) whose instance stopped renewing their lease end `interrupted`.
+    // A compare-and-set: runs (of any origin) and replays whose instance stopped renewing their lease end `interrupted`.
     { name: "runs.reap", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", atStart: true, run: reapRuns },
+    // The same for load tests: a test whose instance stopped flushing its figures ends `interrupted`.
+    { name: "load-tests.reap", discipline: "each-instance", everyMs: config.heartbeatMs, variable: "SWITCHBOARD_HEARTBEAT_MS", atStart: true, run: reapLoadTests },
     { name: "sessions.health", discipline: "each-instance", everyMs: config.healthIntervalMs, variable: "SWITCHBOARD_HEALTH_INTERVAL_MS", run: pingLiveSessions },
     { name: "gateway.sweep", discipline: "each-instance", everyMs: GATEWAY_SWEEP_MS, variable: "SWITCHBOARD_GATEWAY_IDLE_MS", run: sweepGateway },
     { name: "search.index", discipline: "each-instance", everyMs: sqlite ? config.searchIndexMs : off, variable: "SWITCHBOARD_SEARCH_INDEX_MS", run: indexFinishedCalls },

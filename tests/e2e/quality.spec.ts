@@ -50,7 +50,8 @@ test.beforeAll(async () => {
   owner = await setupOwner(sb.url);
   serverId = (await owner.api("POST", "/api/v1/servers", { name: "weather", url: fixture.url })).body.server.id;
   expect((await owner.api("POST", `/api/v1/servers/${serverId}/connect`)).status).toBeLessThan(300);
-  await expect.poll(async () => (await lint()).snapshotId).not.toBeNull();
+  // The connect's snapshot is stored just after the connect answers: the lint is 409 until then.
+  await expect.poll(async () => (await owner.api("GET", `/api/v1/servers/${serverId}/lint`)).status).toBe(200);
 });
 test.afterAll(async () => {
   await Promise.all([sb?.stop(), fixture?.stop()]);
@@ -177,5 +178,28 @@ test("a server with no snapshot says to connect it, and Connect lints it", async
   await expect(page.getByTestId("quality-total")).toBeVisible();
   await expect(page.getByTestId("quality-total")).toHaveText((await lint(id)).tokens.total.toLocaleString("en-US"));
   await expect(page.getByText("No snapshot yet")).toHaveCount(0);
+  await close();
+});
+
+test("a collection step's lint assertion is offered in its editor, and a run past the budget fails naming the errors (390 px)", async ({ browser }) => {
+  const id = (await owner.api("POST", "/api/v1/collections", { name: "Lint gate", steps: [{ serverId, method: "tools/list" }] })).body.collection.id as string;
+  const { page, close } = await signedIn(browser, 390, 844);
+  await page.goto(`${sb.url}/collections/${id}`);
+  await page.getByRole("button", { name: "Edit step 1" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit step 1" });
+  await dialog.getByLabel("New assertion").selectOption("lint");
+  await dialog.getByRole("button", { name: "Add assertion" }).click();
+  const group = dialog.getByRole("list", { name: "Assertions" }).getByRole("group", { name: /Lint and token budget/ });
+  await expect(group.getByLabel("Fail on")).toHaveValue("error");
+  await group.getByLabel("Token budget").fill("10");
+  await dialog.getByRole("button", { name: "Save step" }).click();
+  await expect(dialog).toBeHidden();
+  expect((await owner.api("GET", `/api/v1/collections/${id}`)).body.collection.steps[0].assert).toContainEqual({ kind: "lint", maxTokens: 10 });
+
+  await page.getByRole("region", { name: "Run" }).getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByTestId("run-header-status")).toHaveText("failed", { timeout: 30_000 });
+  const errors = (await lint()).findings.filter((f) => f.severity === "error");
+  expect(errors.map((f) => `${f.rule} ${f.item}`)).toEqual(["schema-dialect tool:convert"]);
+  await expect(page.getByRole("list", { name: "Steps of the run" })).toContainText(/1 lint error: schema-dialect tool:convert; [\d\s]+ tokens > 10/);
   await close();
 });

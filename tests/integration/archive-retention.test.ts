@@ -191,6 +191,14 @@ describe("archive, restore, purge and retention", () => {
     await waitFor(async () => (await api("GET", `/api/v1/runs/${runId}`)).body.run.status !== "running");
     const alertId = crypto.randomUUID();
     await sb.db.run("INSERT INTO alert (id, workspace_id, event, text, path, created_at) VALUES (?, ?, 'failing', 'old', '/runs/x', ?)", alertId, workspaceId, new Date(Date.now() - 40 * 24 * 3600_000));
+    // An old finished replay and load test go with the runs; a running one stays (its runner still writes to it).
+    const [replayId, loadTestId, runningLoadTestId] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const oldTime = new Date(Date.now() - 40 * 24 * 3600_000);
+    await sb.db.batch([
+      ["INSERT INTO replay (id, workspace_id, server_id, server_name, source, status, started_at) VALUES (?, ?, ?, 'retained', '{}', 'passed', ?)", replayId, workspaceId, id, oldTime],
+      ["INSERT INTO load_test (id, workspace_id, config, label, status, started_at) VALUES (?, ?, '{}', 'old', 'completed', ?)", loadTestId, workspaceId, oldTime],
+      ["INSERT INTO load_test (id, workspace_id, config, label, status, started_at, lease_until) VALUES (?, ?, '{}', 'old', 'running', ?, ?)", runningLoadTestId, workspaceId, oldTime, new Date(Date.now() + 24 * 3600_000)],
+    ]);
     // The traffic recorder writes in the background: wait for the old session's messages.
     await waitFor(async () => (await api("GET", `/api/v1/sessions/${oldSession}/traffic?method=tools/call`)).body.items?.length >= 2);
     const longAgo = new Date(Date.now() - 40 * 24 * 3600_000);
@@ -207,7 +215,10 @@ describe("archive, restore, purge and retention", () => {
       return event !== undefined;
     }, 15_000, () => sb.logs().slice(-2000));
     expect(event).toMatchObject({ actor: { type: "system" }, target: { type: "workspace", id: workspaceId } });
-    expect(event.details).toMatchObject({ retentionDays: 30, calls: 2, sessions: 1, runs: 1, alerts: 1, cutoff: expect.any(String) });
+    expect(event.details).toMatchObject({ retentionDays: 30, calls: 2, sessions: 1, runs: 3, alerts: 1, cutoff: expect.any(String) });
+    expect(await sb.db.get("SELECT id FROM replay WHERE id = ?", replayId)).toBeUndefined();
+    expect(await sb.db.get("SELECT id FROM load_test WHERE id = ?", loadTestId)).toBeUndefined();
+    expect(await sb.db.get("SELECT id FROM load_test WHERE id = ?", runningLoadTestId)).toBeDefined();
     expect((await api("GET", `/api/v1/runs/${runId}`)).status).toBe(404);
     expect(await sb.db.get("SELECT id FROM alert WHERE id = ?", alertId)).toBeUndefined();
     expect(event.details.traffic).toBeGreaterThan(0);

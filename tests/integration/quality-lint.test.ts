@@ -16,6 +16,7 @@ import { findAll, parseXml } from "../support/xml";
 type Api = ReturnType<typeof apiClient>;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const count = (value: unknown) => countTokens(JSON.stringify(value), { disallowedSpecial: new Set() });
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
 const byName = <T extends { name: string }>(items: T[]) => [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** The built CLI run as CI runs it: its own process, nothing but PATH in the environment. */
@@ -129,5 +130,32 @@ describe("lint and token budget: GET /api/v1/servers/:id/lint and `switchboard l
 
     const unknown = await cli(["lint", "no-such-server", ...conn()]);
     expect({ code: unknown.code, stderr: unknown.stderr.trim() }).toEqual({ code: 2, stderr: 'switchboard: no server "no-such-server" in this workspace (give its exact name or its id)' });
+  });
+
+  it("a collection's lint assertion passes on the clean server, fails on the faulty one and past the budget, through the API and `switchboard run`", async () => {
+    const total = ((await lint(viewer, "clean")).body as LintReport).tokens.total;
+    const errors = ((await lint(viewer, "faulty")).body as LintReport).findings.filter((f) => f.severity === "error");
+    const step = (server: string, assert: object) => ({ serverId: ids[server], method: "tools/list", assert: [assert] });
+    const created = await owner("POST", "/api/v1/collections", {
+      name: "Lint gate",
+      steps: [step("clean", { kind: "lint", maxTokens: total, failOn: "warning" }), step("faulty", { kind: "lint", maxTokens: 100_000 }), step("clean", { kind: "lint", maxTokens: total - 1 })],
+    });
+    expect(created.status).toBe(201);
+    const runId = (await owner("POST", `/api/v1/collections/${created.body.collection.id}/runs`, { stopOnFailure: false })).body.run.id;
+    let run: { status: string; steps: { status: string; assertions: { passed: boolean; message: string }[] }[] } | undefined;
+    await waitFor(async () => (run = (await owner("GET", `/api/v1/runs/${runId}`)).body.run).status !== "running", 30_000, () => JSON.stringify(run));
+    expect(run!.status).toBe("failed");
+    // The definitions listed at run time agree with the latest snapshot's lint, to the token.
+    expect(run!.steps.map((s) => s.assertions[0])).toEqual([
+      { kind: "lint", passed: true, message: `no lint errors or warnings; ${grouped(total)} tokens ≤ ${grouped(total)}` },
+      { kind: "lint", passed: false, message: `${errors.length} lint errors: ${errors.slice(0, 3).map((f) => `${f.rule} ${f.item}`).join(", ")}, and ${errors.length - 3} more` },
+      { kind: "lint", passed: false, message: `${grouped(total)} tokens > ${grouped(total - 1)}` },
+    ]);
+    expect(errors.map((f) => f.rule)).toContain("name-duplicate");
+
+    const gate = await cli(["run", "Lint gate", ...conn()]);
+    expect(gate.code, gate.stdout + gate.stderr).toBe(1);
+    expect(gate.stdout).toContain(`${errors.length} lint errors: `);
+    expect((await owner("POST", "/api/v1/collections", { name: "Bad budget", steps: [step("clean", { kind: "lint", maxTokens: -1 })] })).status).toBe(400);
   });
 });

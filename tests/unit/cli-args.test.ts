@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CliError, parseCommand, parseVariable } from "../../cli/src/args";
 import { findCollection, request } from "../../cli/src/console-api";
+import { judge, loadJUnit, parseDuration, parsePercent } from "../../cli/src/load-test";
 
 const conn = ["--console", "http://127.0.0.1:3000/", "--token", "sb_t"];
 
@@ -134,5 +135,72 @@ describe("the console client's failures", () => {
     expect(await findCollection(good, "Smoke")).toEqual({ id: "c1", name: "Smoke" });
     expect(await findCollection(good, "c2")).toEqual({ id: "c2", name: "Smoke 2" });
     expect(await fails(findCollection(good, "Nope"))).toBe('no collection "Nope" in this workspace (give its exact name or its id)');
+  });
+});
+
+describe("switchboard load", () => {
+  it("reads a collection's load test with its thresholds", () => {
+    const cmd = parseCommand(["load", "Smoke", "--users", "16", "--duration", "30s", "--ramp-up", "5s", "--think", "100ms", "--p95", "200ms", "--p99", "1.5s", "--errors", "1%", "-r", "junit", "-o", "load.xml", ...conn]);
+    expect(cmd).toEqual({
+      command: "load",
+      collection: "Smoke",
+      users: 16,
+      durationSeconds: 30,
+      rampUpSeconds: 5,
+      thinkMs: 100,
+      thresholds: { p95: 200, p99: 1500, errors: 0.01 },
+      reporter: "junit",
+      output: "load.xml",
+      connection: { console: "http://127.0.0.1:3000", token: "sb_t" },
+    });
+  });
+
+  it("reads one call with JSON arguments and a count", () => {
+    const cmd = parseCommand(["load", "--server", "everything", "--tool", "echo", "--args", '{"message":"hi"}', "--users", "4", "--count", "1000", "--p50", "20", ...conn]);
+    expect(cmd).toMatchObject({ call: { server: "everything", tool: "echo", arguments: { message: "hi" } }, users: 4, count: 1000, rampUpSeconds: 0, thinkMs: 0, thresholds: { p50: 20 } });
+  });
+
+  it("refuses what it cannot read", () => {
+    expect(usage(["load", ...conn, "--users", "2", "--duration", "10s"])).toBe("load: give a collection, or --server and --tool (not both)");
+    expect(usage(["load", "Smoke", "--server", "s", "--tool", "t", "--duration", "1s", ...conn])).toBe("load: give a collection, or --server and --tool (not both)");
+    expect(usage(["load", "--server", "s", "--duration", "1s", ...conn])).toBe("load: --server and --tool go together");
+    expect(usage(["load", "Smoke", "--users", "two", "--duration", "1s", ...conn])).toMatch(/^--users: a whole number/);
+    expect(usage(["load", "Smoke", "--duration", "1s", "--count", "5", ...conn])).toBe("load: give --duration or --count (one of them)");
+    expect(usage(["load", "Smoke", "--duration", "soon", ...conn])).toBe('--duration: a duration such as 200ms, 30s or 2m, got "soon"');
+    expect(usage(["load", "Smoke", "--duration=-5s", ...conn])).toMatch(/^--duration: a duration/);
+    expect(usage(["load", "Smoke", "--duration", "5s", "--p95", "fast", ...conn])).toMatch(/^--p95: a duration/);
+    expect(usage(["load", "Smoke", "--duration", "5s", "--errors", "1", ...conn])).toBe('--errors: a percentage such as 1% or 0.5%, got "1"');
+    expect(usage(["load", "Smoke", "--duration", "5s", "--errors", "101%", ...conn])).toMatch(/^--errors: a percentage/);
+    expect(usage(["load", "--server", "s", "--tool", "t", "--args", "[1]", "--count", "1", ...conn])).toBe("--args: a JSON object");
+    expect(usage(["load", "--server", "s", "--tool", "t", "--args", "{", "--count", "1", ...conn])).toBe("--args: not JSON: {");
+  });
+});
+
+describe("load test thresholds", () => {
+  const test = { label: "echo", status: "completed", calls: 1000, errors: { timeout: 5, protocol: 5 }, p50: 10, p95: 150, p99: 400, steps: [], error: null } as never;
+
+  it("pass and fail as set, one JUnit testcase per threshold and one for completing", () => {
+    const checks = judge(test, { p95: 200, p99: 300, errors: 0.01 });
+    expect(checks.map((c) => [c.name, c.passed])).toEqual([
+      ["completed", true],
+      ["p95 <= 200 ms", true],
+      ["p99 <= 300 ms", false],
+      ["errors <= 1%", true],
+    ]);
+    expect(judge(test, { errors: 0.005 })[1]).toMatchObject({ passed: false, detail: "errors 1% of 1000 calls" });
+    expect(judge({ ...(test as object), status: "cancelled" } as never, {})[0]!.passed).toBe(false);
+    const xml = loadJUnit(test, checks);
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).toContain('tests="4" failures="1"');
+    expect(xml).toContain('<testcase classname="load-test" name="p99 &lt;= 300 ms"><failure message="p99 400 ms">');
+  });
+
+  it("reads durations and percentages", () => {
+    expect(parseDuration("250ms", "--p95", "ms")).toBe(250);
+    expect(parseDuration("2", "--p95", "ms")).toBe(2);
+    expect(parseDuration("1.5s", "--p95", "ms")).toBe(1500);
+    expect(parseDuration("2m", "--duration", "s")).toBe(120_000);
+    expect(parseDuration("30", "--duration", "s")).toBe(30_000);
+    expect(parsePercent("0.5%", "--errors")).toBe(0.005);
   });
 });

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Assertion } from "@/lib/domains/collections";
-import { checkAssertions, evaluate, type CallUnderTest } from "@/lib/domains/collections/assertions";
+import type { LintFinding } from "@/lib/domains/quality";
+import { checkAssertions, evaluate, type CallUnderTest, type LintUnderTest } from "@/lib/domains/collections/assertions";
 import { snapshotDiff } from "@/lib/domains/collections/diff";
 import { jsonPointer } from "@/lib/domains/collections/variables";
 
@@ -153,6 +154,35 @@ describe("snapshot", () => {
   });
 });
 
+describe("lint", () => {
+  const finding = (rule: string, severity: LintFinding["severity"], item: string): LintFinding => ({ rule, severity, item, message: `${rule} on ${item}` });
+  const clean: LintUnderTest = { findings: [finding("read-only-hint", "info", "tool:get_x")], tokens: 1234 };
+  const faulty: LintUnderTest = {
+    findings: [finding("name-duplicate", "error", "tool:twice"), finding("description-short", "warning", "tool:short"), finding("name-format", "error", "tool:bad name!"), finding("schema-dialect", "error", "tool:s"), finding("input-schema-type", "error", "tool:t")],
+    tokens: 9120,
+  };
+  const lint = (a: Omit<Extract<Assertion, { kind: "lint" }>, "kind">, report: LintUnderTest | undefined) => evaluate({ assertions: [{ kind: "lint", ...a }], call: ok, lint: report })[0]!;
+
+  it("passes a server without errors within the budget, ignoring infos", () => {
+    expect(lint({ maxTokens: 8000 }, clean)).toEqual({ kind: "lint", passed: true, message: "no lint errors; 1\u00a0234 tokens ≤ 8\u00a0000" });
+    expect(lint({}, clean)).toMatchObject({ passed: true, message: "no lint errors; 1\u00a0234 tokens" });
+  });
+  it("fails on errors, naming the first three rules and items, and past the budget", () => {
+    expect(lint({ maxTokens: 8000 }, faulty).message).toBe("4 lint errors: name-duplicate tool:twice, name-format tool:bad name!, schema-dialect tool:s, and 1 more; 9\u00a0120 tokens > 8\u00a0000");
+    expect(lint({ maxTokens: 9120 }, { ...faulty, findings: [] })).toMatchObject({ passed: true });
+    expect(lint({ maxTokens: 9119 }, { ...faulty, findings: [] })).toMatchObject({ passed: false, message: "9\u00a0120 tokens > 9\u00a0119" });
+  });
+  it("fails on warnings only when asked to", () => {
+    const warned: LintUnderTest = { findings: [finding("description-short", "warning", "tool:short")], tokens: 10 };
+    expect(lint({}, warned).passed).toBe(true);
+    expect(lint({ failOn: "warning" }, warned)).toMatchObject({ passed: false, message: "1 lint error or warning: description-short tool:short" });
+  });
+  it("fails when the definitions could not be linted, saying why", () => {
+    expect(lint({}, { error: "The server did not answer" })).toMatchObject({ passed: false, message: "lint: the server's definitions could not be linted: The server did not answer" });
+    expect(lint({}, undefined).passed).toBe(false);
+  });
+});
+
 describe("checkAssertions", () => {
   it("rejects a bad regex, a non-pointer path or ignore path and a negative budget, with where", () => {
     const problems = checkAssertions([
@@ -161,8 +191,9 @@ describe("checkAssertions", () => {
       { kind: "json", path: "a" },
       { kind: "snapshot", ignore: ["/ok", "bad"] },
       { kind: "duration", maxMs: -1 },
+      { kind: "lint", maxTokens: 1.5 },
     ]);
-    expect(problems.map((p) => p.path)).toEqual([[1, "matches"], [2, "path"], [3, "ignore", 1], [4, "maxMs"]]);
+    expect(problems.map((p) => p.path)).toEqual([[1, "matches"], [2, "path"], [3, "ignore", 1], [4, "maxMs"], [5, "maxTokens"]]);
     expect(problems[0]!.message).toMatch(/invalid pattern/);
     expect(checkAssertions([{ kind: "json", path: "", matches: "^\\w+$" }])).toEqual([]);
   });

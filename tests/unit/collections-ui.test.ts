@@ -15,6 +15,8 @@ describe("assertion drafts", () => {
     { kind: "schema", schema: { type: "object", required: ["total"] } },
     { kind: "duration", maxMs: 250 },
     { kind: "snapshot", ignore: ["/meta", "/content/0/id"], expected: { content: [] } },
+    { kind: "lint" },
+    { kind: "lint", maxTokens: 8000, failOn: "warning" },
   ];
 
   it.each(kept.map((a) => [a.kind, a] as const))("%s survives the form unchanged", (_, assertion) => {
@@ -34,6 +36,7 @@ describe("assertion drafts", () => {
     expect(fromDraft({ ...newDraft("duration"), maxMs: "-1" })).toEqual({ problem: expect.stringContaining("milliseconds") });
     expect(fromDraft({ ...newDraft("schema"), schema: "[1]" })).toEqual({ problem: "The schema must be a JSON object" });
     expect(fromDraft({ ...newDraft("snapshot"), ignore: "/ok\nbad" })).toEqual({ problem: expect.stringContaining("bad") });
+    expect(fromDraft({ ...newDraft("lint"), maxTokens: "1.5" })).toEqual({ problem: expect.stringContaining("whole number of tokens") });
   });
 });
 

@@ -65,6 +65,7 @@ export const VARIABLES = {
   maxCalls: v("SWITCHBOARD_MAX_CALLS", wholeNumber(), 5_000_000),
   maxMonitors: v("SWITCHBOARD_MAX_MONITORS", wholeNumber(), 100),
   maxAgentServers: v("SWITCHBOARD_MAX_AGENT_SERVERS", wholeNumber(), 100),
+  loadTestMaxUsers: v("SWITCHBOARD_LOAD_TEST_MAX_USERS", wholeNumber(), 64),
   signinMaxFailures: v("SWITCHBOARD_SIGNIN_MAX_FAILURES", wholeNumber(), 5),
   signinMaxFailuresPerAddress: v("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ADDRESS", wholeNumber(), 30),
   signinMaxFailuresPerAccount: v("SWITCHBOARD_SIGNIN_MAX_FAILURES_PER_ACCOUNT", wholeNumber(), 100),

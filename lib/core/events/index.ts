@@ -26,6 +26,8 @@ export type WorkspaceEvent =
   | { type: "task"; serverId: string; callId: string; requestId: string; taskId: string; status: string; statusMessage: string | null; callStatus: string }
   /** A collection run started, finished a step (`stepIndex`) or ended; `status` is the run's (lib/domains/collections). */
   | { type: "collection_run"; runId: string; collectionId: string; status: string; stepIndex: number | null }
+  /** A replay started, compared a call (`index`) or ended; `status` is the replay's (lib/domains/replays). */
+  | { type: "replay"; replayId: string; status: string; index: number | null }
   /** A monitor's tick was claimed (ran or skipped), or one of its incidents opened or closed (lib/watch/monitors). */
   | { type: "monitor"; monitorId: string }
   /**
@@ -43,7 +45,11 @@ export type WorkspaceEvent =
    */
   | { type: "approval"; approvalId: string; status: string; serverId: string; serverName: string; name: string; requesterId: string | null; requester: string | null; approverRoles: string[]; createdAt: string }
   /** The workspace's policy rules or default changed: `version` is the rule set's new version (lib/domains/policies). */
-  | { type: "policy"; version: number };
+  | { type: "policy"; version: number }
+  /** A mock server was created, changed or deleted (lib/domains/mocks): lists of mocks refetch. */
+  | { type: "mock"; mockId: string }
+  /** A load test started, flushed its figures (about once a second) or ended; `status` is the test's (lib/domains/load-tests). */
+  | { type: "load_test"; loadTestId: string; status: string };
 
 /** A log line as the live channel carries it (the shape the logs API lists). */
 interface LogLineEvent {

@@ -60,6 +60,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/collections/:id/export", page: "/api/v1/collections/[id]/export/route", methods: ["GET"] },
   { pattern: "/api/v1/collections/:id/runs", page: "/api/v1/collections/[id]/runs/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/interactions/:id/respond", page: "/api/v1/interactions/[id]/respond/route", methods: ["POST"] },
+  { pattern: "/api/v1/load-tests/:id/cancel", page: "/api/v1/load-tests/[id]/cancel/route", methods: ["POST"] },
+  { pattern: "/api/v1/mocks/:id/export", page: "/api/v1/mocks/[id]/export/route", methods: ["GET"] },
   { pattern: "/api/v1/monitors/:id/incidents", page: "/api/v1/monitors/[id]/incidents/route", methods: ["GET"] },
   { pattern: "/api/v1/monitors/:id/runs", page: "/api/v1/monitors/[id]/runs/route", methods: ["GET"] },
   { pattern: "/api/v1/monitors/:id/ticks", page: "/api/v1/monitors/[id]/ticks/route", methods: ["GET"] },
@@ -88,10 +90,13 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/environments/:id", page: "/api/v1/environments/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/interactions/:id", page: "/api/v1/interactions/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/invitations/:id", page: "/api/v1/invitations/[id]/route", methods: ["DELETE"] },
+  { pattern: "/api/v1/load-tests/:id", page: "/api/v1/load-tests/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/members/:userId", page: "/api/v1/members/[userId]/route", methods: ["PATCH","DELETE"] },
+  { pattern: "/api/v1/mocks/:id", page: "/api/v1/mocks/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/monitors/:id", page: "/api/v1/monitors/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/notes/:id", page: "/api/v1/notes/[id]/route", methods: ["PATCH","DELETE"] },
   { pattern: "/api/v1/policy-rules/:id", page: "/api/v1/policy-rules/[id]/route", methods: ["GET","PATCH","DELETE"] },
+  { pattern: "/api/v1/replays/:id", page: "/api/v1/replays/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/runs/:id", page: "/api/v1/runs/[id]/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/:id", page: "/api/v1/servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/shares/:id", page: "/api/v1/shares/[id]/route", methods: ["DELETE"] },
@@ -109,10 +114,13 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/icons", page: "/api/v1/icons/route", methods: ["GET"] },
   { pattern: "/api/v1/interactions", page: "/api/v1/interactions/route", methods: ["GET"] },
   { pattern: "/api/v1/invitations", page: "/api/v1/invitations/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/load-tests", page: "/api/v1/load-tests/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/me", page: "/api/v1/me/route", methods: ["GET","PATCH"] },
   { pattern: "/api/v1/members", page: "/api/v1/members/route", methods: ["GET"] },
+  { pattern: "/api/v1/mocks", page: "/api/v1/mocks/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/monitors", page: "/api/v1/monitors/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/policy-rules", page: "/api/v1/policy-rules/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/replays", page: "/api/v1/replays/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/servers", page: "/api/v1/servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/setup", page: "/api/v1/setup/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/shares", page: "/api/v1/shares/route", methods: ["GET"] },
@@ -125,6 +133,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/workspace", page: "/api/v1/workspace/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/workspaces", page: "/api/v1/workspaces/route", methods: ["POST"] },
   { pattern: "/api/auth/*all", page: "/api/auth/[...all]/route", methods: ["GET","POST"] },
+  { pattern: "/mcp/:slug/mock/:name", page: "/mcp/[slug]/mock/[name]/route", methods: ["GET","POST","DELETE"] },
   { pattern: "/mcp/:slug/:server", page: "/mcp/[slug]/[server]/route", methods: ["GET","POST","DELETE"] },
   { pattern: "/mcp/:slug", page: "/mcp/[slug]/route", methods: ["GET","POST","DELETE"] },
 ] as const;
@@ -202,6 +211,8 @@ export type ApiRouteKey =
   | "GET /api/v1/collections/:id/runs"
   | "POST /api/v1/collections/:id/runs"
   | "POST /api/v1/interactions/:id/respond"
+  | "POST /api/v1/load-tests/:id/cancel"
+  | "GET /api/v1/mocks/:id/export"
   | "GET /api/v1/monitors/:id/incidents"
   | "GET /api/v1/monitors/:id/runs"
   | "GET /api/v1/monitors/:id/ticks"
@@ -237,8 +248,12 @@ export type ApiRouteKey =
   | "DELETE /api/v1/environments/:id"
   | "GET /api/v1/interactions/:id"
   | "DELETE /api/v1/invitations/:id"
+  | "GET /api/v1/load-tests/:id"
   | "PATCH /api/v1/members/:userId"
   | "DELETE /api/v1/members/:userId"
+  | "GET /api/v1/mocks/:id"
+  | "PATCH /api/v1/mocks/:id"
+  | "DELETE /api/v1/mocks/:id"
   | "GET /api/v1/monitors/:id"
   | "PATCH /api/v1/monitors/:id"
   | "DELETE /api/v1/monitors/:id"
@@ -247,6 +262,7 @@ export type ApiRouteKey =
   | "GET /api/v1/policy-rules/:id"
   | "PATCH /api/v1/policy-rules/:id"
   | "DELETE /api/v1/policy-rules/:id"
+  | "GET /api/v1/replays/:id"
   | "GET /api/v1/runs/:id"
   | "GET /api/v1/servers/:id"
   | "PATCH /api/v1/servers/:id"
@@ -271,13 +287,19 @@ export type ApiRouteKey =
   | "GET /api/v1/interactions"
   | "GET /api/v1/invitations"
   | "POST /api/v1/invitations"
+  | "GET /api/v1/load-tests"
+  | "POST /api/v1/load-tests"
   | "GET /api/v1/me"
   | "PATCH /api/v1/me"
   | "GET /api/v1/members"
+  | "GET /api/v1/mocks"
+  | "POST /api/v1/mocks"
   | "GET /api/v1/monitors"
   | "POST /api/v1/monitors"
   | "GET /api/v1/policy-rules"
   | "POST /api/v1/policy-rules"
+  | "GET /api/v1/replays"
+  | "POST /api/v1/replays"
   | "GET /api/v1/servers"
   | "POST /api/v1/servers"
   | "GET /api/v1/setup"

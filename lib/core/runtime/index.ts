@@ -72,6 +72,10 @@ interface Pieces {
   gatewayUpstreams: unknown;
   /** lib/gateway: the SDK handlers facing bridged hosts, by principal and endpoint path. */
   gatewayBridges: unknown;
+  /** lib/gateway: the SDK handler of mock servers (lib/gateway/mock.ts; stateless, one for all). */
+  gatewayMockHandler: unknown;
+  /** lib/domains/mocks: parsed mock files by mock id, with the row's updatedAt (bounded). */
+  mockFiles: unknown;
   /** lib/gateway: legacy-era hosts' sessions on the aggregated endpoint, by session id. */
   gatewayBridgeSessions: unknown;
   /** lib/gateway: hosts without a relay session (modern era, aggregated endpoint) under Connected clients. */
@@ -123,6 +127,8 @@ interface Pieces {
   approvalNotifier: unknown;
   /** lib/domains/quality: each capability snapshot's token total by snapshot id (snapshots never change; bounded). */
   snapshotTokens: unknown;
+  /** lib/domains/load-tests: the load tests running on this instance, by id, so that a cancel stops their calls in flight. */
+  loadTests: unknown;
 }
 
 export type PieceName = keyof Pieces;

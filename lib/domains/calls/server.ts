@@ -35,6 +35,7 @@ export { ownOutageOutcome } from "./outage";
 export { apiSubject, policyError, refusedCallId } from "./govern";
 export { APPROVAL_META, APPROVAL_NOTE, listOffered, offeredItems } from "./offered";
 export { purgeServerCalls } from "./queries";
+export { takeCallRoom } from "./quota";
 import { validateArguments } from "@/lib/core/json-schema";
 import { piece } from "@/lib/core/runtime";
 
@@ -280,8 +281,16 @@ export async function exportCalls(principal: Principal, query: ExportCallsQuery)
  * masked is sent as it was (sealed) and recorded masked again, the call's own secrets included.
  */
 export async function rerunCall(principal: Principal, id: string, timing?: Timing): Promise<CallDto> {
-  const original = await getCall(principal, id);
+  const { call: original, request } = await originalRequest(principal, id);
+  return runCall(principal, { serverId: original.serverId, method: original.method, ...request, rerunOfId: original.id, timing });
+}
+
+/**
+ * A stored call and its request as Run again sends it: what history masked, unsealed (with the
+ * call's own secret values, to mask again). For sending it elsewhere (lib/domains/replays).
+ */
+export async function originalRequest(principal: Principal, id: string): Promise<{ call: CallDto; request: { name: string; params: Record<string, unknown>; secrets?: SecretValues } }> {
+  const call = await getCall(principal, id);
   const sealed = await q.findParamsSecret({ workspaceId: principal.workspaceId, id });
-  const sent = sealedRequest({ sealed, method: original.method, recorded: { name: original.name, params: original.params as Record<string, unknown> } });
-  return runCall(principal, { serverId: original.serverId, method: original.method, ...sent, rerunOfId: original.id, timing });
+  return { call, request: sealedRequest({ sealed, method: call.method, recorded: { name: call.name, params: call.params as Record<string, unknown> } }) };
 }

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { validateArguments } from "@/lib/core/json-schema";
+import type { LintFinding } from "@/lib/domains/quality";
 import { containsValue, deepEqual, snapshotDiff } from "./diff";
 import type { Assertion, AssertionOutcome } from "./index";
 import { jsonPointer, parsePointer } from "./variables";
@@ -12,6 +13,9 @@ export interface CallUnderTest {
   error: unknown;
   durationMs: number | null;
 }
+
+/** What a `lint` assertion sees: the step's server's definitions linted at run time, or why they could not be. */
+export type LintUnderTest = { findings: LintFinding[]; tokens: number } | { error: string };
 
 const show = (v: unknown): string => {
   const text = v === undefined ? "nothing" : JSON.stringify(v);
@@ -92,11 +96,28 @@ function snapshot(a: Extract<Assertion, { kind: "snapshot" }>, call: CallUnderTe
   return { kind: "snapshot", passed: false, message, path: one!.path, diff };
 }
 
+/** 9120 → "9 120" (a no-break space, so a budget never wraps). */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+
+function lint(a: Extract<Assertion, { kind: "lint" }>, report: LintUnderTest | undefined): AssertionOutcome {
+  if (!report) return { kind: "lint", passed: false, message: "lint: the server's definitions were not linted" };
+  if ("error" in report) return { kind: "lint", passed: false, message: `lint: the server's definitions could not be linted: ${report.error}` };
+  const warnings = a.failOn === "warning";
+  const failing = report.findings.filter((f) => f.severity === "error" || (warnings && f.severity === "warning"));
+  const noun = (n: number) => (warnings ? (n === 1 ? "lint error or warning" : "lint errors or warnings") : n === 1 ? "lint error" : "lint errors");
+  const over = a.maxTokens !== undefined && report.tokens > a.maxTokens;
+  const budget = `${grouped(report.tokens)} tokens${a.maxTokens === undefined ? "" : ` ${over ? ">" : "≤"} ${grouped(a.maxTokens)}`}`;
+  if (!failing.length && !over) return { kind: "lint", passed: true, message: `no ${noun(0)}; ${budget}` };
+  const named = failing.slice(0, 3).map((f) => `${f.rule} ${f.item}`).join(", ") + (failing.length > 3 ? `, and ${failing.length - 3} more` : "");
+  const parts = [failing.length ? `${failing.length} ${noun(failing.length)}: ${named}` : null, over ? budget : null];
+  return { kind: "lint", passed: false, message: parts.filter(Boolean).join("; ") };
+}
+
 /**
  * Checks a finished call against a step's assertions, one outcome per assertion in order. Every
  * failing message names the path it is about, e.g. `/structuredContent/total: expected 3, got 4`.
  */
-export function evaluate({ assertions, call, outputSchema }: { assertions: Assertion[]; call: CallUnderTest; outputSchema?: unknown }): AssertionOutcome[] {
+export function evaluate({ assertions, call, outputSchema, lint: linted }: { assertions: Assertion[]; call: CallUnderTest; outputSchema?: unknown; lint?: LintUnderTest }): AssertionOutcome[] {
   return assertions.map((a) => {
     switch (a.kind) {
       case "status":
@@ -109,6 +130,8 @@ export function evaluate({ assertions, call, outputSchema }: { assertions: Asser
         return duration(a, call);
       case "snapshot":
         return snapshot(a, call);
+      case "lint":
+        return lint(a, linted);
     }
   });
 }
@@ -133,6 +156,7 @@ export function checkAssertions(assert: Assertion[]): { path: (string | number)[
       });
     }
     if (a.kind === "duration" && !(Number.isFinite(a.maxMs) && a.maxMs >= 0)) problems.push({ path: [i, "maxMs"], message: "maxMs is a number of milliseconds ≥ 0" });
+    if (a.kind === "lint" && a.maxTokens !== undefined && !(Number.isInteger(a.maxTokens) && a.maxTokens >= 0)) problems.push({ path: [i, "maxTokens"], message: "maxTokens is a whole number of tokens ≥ 0" });
   });
   return problems;
 }

@@ -6,8 +6,10 @@ export type Assertion =
   | { kind: "json"; path: string; equals?: unknown; contains?: unknown; matches?: string }
   | { kind: "schema"; schema?: Record<string, unknown> }
   | { kind: "duration"; maxMs: number }
-  | { kind: "snapshot"; ignore?: string[]; expected?: unknown }; // expected = the kept result
-export const ASSERTION_KINDS = ["status", "json", "schema", "duration", "snapshot"] as const;
+  | { kind: "snapshot"; ignore?: string[]; expected?: unknown } // expected = the kept result
+  /** The step's server's definitions, listed at run time: no lint finding of `failOn` severity or worse (default "error"), at most `maxTokens`. */
+  | { kind: "lint"; maxTokens?: number; failOn?: "error" | "warning" };
+export const ASSERTION_KINDS = ["status", "json", "schema", "duration", "snapshot", "lint"] as const;
 
 export interface Step {
   /** Stable within the collection; generated when absent. */

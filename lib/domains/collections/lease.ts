@@ -28,14 +28,17 @@ export function durably<T>(attempt: () => Promise<T>): Promise<T> {
   return retryOnOutage({ attempt, deadlineMs: runLeaseMs() });
 }
 
-/** Renews a run's lease every heartbeat until released; `lost()` once the run was ended elsewhere (reaped). */
-export function holdLease({ runId }: { runId: string }): { lost(): boolean; release(): void } {
+/**
+ * Renews a run's lease every heartbeat until released; `lost()` once the run was ended elsewhere
+ * (reaped). `renew` is another kind of run's renewal (a replay's), a collection run's by default.
+ */
+export function holdLease({ runId, renew = q.renewLease }: { runId: string; renew?: (lease: { id: string; ms: number }) => Promise<number> }): { lost(): boolean; release(): void } {
   let lost = false;
   let renewing = false;
   const timer = setInterval(() => {
     if (renewing) return;
     renewing = true;
-    q.renewLease({ id: runId, ms: runLeaseMs() })
+    renew({ id: runId, ms: runLeaseMs() })
       .then((count) => (lost ||= count === 0))
       // A failed renewal is retried at the next beat; the lease runs out if none lands.
       .catch(() => undefined)

@@ -12,7 +12,8 @@ import { classifyFailure, toCallError } from "@/lib/mcp/server";
 import { redact, secretValues, type SecretValues } from "@/lib/core/redaction";
 import { getServerForCall } from "@/lib/domains/servers/server";
 import { getConnection } from "@/lib/domains/sessions/server";
-import { evaluate, type CallUnderTest } from "./assertions";
+import { lintLive } from "@/lib/domains/quality/server";
+import { evaluate, type CallUnderTest, type LintUnderTest } from "./assertions";
 import { toCollectionDto, toRunDto, toRunSummary } from "./dto";
 import { AUTOMATIC_RUN_ORIGINS, fillVariables, RUN_ORIGINS, stepCallOrigin, stepLabel, type Assertion, type AssertionOutcome, type RunDto, type RunOrigin, type RunStatus, type RunSummary, type Step, type StepRunStatus } from "./index";
 import { toJUnit } from "./junit";
@@ -186,7 +187,8 @@ async function runStep(principal: Principal, step: Step, scope: VariableScope, c
       call = { status: dto.status, isError: dto.isError, result: dto.result, error: dto.error, durationMs: dto.durationMs };
     }
     const outputSchema = step.method === "tools/call" && assertions.some((a) => a.kind === "schema" && !a.schema) ? await toolOutputSchema(principal, serverId, name!) : undefined;
-    const outcomes = evaluate({ assertions, call, outputSchema });
+    const lint = assertions.some((a) => a.kind === "lint") ? await lintOf(principal, serverId) : undefined;
+    const outcomes = evaluate({ assertions, call, outputSchema, lint });
     const passed = outcomes.every((o) => o.passed);
     const error = call.status === "ok" ? null : callErrorMessage(call.error);
     return { status: passed ? "passed" : "failed", callId, durationMs: call.durationMs, error, assertions: outcomes, result: call.result };
@@ -237,6 +239,16 @@ async function toolOutputSchema(principal: Principal, serverId: string, name: st
     return (await connection.tools()).find((t) => t.name === name)?.outputSchema;
   } catch {
     return undefined;
+  }
+}
+
+/** The step's server's definitions linted now; the console's own database failing is thrown (the run is interrupted). */
+async function lintOf(principal: Principal, serverId: string): Promise<LintUnderTest> {
+  try {
+    return await lintLive(principal, serverId);
+  } catch (err) {
+    if (isOwnDatabaseOutage(err)) throw err;
+    return { error: err instanceof Error ? err.message : String(err) };
   }
 }
 

@@ -12,6 +12,7 @@ const AssertionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("schema"), schema: Json.optional() }),
   z.object({ kind: z.literal("duration"), maxMs: z.number().finite().min(0) }),
   z.object({ kind: z.literal("snapshot"), ignore: z.array(z.string().max(1000)).max(100).optional(), expected: z.unknown().optional() }),
+  z.object({ kind: z.literal("lint"), maxTokens: z.number().int().min(0).max(100_000_000).optional(), failOn: z.enum(["error", "warning"]).optional() }),
 ]);
 
 const AssertListSchema = z

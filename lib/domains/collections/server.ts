@@ -15,7 +15,9 @@ import * as q from "./queries";
 import { getRun } from "./runner";
 
 export { startRun, startClaimedRun, getRun, listRuns, listMonitorRuns, getRunJUnit } from "./runner";
-export { reapExpiredRuns } from "./lease";
+export { reapExpiredRuns, databaseInterruption, durably, holdLease, runLeaseMs } from "./lease";
+export { snapshotDiff } from "./diff";
+export { escapeXml } from "./junit";
 
 const isPlaceholder = (serverId: string) => serverId.includes("{{");
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "@/lib/core/access";
 import { SwitchboardError, notFound } from "@/lib/core/errors";
 import { piece } from "@/lib/core/runtime";
-import { getServer } from "@/lib/domains/servers/server";
+import { getServer, listCapability } from "@/lib/domains/servers/server";
 import type { DefinitionSet, LintReport } from "./index";
 import { lintDefinitions } from "./lint";
 import * as q from "./queries";
@@ -50,4 +50,19 @@ export async function lintServer(principal: Principal, serverId: string, { snaps
     tokens: { total: cost.total, tokenizer: TOKENIZER, items: cost.items },
     history: rows.map((r) => ({ snapshotId: r.id, takenAt: r.takenAt.toISOString(), total: cachedTotal(r) })),
   };
+}
+
+type Json = Record<string, unknown>;
+const byKey = (key: string) => (list: unknown[]) =>
+  (list as Json[]).map((item) => [String(item[key] ?? ""), item] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+
+/**
+ * The lint of the definitions a server lists now, over its live connection (a collection step's
+ * `lint` assertion): each list sorted by name (resources by URI) as a snapshot stores it, so the
+ * findings and total agree with `lintServer` on a snapshot of the same definitions.
+ */
+export async function lintLive(principal: Principal, serverId: string): Promise<{ findings: LintReport["findings"]; tokens: number }> {
+  const [tools, prompts, resources, templates] = await Promise.all((["tools", "prompts", "resources", "resource-templates"] as const).map((kind) => listCapability(principal, serverId, kind)));
+  const data: DefinitionSet = { tools: byKey("name")(tools!), prompts: byKey("name")(prompts!), resources: byKey("uri")(resources!), templates: byKey("uriTemplate")(templates!) };
+  return { findings: lintDefinitions(data), tokens: totalTokens(data) };
 }

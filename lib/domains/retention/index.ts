@@ -9,7 +9,7 @@ export interface RetentionOutcome {
   sessions: number;
   logs: number;
   traffic: number;
-  /** Collection runs (monitors' too) and alerts (monitor ticks are kept a week whatever the retention: lib/watch/monitors). */
+  /** Collection runs (monitors' too), replays and load tests; and alerts (monitor ticks are kept a week whatever the retention: lib/watch/monitors). */
   runs: number;
   alerts: number;
 }

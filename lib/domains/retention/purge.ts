@@ -29,8 +29,8 @@ type RecordAudit = (input: {
 /** What else must forget the purged calls (lib/domains/stats' rollups), handed in by lib/start. */
 type OnCallsPurged = (input: { workspaceId: string; before: Date }) => Promise<unknown>;
 
-/** The owners' deletes of old calls (lib/domains/calls) and runs (lib/domains/collections), handed in by lib/start: one writer per table. */
-type OwnedDeletes = Record<"calls" | "runs", (input: { workspaceId: string; cutoff: Date; limit: number }) => Promise<number>>;
+/** The owners' deletes of old calls (lib/domains/calls), runs (lib/domains/collections), replays and load tests, handed in by lib/start: one writer per table. */
+type OwnedDeletes = Record<"calls" | "runs" | "replays" | "loadTests", (input: { workspaceId: string; cutoff: Date; limit: number }) => Promise<number>>;
 
 type RetentionRun = RetentionOutcome & { workspaceId: string };
 
@@ -85,6 +85,8 @@ async function purgeWorkspace({ workspaceId, retentionDays, cutoff, onCallsPurge
     if (!deleted) break;
   }
   outcome.runs = await drain(() => deletes.runs({ workspaceId, cutoff, limit: BATCH }));
+  outcome.runs += await drain(() => deletes.replays({ workspaceId, cutoff, limit: BATCH }));
+  outcome.runs += await drain(() => deletes.loadTests({ workspaceId, cutoff, limit: BATCH }));
   outcome.alerts = await q.deleteOldAlerts({ workspaceId, cutoff });
   return outcome;
 }
