@@ -27,6 +27,7 @@ export const COPY_ORDER = [
   "identityToken", "ssoProvider",
   "capabilitySnapshot", "capabilityWatch", "monitor", "monitorTick", "incident", "alert", "alertSeen",
   "policySet", "policyVersion", "approval", "virtualServer", "mock", "replay", "replayItem", "loadTest",
+  "workspaceSequence", "auditSink", "auditOutbox", "scimUser", "scimGroup",
 ] as const;
 /**
  * Short-lived counters (failed sign-ins), client-assertion replay tombstones and background jobs'
