@@ -35,7 +35,7 @@ export const config = {
     { source: "/s/:token", missing: [{ type: "header", key: "accept", value: ".*application/json.*" }] },
     // Page loads only: not the API, the gateway's MCP endpoints, other route handlers, Next's files,
     // or client navigations (RSC requests) within a loaded page.
-    { source: "/((?!api/|mcp/|oauth/|_next/|s/|icon\\.svg|favicon\\.ico).*)", missing: [{ type: "header", key: "rsc" }] },
+    { source: "/((?!api/|mcp/|scim/|oauth/|_next/|s/|icon\\.svg|favicon\\.ico).*)", missing: [{ type: "header", key: "rsc" }] },
     // The one page under /oauth/ (the rest are route handlers), prerendered since issue 41.
     { source: "/oauth/consent", missing: [{ type: "header", key: "rsc" }] },
   ],

@@ -36,7 +36,7 @@ export const COPY_ORDER = [
  */
 export const NOT_COPIED = ["rateLimit", "callRollup", "callRollupState", "callRollupPending", "gatewayOAuthClientAssertion", "jobClaim"] as const;
 /** Models without an `id` column page by their own key. */
-const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], capabilityWatch: ["serverId"], policySet: ["workspaceId"], collectionRunStep: ["runId", "index"] };
+const COMPOUND_KEYS: Record<string, string[]> = { callTag: ["callId", "tag"], callStar: ["userId", "callId"], trafficPin: ["userId", "messageId"], gatewayExposure: ["serverId"], capabilityWatch: ["serverId"], policySet: ["workspaceId"], collectionRunStep: ["runId", "index"], replayItem: ["replayId", "index"], workspaceSequence: ["workspaceId", "name"], auditOutbox: ["workspaceId", "seq"] };
 const SEQUENCES = { sessionLog: "session_log", trafficMessage: "traffic_message", auditEvent: "audit_event" } as const;
 const PAGE = 1000;
 

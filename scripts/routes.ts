@@ -17,7 +17,7 @@ export interface GeneratedRoute {
   methods: string[];
 }
 
-/** The route files under app/api and app/mcp, most specific first (Next's order). */
+/** The route files under app/api, app/mcp and app/scim (those present), most specific first (Next's order). */
 export function scanRoutes(root = ROOT): GeneratedRoute[] {
   const found: GeneratedRoute[] = [];
   const walk = (dir: string) => {
@@ -33,7 +33,7 @@ export function scanRoutes(root = ROOT): GeneratedRoute[] {
       }
     }
   };
-  for (const top of ["api", "mcp"]) walk(path.join(root, "app", top));
+  for (const top of ["api", "mcp", "scim"]) if (fs.existsSync(path.join(root, "app", top))) walk(path.join(root, "app", top));
   return found.sort((a, b) => precedence(a.pattern, b.pattern) || a.pattern.localeCompare(b.pattern));
 }
 

@@ -7,7 +7,7 @@ import { NAV } from "@/components/console/sidebar";
 import { SETTINGS_PAGES } from "@/components/settings/settings-nav";
 import { THEMES } from "@/components/theme/theme-switch";
 import { useChooseTheme } from "@/components/theme/use-user-theme";
-import { roleAtLeast, type Role } from "@/lib/core/access";
+import { auditorMayAct, roleAtLeast, type Role } from "@/lib/core/access";
 import { useMe } from "@/lib/identity/auth/hooks";
 import { useRecentCalls, useRerunCall } from "@/lib/domains/calls/hooks";
 import { useLoadedCapabilities, useServers } from "@/lib/domains/servers/hooks";
@@ -74,7 +74,7 @@ export function usePaletteItems(open: boolean, onDone: () => void) {
   // The sidebar's "Settings" opens the first settings page: one item each, keyed by label.
   for (const page of NAV) items.push({ id: `page:${page.label}`, group: "Pages", label: page.label, run: go(page.href) });
   for (const page of SETTINGS_PAGES) {
-    if (can(page.min)) items.push({ id: `page:settings:${page.label}`, group: "Pages", label: `Settings: ${page.label}`, names: [page.label], run: go(page.href) });
+    if (page.action && role === "auditor" ? auditorMayAct(page.action) : can(page.min)) items.push({ id: `page:settings:${page.label}`, group: "Pages", label: `Settings: ${page.label}`, names: [page.label], run: go(page.href) });
   }
   items.push({ id: "page:compare", group: "Pages", label: "Compare calls", run: go("/history/compare") });
 

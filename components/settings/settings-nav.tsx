@@ -2,19 +2,19 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { Role } from "@/lib/core/access";
+import type { Action, Role } from "@/lib/core/access";
 import { cn } from "@/components/ui/cn";
 import { RoleGate } from "@/components/ui/role-gate";
 
 /** The settings pages and the least role that may open each; the command palette lists them too. */
-export const SETTINGS_PAGES: { href: string; label: string; min: Role }[] = [
+export const SETTINGS_PAGES: { href: string; label: string; min: Role; action?: Action }[] = [
   { href: "/settings/tokens", label: "API tokens", min: "viewer" },
   { href: "/settings/members", label: "Members", min: "viewer" },
   { href: "/settings/workspace", label: "Workspace", min: "viewer" },
   { href: "/settings/shares", label: "Share links", min: "member" },
   { href: "/settings/environments", label: "Environments", min: "viewer" },
   { href: "/settings/gateway", label: "Gateway", min: "viewer" },
-  { href: "/settings/audit", label: "Audit log", min: "admin" },
+  { href: "/settings/audit", label: "Audit log", min: "admin", action: "readAudit" },
 ];
 
 /** The settings pages; a page the person's role cannot open is not listed. */
@@ -37,7 +37,7 @@ export function SettingsNav() {
         return page.min === "viewer" ? (
           link
         ) : (
-          <RoleGate key={page.href} min={page.min} hide>
+          <RoleGate key={page.href} min={page.min} action={page.action} hide>
             {link}
           </RoleGate>
         );

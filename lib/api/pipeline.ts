@@ -11,8 +11,8 @@ import { ROUTE_MODULES } from "./route-modules.generated";
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 // Bodies up to this size are read whole before the handler runs; larger ones stream to it.
 const BUFFERED_BODY_BYTES = 64 * 1024;
-// The API and the gateway's MCP endpoints. Pages, better-auth (/api/auth) and rewrites stay with Next.
-const PREFIXES = ["/api/v1/", "/mcp/"];
+// The API, the gateway's MCP endpoints and SCIM provisioning. Pages, better-auth (/api/auth) and rewrites stay with Next.
+const PREFIXES = ["/api/v1/", "/mcp/", "/scim/"];
 
 type NextStyle = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

@@ -53,7 +53,7 @@ export function withWorkspace<P extends Params = Params>(handler: (ctx: HandlerC
       const { key, access } = routeAccess(request, routedAs);
       const principal = await authenticate(request);
       if (principal.via === "session") refuseCrossSite(request, { requireOrigin: true });
-      const refusal = gateRefusal({ access, principal, method: request.method });
+      const refusal = gateRefusal({ key, access, principal, method: request.method });
       if (refusal) throw refusal;
       judged = key;
       at = timing.since("auth", at);

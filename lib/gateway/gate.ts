@@ -1,3 +1,4 @@
+import { roleAtLeast } from "@/lib/core/access";
 import { validateArguments, type FieldError } from "@/lib/core/json-schema";
 import { offeredItems } from "@/lib/domains/calls/server";
 import type { PolicyKind } from "@/lib/domains/policies";
@@ -72,9 +73,10 @@ export function offeredFor<T>(principal: GatewayPrincipal, serverId: string, kin
   return offeredItems(gatewaySubject(principal), serverId, kind === "tools" ? "tool" : kind === "prompts" ? "prompt" : "resource", items);
 }
 
-/** The role rule: a viewer (or a read-only token) lists and reads but calls no tool. */
+/** The role rule: a viewer or an auditor (or a read-only token) lists and reads but calls no tool. */
 export function refuseRole(who: Pick<GatewayPrincipal, "role">, method: string): RpcError | null {
-  return method === "tools/call" && who.role === "viewer" ? { code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" } : null;
+  if (method !== "tools/call" || roleAtLeast(who.role, "member")) return null;
+  return { code: RPC.forbidden, message: `${who.role === "auditor" ? "Auditors" : "Viewers"} cannot call tools, through the gateway either` };
 }
 
 /** What a name designates among what a server lists, and the route of that server. */

@@ -122,3 +122,11 @@ export async function closeGateway(): Promise<void> {
   await Promise.allSettled([...(existingPiece<BridgeSessions>("gatewayBridgeSessions")?.entries.values() ?? [])].map((session) => session.server.close()));
   await existingPiece<UpstreamPool>("gatewayUpstreams")?.close().catch(() => undefined);
 }
+
+/** Hosts this instance's gateway serves now (lib/core/metrics): relayed sessions, and bridged hosts under each server they reach. */
+export function gatewayHostCounts(): { relayed: number; bridged: number } {
+  return {
+    relayed: existingPiece<Map<string, unknown>>("gatewayRelays")?.size ?? 0,
+    bridged: existingPiece<{ byKey: Map<string, unknown> }>("gatewayPresence")?.byKey.size ?? 0,
+  };
+}

@@ -21,6 +21,7 @@ import { registerDefinitionGuard, registerGroupResolver } from "@/lib/domains/po
 import { memberGroups } from "@/lib/identity/sso/groups";
 import { startInstance } from "@/lib/core/instances/lifecycle";
 import { installMemberWrites } from "@/lib/team/members/queries";
+import { installCallStream } from "@/lib/core/audit/stream-calls";
 import { monitorWork } from "@/lib/watch/monitors/server";
 import * as hub from "@/lib/relay/hub";
 import { attachRelay } from "@/lib/relay/socket-server";
@@ -34,6 +35,7 @@ import { setupCode } from "@/lib/team/workspaces/setup-code";
 import { clientError, requestFront } from "./front";
 import { startIdleCollector } from "./idle-collect";
 import { consoleJobs } from "./jobs";
+import { defineStateMetrics, metricsPipeline } from "./metrics";
 import { heartbeatMs } from "@/lib/core/instances";
 import { config, loadConfig } from "@/lib/core/config";
 import { startScheduler } from "@/lib/core/scheduler";
@@ -77,6 +79,7 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const me = startRuntime({ instanceId: config().instanceId ?? undefined }).instanceId;
   // lib/team/members' writes for lib/identity/auth and SSO, which sit below it.
   installMemberWrites();
+  installCallStream();
   const postgres = isPostgresUrl(databaseUrl());
   const app = next({ dev, hostname, port });
   const nextRequest = app.getRequestHandler();
@@ -126,11 +129,13 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const handshakeMs = config().handshakeTimeoutMs;
   const front = requestFront({
     trustProxy: config().trustProxy,
-    pipelines: [...(api ? [api] : []), ...(sharePage ? [sharePage] : []), (req, res) => void nextRequest(req, res)],
+    pipelines: [metricsPipeline(), ...(api ? [api] : []), ...(sharePage ? [sharePage] : []), (req, res) => void nextRequest(req, res)],
     // In development Next serves its HMR socket from the listener it adds to the server on its first request.
     upgrades: [relay, ...(dev ? [{ handles: (req: IncomingMessage) => req.url?.startsWith("/_next/") === true, upgrade: () => undefined }] : [])],
     handshakeMs,
   });
+  // GET /metrics: this instance's figures, the state ones read at each scrape (./metrics.ts).
+  defineStateMetrics({ sqlite: !postgres });
   // MCP Apps run on their own origin: a second port here, or SWITCHBOARD_SANDBOX_ORIGIN in front of it.
   const configuredSandboxPort = config().sandboxPort;
   const sandbox = await startSandboxServer({ host: hostname, port: configuredSandboxPort ?? port + 1, fixed: configuredSandboxPort !== null });

@@ -1,6 +1,8 @@
 import { expireOverdueApprovals } from "@/lib/domains/approvals/server";
 import { deliverPending, DELIVERY_JOB, pendingDeliveries } from "@/lib/watch/alerts/server";
 import { insertAuditEvents } from "@/lib/core/audit/queries";
+import { purgeExpiredAudit } from "@/lib/core/audit/retention";
+import { deliverSink, dueSinks, pruneOutboxes, SINK_JOB } from "@/lib/core/audit/deliver";
 import { deleteOldCalls } from "@/lib/domains/calls/queries";
 import { deleteOldRuns } from "@/lib/domains/collections/queries";
 import { deleteOldReplays } from "@/lib/domains/replays/queries";
@@ -41,7 +43,7 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
   const off = 0;
   return [
     // Once across instances.
-    { name: "retention", discipline: "claimed", everyMs: config.retentionIntervalMs, variable: "SWITCHBOARD_RETENTION_INTERVAL_MS", run: () => purgeExpiredHistory({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore, deletes: { calls: deleteOldCalls, runs: deleteOldRuns, replays: deleteOldReplays, loadTests: deleteOldLoadTests } }) },
+    { name: "retention", discipline: "claimed", everyMs: config.retentionIntervalMs, variable: "SWITCHBOARD_RETENTION_INTERVAL_MS", run: () => purgeExpiredHistory({ recordAudit: insertAuditEvents, onCallsPurged: forgetRollupsBefore, deletes: { calls: deleteOldCalls, runs: deleteOldRuns, replays: deleteOldReplays, loadTests: deleteOldLoadTests }, purgeAudit: purgeExpiredAudit }) },
     { name: "drift.check", discipline: "claimed", everyMs: config.driftCheckMs, variable: "SWITCHBOARD_DRIFT_CHECK_MS", work: liveServers, run: ({ key }) => checkServer({ serverId: key }) },
     {
       name: DELIVERY_JOB,
@@ -52,6 +54,9 @@ export function consoleJobs({ config, sqlite, monitors, beat }: { config: Config
       takeOver: false,
       run: ({ key }) => deliverPending({ alertId: key }),
     },
+    // Each audit sink by one instance at a time (a run gives way to an earlier live claim of the same sink); its cursor is a compare-and-set.
+    { name: SINK_JOB, discipline: "claimed", everyMs: config.auditSinkMs, variable: "SWITCHBOARD_AUDIT_SINK_MS", work: dueSinks, run: ({ key, dueAt, signal }) => deliverSink({ sinkId: key, dueAt, signal }) },
+    { name: "audit.outbox.prune", discipline: "claimed", everyMs: HOUR_MS, variable: null, run: pruneOutboxes },
     { name: "monitors.prune", discipline: "claimed", everyMs: monitors ? HOUR_MS : off, variable: null, run: () => monitors!.prune() },
     { name: "jobs.prune", discipline: "claimed", everyMs: HOUR_MS, variable: null, run: async () => void (await pruneClaims({ before: new Date(Date.now() - CLAIMS_KEPT_MS) })) },
     // On every instance. Its heartbeat (lib/core/instances) also marks the calls, runs and connections of instances that went interrupted.

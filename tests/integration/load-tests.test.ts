@@ -102,7 +102,7 @@ describe("load tests: users, percentiles against the wire, history, bounds, role
     serverId = (await api("POST", "/api/v1/servers", { name: "everything", url: proxy.url, timeoutMs: 20_000 })).body.server.id;
     const steps = [
       { serverId, method: "tools/call", name: "echo", arguments: { message: "{{word}}" } },
-      { serverId, method: "tools/call", name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 1 } },
+      { serverId, method: "tools/call", name: "trigger-long-running-operation", arguments: { duration: 0.5, steps: 1 } },
     ];
     collectionId = (await api("POST", "/api/v1/collections", { name: "two steps", steps, variables: { word: "hello" } })).body.collection.id;
     for (const role of ["member", "viewer"] as const) {
@@ -114,7 +114,7 @@ describe("load tests: users, percentiles against the wire, history, bounds, role
   });
 
   it("16 users run a collection live; per-step p50/p95 agree with the wire's timing; history keeps a sample", async () => {
-    const shape = onPostgres ? { count: 1600 } : { durationSeconds: 30 };
+    const shape = onPostgres ? { count: 1200 } : { durationSeconds: 30 };
     const started = await api("POST", "/api/v1/load-tests", { collectionId, users: 16, rampUpSeconds: 2, thinkMs: 100, ...shape });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     const id = started.body.loadTest.id;
@@ -135,8 +135,8 @@ describe("load tests: users, percentiles against the wire, history, bounds, role
     // The issue's shape, at the top level too.
     expect(done).toMatchObject({ status: "completed", calls: t.calls, errors: {}, callsPerSecond: t.callsPerSecond, p50: t.p50, p95: t.p95, p99: t.p99 });
     expect(done.steps).toEqual(t.steps);
-    expect(t.calls).toBeGreaterThan(onPostgres ? 1599 : 2000);
-    if (onPostgres) expect(t.calls).toBe(1600);
+    expect(t.calls).toBeGreaterThan(onPostgres ? 1199 : 600);
+    if (onPostgres) expect(t.calls).toBe(1200);
     const [echo, slow] = t.steps;
     expect(echo.calls + slow.calls).toBe(t.calls);
     expect(t.series.reduce((n: number, p: { calls: number }) => n + p.calls, 0)).toBe(t.calls);
@@ -149,12 +149,14 @@ describe("load tests: users, percentiles against the wire, history, bounds, role
     const pairs = [slow, echo].flatMap((step, i) => [50, 95].map((p) => ({ fast: i === 1, step: step.label, p, console: step[`p${p}`] as number, wire: exact(i ? wire.echo : wire.slow, p) })));
     const report = pairs.map((x) => `${x.step} p${x.p}: console ${x.console} ms, wire ${x.wire.toFixed(3)} ms`).join("\n");
     console.log(`[load-tests] ${t.calls} calls, ${t.callsPerSecond} calls/s\n${report}`);
+    // The console times each call around its own client, so it reads the wire's time plus its own
+    // side of the call: the loopback hop and the SDK (a few ms: 3 at p50, 15 at p95), and how late
+    // its event loop ran — which it reports (`lag`): near nothing on a quiet machine, tens of ms on
+    // a CI box busy with other suites. The figures agree within 10 % plus that side.
+    expect(t.lag).toMatchObject({ p50: expect.any(Number), p95: expect.any(Number), p99: expect.any(Number) });
+    console.log(`[load-tests] the console's event loop ran late by p50 ${t.lag.p50.toFixed(1)} ms, p95 ${t.lag.p95.toFixed(1)} ms`);
     for (const x of pairs) {
-      // The console times each call around its own client, so it reads the wire's time plus its
-      // own side of the call (the loopback hop, the SDK, waiting for a core on a busy machine):
-      // a few ms, more at the tail. Within 10 % for a call whose time is the server's (200 ms);
-      // for a call of a few ms, 10 % is less than that hop: within 10 % plus 3 ms (p50) or 15 ms (p95).
-      const allowance = x.fast ? (x.p === 50 ? 3 : 15) : 0;
+      const allowance = (x.p === 50 ? 3 : 15) + 2 * t.lag[`p${x.p}`];
       expect(Math.abs(x.console - x.wire), report).toBeLessThanOrEqual(0.1 * x.wire + allowance);
       expect(x.console, report).toBeGreaterThanOrEqual(x.wire * 0.9);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROLES, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/core/access";
+import { AUDITOR_READS_UNDER, AUDITOR_ROUTES, ROLES, ROUTE_ACCESS, roleAtLeast, type Role } from "@/lib/core/access";
 import { insertMember } from "../support/database";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { LAST, PIPELINES, type Caller } from "../support/pipelines";
@@ -22,7 +22,7 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
     const owner = await setupOwner(sb.url);
     callers.push({ label: "owner", role: "owner", token: owner.token });
     // Members of each role, made directly in the database so this test depends on nothing but the gate.
-    for (const role of ["admin", "member", "viewer"] as const) {
+    for (const role of ["admin", "member", "viewer", "auditor"] as const) {
       const token = await insertMember(sb.db, { workspaceId: owner.workspace.id, userId: `user-${role}`, name: `A ${role}`, email: `${role}@example.com`, role });
       callers.push({ label: role, role, token });
     }
@@ -48,7 +48,7 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
         const { status, body } = await send(sb.url, caller.token, route.method, route.path);
         const refusedByMatrix = status === 403 && body?.error?.details?.requiredRole === needed;
         const readOnlyWrite = caller.readOnly === true && route.method !== "GET";
-        const shouldPass = roleAtLeast(caller.role, needed) && !readOnlyWrite;
+        const shouldPass = (caller.role === "auditor" ? auditorPasses(route.key, route.method, needed) : roleAtLeast(caller.role, needed)) && !readOnlyWrite;
         if (shouldPass && (status === 401 || refusedByMatrix)) failures.push(`${caller.label} ${route.key}: ${status}, expected to pass the gate`);
         if (!shouldPass && !refusedByMatrix) failures.push(`${caller.label} ${route.key}: ${status}, expected 403 (needs ${needed})`);
         if (readOnlyWrite && body?.error?.details?.requiredScope !== "full") failures.push(`${caller.label} ${route.key}: ${status}, expected 403 naming the full scope`);
@@ -56,8 +56,27 @@ describe.each(PIPELINES)("role × route through %s", (_label, env) => {
       }
     }
     expect(failures).toEqual([]);
-    expect(ROLES).toHaveLength(4);
-  }, 240_000); // every route × four callers; two suites share two cores
+    expect(ROLES).toHaveLength(5);
+  }, 300_000); // every route × six callers; two suites share two cores
+});
+
+// The auditor, spelled out here rather than through lib/core/access: a viewer's GETs, every GET of the
+// audit log, and the few writes of their own things the matrix names; nothing else.
+function auditorPasses(key: string, method: string, needed: Role): boolean {
+  if ((AUDITOR_ROUTES as readonly string[]).includes(key)) return true;
+  if (method !== "GET") return false;
+  const path = key.slice(method.length + 1);
+  return needed === "viewer" || path === AUDITOR_READS_UNDER || path.startsWith(`${AUDITOR_READS_UNDER}/`);
+}
+
+describe("the auditor's reach", () => {
+  it("reads the audit log and its export but writes nothing a viewer may, and runs no call", () => {
+    expect(auditorPasses("GET /api/v1/audit", "GET", "admin")).toBe(true);
+    expect(auditorPasses("GET /api/v1/audit/export", "GET", "admin")).toBe(true);
+    expect(auditorPasses("PUT /api/v1/calls/:id/star", "PUT", "viewer")).toBe(false);
+    expect(auditorPasses("POST /api/v1/servers/:id/tools/call", "POST", "member")).toBe(false);
+    expect(AUDITOR_ROUTES.every((k) => k in ROUTE_ACCESS)).toBe(true);
+  });
 });
 
 async function send(base: string, token: string, method: string, path: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, accessFor, effectiveRole, roleAtLeast } from "@/lib/core/access";
+import { AUDITOR_ROUTES, ROUTE_ACCESS, accessFor, auditorMay, effectiveRole, gateRefusal, roleAtLeast } from "@/lib/core/access";
 import { apiRouteFiles, concretePath, routeKey } from "../support/routes";
 
 describe("the role matrix", () => {
@@ -33,6 +33,24 @@ describe("the role matrix", () => {
     expect(roleAtLeast("bogus", "viewer")).toBe(false);
     expect(effectiveRole("owner", "read")).toBe("viewer");
     expect(effectiveRole("admin", "full")).toBe("admin");
+    expect(effectiveRole("auditor", "read")).toBe("auditor");
+  });
+
+  it("lets the auditor read (viewer routes, the audit log) and write only its own named things", () => {
+    const refusals: string[] = [];
+    for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
+      if (access === "public") continue;
+      const method = key.split(" ")[0]!;
+      const allowed = gateRefusal({ key, access, principal: { role: "auditor" }, method }) === null;
+      const expected = (AUDITOR_ROUTES as readonly string[]).includes(key) || (method === "GET" && (access === "viewer" || key.startsWith("GET /api/v1/audit")));
+      if (allowed !== expected) refusals.push(`${key}: ${allowed ? "allowed" : "refused"}`);
+    }
+    expect(refusals).toEqual([]);
+    expect(auditorMay("GET /api/v1/audit/verify", "admin", "GET")).toBe(true);
+    expect(auditorMay("POST /api/v1/servers/:id/tools/call", "member", "POST")).toBe(false);
+    expect(auditorMay("POST /api/v1/approvals/:id/approve", "member", "POST")).toBe(false);
+    expect(auditorMay("PUT /api/v1/calls/:id/star", "viewer", "PUT")).toBe(false);
+    expect(gateRefusal({ key: "POST /api/v1/tokens", access: "viewer", principal: { role: "auditor", tokenScope: "read" }, method: "POST" })?.status).toBe(403);
   });
 });
 

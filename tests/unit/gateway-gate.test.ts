@@ -89,8 +89,8 @@ describe("admit(): roles × methods × exposure", () => {
               if (!recorded) {
                 expect(refusal, `${name} required=${required}`).toBeNull();
                 expect(found.asked).toBe(0);
-              } else if (method === "tools/call" && role === "viewer") {
-                expect(refusal).toEqual({ code: RPC.forbidden, message: "Viewers cannot call tools, through the gateway either" });
+              } else if (method === "tools/call" && (role === "viewer" || role === "auditor")) {
+                expect(refusal).toEqual({ code: RPC.forbidden, message: `${role === "viewer" ? "Viewers" : "Auditors"} cannot call tools, through the gateway either` });
                 expect(found.asked, "the role is refused before the list is read").toBe(0);
               } else if (method === "tools/call") {
                 // The list is always read (for the tool's inputSchema); the relay (required=false) refuses

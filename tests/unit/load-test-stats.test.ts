@@ -69,7 +69,8 @@ describe("load test figures", () => {
     for (let i = 1; i <= 100; i++) f.count(0, i * 9, i, null);
     f.count(1, 1500, 200, "tool_error");
     f.count(1, 1600, null, "policy");
-    const w = f.snapshot({ elapsedMs: 2000, users: 3, sampleCallIds: ["c1"], final: true });
+    const w = f.snapshot({ elapsedMs: 2000, users: 3, sampleCallIds: ["c1"], lag: { p50: 1, p95: 2, p99: 3 }, final: true });
+    expect(JSON.parse(w.lag!)).toEqual({ p50: 1, p95: 2, p99: 3 });
     expect(w.calls).toBe(102);
     expect(JSON.parse(w.errors)).toEqual({ tool_error: 1, policy: 1 });
     expect(w.callsPerSecond).toBe(51);
@@ -79,7 +80,7 @@ describe("load test figures", () => {
     expect(steps[1]).toMatchObject({ calls: 2, errors: 2, p50: 200 });
     expect(JSON.parse(w.series).map((p: { calls: number }) => p.calls)).toEqual([100, 2]);
     // While it runs, the current second is not shown yet.
-    expect(JSON.parse(f.snapshot({ elapsedMs: 2100, users: 3, sampleCallIds: [], final: false }).series)).toHaveLength(2);
+    expect(JSON.parse(f.snapshot({ elapsedMs: 2100, users: 3, sampleCallIds: [], lag: null, final: false }).series)).toHaveLength(2);
     expect(rate(10, 0)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { ApiRouteKey } from "@/lib/core/routes";
-import { ROLES, roleAtLeast, type Role } from "./index";
+import { auditorMay, ROLES, roleAtLeast, type Role } from "./index";
 import { ROUTE_ACCESS } from "./matrix";
 
 /**
@@ -19,6 +19,7 @@ const ACTIONS = {
   share: ["POST /api/v1/calls/:id/shares", "share calls"],
   invite: ["POST /api/v1/invitations", "invite people"],
   changeRole: ["PATCH /api/v1/members/:userId", "change roles"],
+  readAudit: ["GET /api/v1/audit", "read the audit log"],
 } as const satisfies Record<string, readonly [ApiRouteKey, string]>;
 
 export type Action = keyof typeof ACTIONS;
@@ -27,13 +28,19 @@ export function isAction(name: string): name is Action {
   return Object.hasOwn(ACTIONS, name);
 }
 
+/** Whether an auditor may do an action, as the gate judges it (lib/core/access `auditorMay`). */
+export function auditorMayAct(action: Action): boolean {
+  const key = ACTIONS[action][0];
+  return auditorMay(key, ROUTE_ACCESS[key], key.slice(0, key.indexOf(" ")));
+}
+
 /** The least role an action needs, as the API judges it. */
 export function actionRole(action: Action): Role {
   const access = ROUTE_ACCESS[ACTIONS[action][0]];
   return access === "public" ? "viewer" : access;
 }
 
-const PLURAL: Record<Role, string> = { viewer: "viewers", member: "members", admin: "admins", owner: "owners" };
+const PLURAL: Record<Role, string> = { viewer: "viewers", auditor: "auditors", member: "members", admin: "admins", owner: "owners" };
 
 /** "members, admins and the owner": the roles from `min` up. */
 function whoCan(min: Role): string {

@@ -1,8 +1,13 @@
 import { config } from "@/lib/core/config";
 import { SwitchboardError } from "@/lib/core/errors";
+import { AUDITOR_READS_UNDER, AUDITOR_ROUTES } from "./matrix";
 
-/** Workspace roles, weakest first. Each role can do everything the ones before it can. */
-export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+/**
+ * Workspace roles, weakest first. Each role can do everything the ones before it can, except the
+ * auditor: it reads what a viewer reads plus the audit log (AUDITOR_ROUTES), and writes nothing a
+ * viewer may write (the gate, `gateRefusal`).
+ */
+export const ROLES = ["viewer", "auditor", "member", "admin", "owner"] as const;
 export type Role = (typeof ROLES)[number];
 
 /** What an API token may do: everything its creator's role allows, or reading only. */
@@ -16,11 +21,18 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const TOKEN_SCOPE_NAMES = ["full", "read", "gateway"] as const;
 export type TokenScopeName = (typeof TOKEN_SCOPE_NAMES)[number];
 
-/** A stored scope string ("full", "read gateway", "gateway" …) read back. */
-export function parseTokenScopes(stored: string): { api: TokenScope | null; gateway: boolean } {
+/**
+ * The stored scope of a workspace's SCIM token (lib/team/scim): it opens /scim/v2 of its workspace
+ * and nothing else, and no other token opens /scim/v2. Never offered by POST /api/v1/tokens.
+ */
+export const SCIM_TOKEN_SCOPE = "scim";
+
+/** A stored scope string ("full", "read gateway", "gateway", "scim" …) read back. */
+export function parseTokenScopes(stored: string): { api: TokenScope | null; gateway: boolean; scim: boolean } {
+  if (stored === SCIM_TOKEN_SCOPE) return { api: null, gateway: false, scim: true };
   const names = stored.split(" ");
   const api = names.includes("full") ? "full" : names.includes("read") ? "read" : null;
-  return { api, gateway: names.includes("gateway") };
+  return { api, gateway: names.includes("gateway"), scim: false };
 }
 
 export function formatTokenScopes(scopes: readonly TokenScopeName[]): string {
@@ -39,10 +51,10 @@ export function roleAtLeast(role: string, min: Role): boolean {
   return rank >= 0 && rank >= roleRank(min);
 }
 
-/** The role a request acts with: a read-only token caps its creator's role at viewer. */
+/** The role a request acts with: a read-only token caps its creator's role at viewer (an auditor, read-only already, stays one). */
 export function effectiveRole(role: string, scope: TokenScope | undefined): Role {
   const known: Role = roleRank(role) >= 0 ? (role as Role) : "viewer";
-  return scope === "read" ? "viewer" : known;
+  return scope === "read" && known !== "auditor" ? "viewer" : known;
 }
 
 /** Where a request came from, for the audit log. */
@@ -66,6 +78,8 @@ export interface Principal {
   tokenScope?: TokenScope;
   /** Whether the token opens the MCP gateway endpoints (lib/gateway). */
   tokenGateway?: boolean;
+  /** A workspace's SCIM token: it opens /scim/v2 only (lib/team/scim). */
+  tokenScim?: boolean;
   client: ClientInfo;
 }
 
@@ -77,9 +91,9 @@ export interface RequestHead {
   readonly signal: AbortSignal;
 }
 
-export { ROUTE_ACCESS, accessFor } from "./matrix";
+export { AUDITOR_READS_UNDER, AUDITOR_ROUTES, ROUTE_ACCESS, accessFor } from "./matrix";
 
-export { actionRole, deniedReason, gateOf, isAction, type Action } from "./actions";
+export { actionRole, auditorMayAct, deniedReason, gateOf, isAction, type Action } from "./actions";
 
 /** The origins the operator trusts beside the console's own (SWITCHBOARD_TRUSTED_ORIGINS, comma-separated). */
 export function operatorTrustedOrigins(): string[] {
@@ -100,12 +114,31 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * role, and a read-only token writes nothing anywhere, its user's own things included (workspaces,
  * tokens, profile, stars). The refusal to throw, or null when the request may go on.
  */
-export function gateRefusal({ access, principal, method }: { access: Access; principal: Pick<Principal, "role" | "tokenScope">; method: string }): SwitchboardError | null {
+export function gateRefusal({ key, access, principal, method }: { key: string; access: Access; principal: Pick<Principal, "role" | "tokenScope">; method: string }): SwitchboardError | null {
   const readOnly = principal.tokenScope === "read";
   const write = !SAFE_METHODS.has(method.toUpperCase());
+  if (principal.role === "auditor" && !(readOnly && write)) return auditorRefusal(key, access, method);
   if (access !== "public" && roleAtLeast(principal.role, access) && !(readOnly && write)) return null;
   const details = { requiredRole: access, role: principal.role, ...(readOnly && write ? { requiredScope: "full" } : {}) };
   if (readOnly && (write || access !== "viewer")) return new SwitchboardError("forbidden", "This API token is read-only", details);
   const article = principal.role === "admin" || principal.role === "owner" ? "an" : "a";
   return new SwitchboardError("forbidden", `This needs the ${access} role or higher; you are ${article} ${principal.role}`, details);
+}
+
+/**
+ * Whether an auditor passes the gate: a viewer's reads, and the routes AUDITOR_ROUTES names
+ * (the audit log's reads, their own read-only tokens); no other write, even one a viewer may make.
+ */
+export function auditorMay(key: string, access: Access, method: string): boolean {
+  if ((AUDITOR_ROUTES as readonly string[]).includes(key)) return true;
+  if (!SAFE_METHODS.has(method.toUpperCase())) return false;
+  const path = key.slice(key.indexOf(" ") + 1);
+  return access === "viewer" || path === AUDITOR_READS_UNDER || path.startsWith(`${AUDITOR_READS_UNDER}/`);
+}
+
+function auditorRefusal(key: string, access: Access, method: string): SwitchboardError | null {
+  if (access !== "public" && auditorMay(key, access, method)) return null;
+  const details = { requiredRole: access, role: "auditor" };
+  if (!SAFE_METHODS.has(method.toUpperCase())) return new SwitchboardError("forbidden", "Auditors read; they change nothing", details);
+  return new SwitchboardError("forbidden", `This needs the ${access} role or higher; you are an auditor`, details);
 }

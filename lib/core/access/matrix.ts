@@ -41,6 +41,10 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "POST /api/v1/workspace/sso/provider": "owner",
   "DELETE /api/v1/workspace/sso/provider": "owner",
   "POST /api/v1/workspace/sso/provider/verify": "owner",
+  // SCIM tokens open /scim/v2 of the workspace (lib/team/scim); PATCH /workspace's scimGroupRoles is owner-only too (checked by the service)
+  "GET /api/v1/workspace/scim-tokens": "owner",
+  "POST /api/v1/workspace/scim-tokens": "owner",
+  "DELETE /api/v1/workspace/scim-tokens/:id": "owner",
 
   "GET /api/v1/members": "viewer",
   "PATCH /api/v1/members/:userId": "admin",
@@ -53,6 +57,12 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
 
   "GET /api/v1/audit": "admin",
   "GET /api/v1/audit/export": "admin",
+  "GET /api/v1/audit/verify": "admin",
+  "GET /api/v1/audit/sinks": "admin",
+  "POST /api/v1/audit/sinks": "admin",
+  "GET /api/v1/audit/sinks/:id": "admin",
+  "PATCH /api/v1/audit/sinks/:id": "admin",
+  "DELETE /api/v1/audit/sinks/:id": "admin",
 
   "GET /api/v1/tokens": "viewer",
   "POST /api/v1/tokens": "viewer",
@@ -213,6 +223,23 @@ export const ROUTE_ACCESS: Record<ApiRouteKey, Access> = {
   "DELETE /api/v1/agents/:id": "member",
   "POST /api/v1/agents/pairings": "member",
 };
+
+/**
+ * The auditor (lib/core/access `gateRefusal`): a viewer's reads (GET of every "viewer" route), every
+ * read of the audit log (each GET under AUDITOR_READS_UNDER: the log, its export, verify, sinks),
+ * and these writes of the auditor's own things. Nothing else: no call, no change to the workspace.
+ */
+export const AUDITOR_READS_UNDER = "/api/v1/audit";
+export const AUDITOR_ROUTES = [
+  // their own API tokens, read-only ones only (lib/team/workspaces createToken)
+  "POST /api/v1/tokens",
+  "DELETE /api/v1/tokens/:id",
+  // their own profile, their own "seen up to" marker, leaving; a policy dry run changes nothing
+  "PATCH /api/v1/me",
+  "POST /api/v1/alerts/read",
+  "POST /api/v1/members/leave",
+  "POST /api/v1/policy-rules/test",
+] as const satisfies readonly ApiRouteKey[];
 
 /**
  * Paths outside /api/v1 that next.config.js rewrites to an API route. A route handler reached

@@ -1,8 +1,9 @@
 "use client";
 
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, apiUrl, getWorkspaceId } from "@/lib/core/api-client";
-import { auditKeys, type AuditFilters, type AuditPage } from "./index";
+import { auditKeys, auditSinkKeys, type AuditFilters, type AuditPage, type AuditSinkDto, type AuditVerifyDto } from "./index";
+import type { CreateSink } from "./schemas";
 
 const PAGE_SIZE = 50;
 
@@ -26,4 +27,38 @@ export function useAudit(filters: Partial<AuditFilters>, enabled = true) {
  */
 export function auditExportUrl(filters: Partial<AuditFilters>): string {
   return apiUrl("/audit/export", { ...filters, workspace: getWorkspaceId() });
+}
+
+/** The workspace's audit sinks with their delivery state, refreshed while the page is open. */
+export function useAuditSinks(enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: auditSinkKeys.all(),
+    queryFn: ({ signal }) => api<{ sinks: AuditSinkDto[] }>("/audit/sinks", { signal }).then((r) => r.sinks),
+    refetchInterval: 5_000,
+    retry: false,
+  });
+}
+
+/** Creates (no id) or changes a sink. */
+export function useSaveAuditSink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id?: string; input: Partial<CreateSink> }) =>
+      api<{ sink: AuditSinkDto }>(id ? `/audit/sinks/${encodeURIComponent(id)}` : "/audit/sinks", { method: id ? "PATCH" : "POST", body: input }).then((r) => r.sink),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: auditSinkKeys.all() }),
+  });
+}
+
+export function useDeleteAuditSink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/audit/sinks/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: auditSinkKeys.all() }),
+  });
+}
+
+/** Recomputes the hash chain on demand. */
+export function useVerifyAudit() {
+  return useMutation({ mutationFn: () => api<AuditVerifyDto>("/audit/verify") });
 }

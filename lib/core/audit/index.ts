@@ -28,3 +28,35 @@ export const auditKeys = {
   all: () => ["audit"] as const,
   list: (filters: Partial<AuditFilters>) => ["audit", filters] as const,
 };
+
+export type SinkKind = "webhook" | "otlp" | "splunk-hec";
+
+/** An audit sink and its delivery state (its secret is never returned: `hasSecret` says whether one is set). */
+export interface AuditSinkDto {
+  id: string;
+  kind: SinkKind;
+  url: string;
+  include: ("audit" | "calls")[];
+  enabled: boolean;
+  hasSecret: boolean;
+  delivered: number;
+  failed: number;
+  /** Age in seconds of the oldest event not yet delivered to it (0: none waiting). */
+  lagSeconds: number;
+  lastError: string | null;
+  lastDeliveredAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** GET /api/v1/audit/verify: the workspace's hash chain recomputed. */
+export interface AuditVerifyDto {
+  ok: boolean;
+  checked: number;
+  unchained: number;
+  anchorSeq: number;
+  firstBroken?: { seq: number; id: number | null; reason: "changed" | "missing" | "anchor" };
+}
+
+export const auditSinkKeys = {
+  all: () => ["audit", "sinks"] as const,
+};

@@ -103,3 +103,5 @@ function toDto(row: q.AuditEventRow): AuditEntryDto {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+export { createSink, deleteSink, getSink, listSinks, updateSink, verifyAudit } from "./sinks";

@@ -44,6 +44,9 @@ export const VARIABLES = {
   url: v("SWITCHBOARD_URL", url(HTTP), null, "the request's origin"),
   secureCookies: v("SWITCHBOARD_SECURE_COOKIES", flag, false, "`1` when `SWITCHBOARD_URL` is https, else `0`"),
   directApi: v("SWITCHBOARD_DIRECT_API", flag, true, "`1`"),
+  // GET /metrics (docs/operations.md, "Metrics"): neither set, the endpoint does not exist.
+  metricsToken: v("SWITCHBOARD_METRICS_TOKEN", text, null, "– (no token)"),
+  metricsLoopback: v("SWITCHBOARD_METRICS_LOOPBACK", flag, false, "`0`"),
   sourceMaps: v("SWITCHBOARD_SOURCE_MAPS", oneOf(["own", "all"] as const), "own"),
   // The database and secrets
   databaseUrl: v("DATABASE_URL", databaseUrl, null, "`file:./data/switchboard.db`"),
@@ -94,6 +97,8 @@ export const VARIABLES = {
   retentionIntervalMs: v("SWITCHBOARD_RETENTION_INTERVAL_MS", wholeNumber({ min: 0 }), 3_600_000),
   jobPollMs: v("SWITCHBOARD_JOB_POLL_MS", wholeNumber(), 5000),
   alertDeliveryMs: v("SWITCHBOARD_ALERT_DELIVERY_MS", wholeNumber({ min: 0 }), 60_000),
+  auditSinkMs: v("SWITCHBOARD_AUDIT_SINK_MS", wholeNumber({ min: 0 }), 2000),
+  auditSinkBackoffMs: v("SWITCHBOARD_AUDIT_SINK_BACKOFF_MS", wholeNumber(), 1000),
   searchIndexMs: v("SWITCHBOARD_SEARCH_INDEX_MS", wholeNumber({ min: 0 }), 1000),
   searchIndexThread: v("SWITCHBOARD_SEARCH_INDEX_THREAD", flag, false, "`0`"),
   searchTailScan: v("SWITCHBOARD_SEARCH_TAIL_SCAN", wholeNumber({ min: 0 }), 20_000),

@@ -3,13 +3,17 @@
 export const ROUTE_TABLE = [
   { pattern: "/api/v1/workspace/sso/provider/verify", page: "/api/v1/workspace/sso/provider/verify/route", methods: ["POST"] },
   { pattern: "/api/v1/workspace/sso/provider", page: "/api/v1/workspace/sso/provider/route", methods: ["POST","DELETE"] },
+  { pattern: "/api/v1/audit/sinks/:id", page: "/api/v1/audit/sinks/[id]/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/public/shares/:token", page: "/api/v1/public/shares/[token]/route", methods: ["GET"] },
+  { pattern: "/api/v1/workspace/scim-tokens/:id", page: "/api/v1/workspace/scim-tokens/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/agents/pair", page: "/api/v1/agents/pair/route", methods: ["POST"] },
   { pattern: "/api/v1/agents/pairings", page: "/api/v1/agents/pairings/route", methods: ["POST"] },
   { pattern: "/api/v1/agents/self", page: "/api/v1/agents/self/route", methods: ["GET","DELETE"] },
   { pattern: "/api/v1/alerts/read", page: "/api/v1/alerts/read/route", methods: ["POST"] },
   { pattern: "/api/v1/alerts/unread", page: "/api/v1/alerts/unread/route", methods: ["GET"] },
   { pattern: "/api/v1/audit/export", page: "/api/v1/audit/export/route", methods: ["GET"] },
+  { pattern: "/api/v1/audit/sinks", page: "/api/v1/audit/sinks/route", methods: ["GET","POST"] },
+  { pattern: "/api/v1/audit/verify", page: "/api/v1/audit/verify/route", methods: ["GET"] },
   { pattern: "/api/v1/calls/cancel", page: "/api/v1/calls/cancel/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/export", page: "/api/v1/calls/export/route", methods: ["GET"] },
   { pattern: "/api/v1/collections/import", page: "/api/v1/collections/import/route", methods: ["POST"] },
@@ -26,6 +30,7 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/servers/demo", page: "/api/v1/servers/demo/route", methods: ["POST"] },
   { pattern: "/api/v1/servers/export", page: "/api/v1/servers/export/route", methods: ["GET"] },
   { pattern: "/api/v1/servers/import", page: "/api/v1/servers/import/route", methods: ["POST"] },
+  { pattern: "/api/v1/workspace/scim-tokens", page: "/api/v1/workspace/scim-tokens/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/workspace/sso", page: "/api/v1/workspace/sso/route", methods: ["GET","PATCH"] },
   { pattern: "/api/v1/calls/:id/app/resources/read", page: "/api/v1/calls/[id]/app/resources/read/route", methods: ["POST"] },
   { pattern: "/api/v1/calls/:id/app/tools/call", page: "/api/v1/calls/[id]/app/tools/call/route", methods: ["POST"] },
@@ -103,6 +108,8 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/tokens/:id", page: "/api/v1/tokens/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/views/:id", page: "/api/v1/views/[id]/route", methods: ["DELETE"] },
   { pattern: "/api/v1/virtual-servers/:id", page: "/api/v1/virtual-servers/[id]/route", methods: ["GET","PATCH","DELETE"] },
+  { pattern: "/scim/v2/Groups/:id", page: "/scim/v2/Groups/[id]/route", methods: ["GET","PUT","PATCH","DELETE"] },
+  { pattern: "/scim/v2/Users/:id", page: "/scim/v2/Users/[id]/route", methods: ["GET","PUT","PATCH","DELETE"] },
   { pattern: "/api/v1/agents", page: "/api/v1/agents/route", methods: ["GET"] },
   { pattern: "/api/v1/alerts", page: "/api/v1/alerts/route", methods: ["GET"] },
   { pattern: "/api/v1/approvals", page: "/api/v1/approvals/route", methods: ["GET"] },
@@ -132,6 +139,11 @@ export const ROUTE_TABLE = [
   { pattern: "/api/v1/virtual-servers", page: "/api/v1/virtual-servers/route", methods: ["GET","POST"] },
   { pattern: "/api/v1/workspace", page: "/api/v1/workspace/route", methods: ["GET","PATCH","DELETE"] },
   { pattern: "/api/v1/workspaces", page: "/api/v1/workspaces/route", methods: ["POST"] },
+  { pattern: "/scim/v2/Groups", page: "/scim/v2/Groups/route", methods: ["GET","POST"] },
+  { pattern: "/scim/v2/ResourceTypes", page: "/scim/v2/ResourceTypes/route", methods: ["GET"] },
+  { pattern: "/scim/v2/Schemas", page: "/scim/v2/Schemas/route", methods: ["GET"] },
+  { pattern: "/scim/v2/ServiceProviderConfig", page: "/scim/v2/ServiceProviderConfig/route", methods: ["GET"] },
+  { pattern: "/scim/v2/Users", page: "/scim/v2/Users/route", methods: ["GET","POST"] },
   { pattern: "/api/auth/*all", page: "/api/auth/[...all]/route", methods: ["GET","POST"] },
   { pattern: "/mcp/:slug/mock/:name", page: "/mcp/[slug]/mock/[name]/route", methods: ["GET","POST","DELETE"] },
   { pattern: "/mcp/:slug/:server", page: "/mcp/[slug]/[server]/route", methods: ["GET","POST","DELETE"] },
@@ -143,7 +155,11 @@ export type ApiRouteKey =
   | "POST /api/v1/workspace/sso/provider/verify"
   | "POST /api/v1/workspace/sso/provider"
   | "DELETE /api/v1/workspace/sso/provider"
+  | "GET /api/v1/audit/sinks/:id"
+  | "PATCH /api/v1/audit/sinks/:id"
+  | "DELETE /api/v1/audit/sinks/:id"
   | "GET /api/v1/public/shares/:token"
+  | "DELETE /api/v1/workspace/scim-tokens/:id"
   | "POST /api/v1/agents/pair"
   | "POST /api/v1/agents/pairings"
   | "GET /api/v1/agents/self"
@@ -151,6 +167,9 @@ export type ApiRouteKey =
   | "POST /api/v1/alerts/read"
   | "GET /api/v1/alerts/unread"
   | "GET /api/v1/audit/export"
+  | "GET /api/v1/audit/sinks"
+  | "POST /api/v1/audit/sinks"
+  | "GET /api/v1/audit/verify"
   | "POST /api/v1/calls/cancel"
   | "GET /api/v1/calls/export"
   | "POST /api/v1/collections/import"
@@ -169,6 +188,8 @@ export type ApiRouteKey =
   | "POST /api/v1/servers/demo"
   | "GET /api/v1/servers/export"
   | "POST /api/v1/servers/import"
+  | "GET /api/v1/workspace/scim-tokens"
+  | "POST /api/v1/workspace/scim-tokens"
   | "GET /api/v1/workspace/sso"
   | "PATCH /api/v1/workspace/sso"
   | "POST /api/v1/calls/:id/app/resources/read"

@@ -127,8 +127,16 @@ interface Pieces {
   approvalNotifier: unknown;
   /** lib/domains/quality: each capability snapshot's token total by snapshot id (snapshots never change; bounded). */
   snapshotTokens: unknown;
+  /** lib/core/metrics: the Prometheus registry, the calls in flight with their labels, the label caps. */
+  metrics: unknown;
   /** lib/domains/load-tests: the load tests running on this instance, by id, so that a cancel stops their calls in flight. */
   loadTests: unknown;
+  /** lib/core/audit: whether each workspace streams call summaries to a sink, briefly cached (cleared on a sink change here). */
+  callStreaming: unknown;
+  /** lib/core/audit: the pending calls of streaming workspaces, by id, until their completion is recorded. */
+  streamedCalls: unknown;
+  /** lib/core/audit: the call journal's hook for call summaries (lib/domains/calls), installed by lib/start. */
+  callStream: unknown;
 }
 
 export type PieceName = keyof Pieces;

@@ -1,6 +1,7 @@
 // Also run by lib/start's graph (instanceCalls): nothing here may import "server-only".
 import { driver } from "@/lib/core/db/client";
-import { piece } from "@/lib/core/runtime";
+import { callCompleted, callIsTask, callPending, callRecorded, journalWrite, orphanCallsInterrupted, ownCallsInterrupted, type CallLabels } from "@/lib/core/metrics";
+import { existingPiece, piece } from "@/lib/core/runtime";
 import { COMPLETION_FIELDS, PENDING_FIELDS, PROGRESS_FIELDS, TASK_FIELDS, type CallCompletion, type PendingCall, type TaskState } from "./columns";
 import { col, dialectOf, grouped, groupedById, type Dialect } from "./journal-sql";
 
@@ -23,6 +24,13 @@ export interface CallJournal {
   dialect: Dialect;
 }
 
+/** Call summaries for audit sinks (lib/core/audit's stream-calls, installed by lib/start): cheap when nothing streams. */
+interface CallStream {
+  started(call: PendingCall): void;
+  finished(id: string, end: CallCompletion, start?: PendingCall): Promise<void>;
+}
+const callStream = () => existingPiece<CallStream>("callStream");
+
 const journalSlot = () => piece<{ journal: Promise<CallJournal> | null }>("callJournal", () => ({ journal: null }));
 
 function journal(): Promise<CallJournal> {
@@ -43,19 +51,28 @@ function open(dialect: Dialect): CallJournal {
   };
 }
 
+// Every call row passes here, so the call metrics (lib/core/metrics) are counted here, once a row is finished.
+const labelsOf = (call: PendingCall): CallLabels => ({ serverId: call.serverId, method: call.method, tool: call.name, origin: call.origin });
+
 /** Writes the pending row; resolves once it is committed (before the request leaves). */
 export async function recordPending(call: PendingCall): Promise<void> {
-  await (await journal()).pending({ policyRuleId: null, virtualServer: null, ...call });
+  await journalWrite((await journal()).pending({ policyRuleId: null, virtualServer: null, ...call }));
+  callStream()?.started(call);
+  callPending(call.id, labelsOf(call));
 }
 
 /** Completes a call's row; throws (the caller retries, ./complete.ts) when the database refuses. */
 export async function recordCompletion(id: string, completion: CallCompletion): Promise<void> {
-  await (await journal()).complete(id, completion);
+  await journalWrite((await journal()).complete(id, completion));
+  callCompleted(id, completion.status, completion.durationMs);
+  await callStream()?.finished(id, completion);
 }
 
 /** A call that failed before anything was sent (no connection to its server): one finished row. */
 export async function recordFailedCall(call: PendingCall & CallCompletion): Promise<void> {
-  await (await journal()).failed({ policyRuleId: null, virtualServer: null, ...call });
+  await journalWrite((await journal()).failed({ policyRuleId: null, virtualServer: null, ...call }));
+  callRecorded(labelsOf(call), call.status, call.durationMs);
+  await callStream()?.finished(call.id, call, call);
 }
 
 /** The latest progress of a running call (JSON { progress, total?, message? }). */
@@ -66,11 +83,14 @@ export async function recordProgress(id: string, progress: string): Promise<void
 /** What the server last said about a call's task (the call stays pending). */
 export async function recordTaskState(id: string, state: TaskState): Promise<void> {
   await (await journal()).task(id, state);
+  callIsTask(id);
 }
 
 /** A task call's outcome, with the task's final status. */
 export async function recordTaskCompletion(id: string, row: CallCompletion & Pick<TaskState, "taskStatus" | "taskUpdatedAt">): Promise<void> {
-  await (await journal()).taskComplete(id, row);
+  await journalWrite((await journal()).taskComplete(id, row));
+  callCompleted(id, row.status, row.durationMs);
+  await callStream()?.finished(id, row);
 }
 
 const INTERRUPTED = JSON.stringify({ kind: "interrupted", message: "The console instance that sent it stopped before the answer arrived" });
@@ -114,7 +134,15 @@ async function claimTaskCalls(alive: string[], me: string): Promise<string[]> {
 
 /** What lib/core/instances needs of call rows when instances come and go (handed to it by lib/start). */
 export const instanceCalls = {
-  interruptOrphans: (alive: string[]) => interruptPending({ notIn: alive }),
-  interruptOwn: (id: string) => interruptPending({ of: id }),
+  interruptOrphans: async (alive: string[]) => {
+    const n = await interruptPending({ notIn: alive });
+    orphanCallsInterrupted(n);
+    return n;
+  },
+  interruptOwn: async (id: string) => {
+    const n = await interruptPending({ of: id });
+    ownCallsInterrupted();
+    return n;
+  },
   claimTaskCalls,
 };

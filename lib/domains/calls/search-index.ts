@@ -115,3 +115,17 @@ export async function stopSearchIndexer(): Promise<void> {
 function reportFailure(err: Error & { code?: string }): void {
   if (err.code !== "SQLITE_BUSY") console.error(`[search] indexing failed: ${err.message}`);
 }
+
+/** SQLite: finished calls not in the search index yet (lib/core/metrics); null on PostgreSQL, which has no indexer. */
+export async function searchIndexBacklog(): Promise<number | null> {
+  const d = await driver();
+  if (d.kind !== "sqlite") return null;
+  const row = d.db
+    .prepare(
+      `SELECT (SELECT count(*) FROM "call" WHERE rowid > (SELECT "indexed_through" FROM "call_search_state" WHERE "id" = 1) AND "status" <> 'pending')
+        + (SELECT count(*) FROM "call_search_unindexed" u CROSS JOIN "call" c ON c.rowid = u."call_rowid" WHERE c."status" <> 'pending') AS n`,
+    )
+    .safeIntegers(false)
+    .get() as { n: number };
+  return row.n;
+}

@@ -31,5 +31,5 @@ export function toLoadTestSummary(row: LoadTestRow): LoadTestSummary {
 }
 
 export function toLoadTestDto(row: LoadTestRow): LoadTestDto {
-  return { ...toLoadTestSummary(row), steps: parse(row.steps, []), series: parse(row.series, []), sampleCallIds: parse(row.sampleCallIds, []) };
+  return { ...toLoadTestSummary(row), steps: parse(row.steps, []), series: parse(row.series, []), sampleCallIds: parse(row.sampleCallIds, []), lag: row.lag ? parse(row.lag, null) : null };
 }

@@ -1,6 +1,7 @@
+import { loadTestCallCounted } from "@/lib/core/metrics";
 import type { Figures as Written } from "./queries";
 import { Histogram, rate, Series } from "./stats";
-import type { LoadTestStep } from "./index";
+import type { LoadTestLag, LoadTestStep } from "./index";
 
 // What a running test knows, counted: nothing here does I/O (the runner writes its snapshots).
 
@@ -33,10 +34,11 @@ export class Figures {
       this.errors[errorKind] = (this.errors[errorKind] ?? 0) + 1;
     }
     this.series.record(elapsedMs, durationMs, errorKind !== null);
+    loadTestCallCounted(errorKind === null);
   }
 
   /** The row's figures now; `final` closes the last, partial second of the series too. */
-  snapshot({ elapsedMs, users, sampleCallIds, final }: { elapsedMs: number; users: number; sampleCallIds: string[]; final: boolean }): Written {
+  snapshot({ elapsedMs, users, sampleCallIds, lag, final }: { elapsedMs: number; users: number; sampleCallIds: string[]; lag: LoadTestLag | null; final: boolean }): Written {
     this.series.close(final ? Math.ceil(elapsedMs / 1000) : Math.floor(elapsedMs / 1000), users);
     const overall = new Histogram();
     for (const s of this.steps) overall.merge(s.durations);
@@ -51,6 +53,7 @@ export class Figures {
       steps: JSON.stringify(steps),
       series: JSON.stringify(this.series.points),
       sampleCallIds: JSON.stringify(sampleCallIds),
+      lag: lag ? JSON.stringify(lag) : null,
     };
   }
 }

@@ -20,6 +20,17 @@ export interface LoadTestConfig {
 }
 
 /** One step's figures (a one-call test has one step). Durations in ms. */
+/**
+ * The load generator's own delay: how late the console's event loop ran while the test ran. Each
+ * call's time includes it, so a p95 lag near a step's p95 means the console (or its machine), not
+ * the server, was the bottleneck.
+ */
+export interface LoadTestLag {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
 export interface LoadTestStep {
   index: number;
   label: string;
@@ -57,13 +68,15 @@ export interface LoadTestDto {
   steps: LoadTestStep[];
   series: LoadTestPoint[];
   sampleCallIds: string[];
+  /** How late the console's own event loop ran during the test, in ms: part of every figure (null: not measured). */
+  lag: LoadTestLag | null;
   error: string | null;
   startedBy: { id: string; name: string } | null;
   startedAt: string;
   finishedAt: string | null;
 }
 
-export type LoadTestSummary = Omit<LoadTestDto, "series" | "steps" | "sampleCallIds">;
+export type LoadTestSummary = Omit<LoadTestDto, "series" | "steps" | "sampleCallIds" | "lag">;
 
 /** The errors of all kinds. */
 export function errorCount(errors: Record<string, number>): number {

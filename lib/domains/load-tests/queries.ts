@@ -45,6 +45,7 @@ export interface Figures {
   steps: string;
   series: string;
   sampleCallIds: string;
+  lag: string | null;
 }
 
 /** Progress of a running test, renewing its lease; 0 when it is no longer running (cancelled or reaped). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Principal } from "@/lib/core/access";
 import { retryOnOutage } from "@/lib/core/db/client";
@@ -80,7 +81,11 @@ export async function runLoadTest({ id, principal, plan, config }: Run): Promise
       for (const c of connections.values()) void c.then((conn) => conn.close()).catch(() => undefined);
     }
   };
-  const flush = (final = false) => figures.snapshot({ elapsedMs: elapsed(), users, sampleCallIds: sampler.ids, final });
+  // The console's own delay while the test runs (every call's time includes it): a resolution of 10 ms is cheap and enough.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const lag = () => (loop.count ? { p50: loop.percentile(50) / 1e6, p95: loop.percentile(95) / 1e6, p99: loop.percentile(99) / 1e6 } : null);
+  const flush = (final = false) => figures.snapshot({ elapsedMs: elapsed(), users, sampleCallIds: sampler.ids, lag: lag(), final });
   let status: LoadTestStatus = "completed";
   let note: string | null = null;
   const all = Promise.all(Array.from({ length: config.users }, (_, n) => user(n)));
@@ -107,6 +112,7 @@ export async function runLoadTest({ id, principal, plan, config }: Run): Promise
   } finally {
     running().delete(id);
     await sampler.settled();
+    loop.disable();
   }
   if (cancelled.signal.aborted && status === "completed") status = "cancelled";
   const written = await retryOnOutage({ attempt: () => q.writeEnd({ id, figures: flush(true), status, error: note }), deadlineMs: loadTestLeaseMs() }).catch((err: unknown) => {

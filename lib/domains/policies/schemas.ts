@@ -51,7 +51,7 @@ const RuleFields = {
   resources: Globs.optional(),
   principals: z
     .object({
-      roles: z.array(z.enum(ROLES)).max(4).optional(),
+      roles: z.array(z.enum(ROLES)).max(ROLES.length).optional(),
       members: Ids.optional(),
       tokens: Ids.optional(),
       hosts: Ids.optional(),
@@ -60,7 +60,7 @@ const RuleFields = {
     .strict()
     .optional(),
   when: z.array(ConditionSchema).max(20).optional(),
-  approvers: z.object({ roles: z.array(z.enum(ROLES)).max(4).optional() }).strict().optional(),
+  approvers: z.object({ roles: z.array(z.enum(ROLES)).max(ROLES.length).optional() }).strict().optional(),
   timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   rateLimit: z.object({ calls: z.number().int().min(1).max(1_000_000), perSeconds: z.number().int().min(1).max(86_400) }).strict().optional(),
   enabled: z.boolean().optional(),

@@ -32,15 +32,23 @@ type OnCallsPurged = (input: { workspaceId: string; before: Date }) => Promise<u
 /** The owners' deletes of old calls (lib/domains/calls), runs (lib/domains/collections), replays and load tests, handed in by lib/start: one writer per table. */
 type OwnedDeletes = Record<"calls" | "runs" | "replays" | "loadTests", (input: { workspaceId: string; cutoff: Date; limit: number }) => Promise<number>>;
 
+/** The audit log's own purge (lib/core/audit: retention days, legal hold, the chain's anchor), handed in by lib/start. */
+type PurgeAudit = (input: { now: Date }) => Promise<{ workspaces: number; rows: number }>;
+
 type RetentionRun = RetentionOutcome & { workspaceId: string };
 
 /**
  * One purge over every workspace with a retention period (the `retention` job, once per due time
  * across instances): what it purged, for the job's log line.
  */
-export async function purgeExpiredHistory({ recordAudit, onCallsPurged, deletes, now = new Date() }: { recordAudit: RecordAudit; onCallsPurged?: OnCallsPurged; deletes: OwnedDeletes; now?: Date }): Promise<string | void> {
+export async function purgeExpiredHistory({ recordAudit, onCallsPurged, deletes, purgeAudit, now = new Date() }: { recordAudit: RecordAudit; onCallsPurged?: OnCallsPurged; deletes: OwnedDeletes; purgeAudit?: PurgeAudit; now?: Date }): Promise<string | void> {
   const runs = await purgeAll({ now, recordAudit, onCallsPurged, deletes });
-  if (runs.length) return `purged ${runs.reduce((n, r) => n + r.calls, 0)} call(s) and ${runs.reduce((n, r) => n + r.sessions, 0)} session(s) in ${runs.length} workspace(s)`;
+  const audit = purgeAudit ? await purgeAudit({ now }) : { workspaces: 0, rows: 0 };
+  const lines = [
+    ...(runs.length ? [`purged ${runs.reduce((n, r) => n + r.calls, 0)} call(s) and ${runs.reduce((n, r) => n + r.sessions, 0)} session(s) in ${runs.length} workspace(s)`] : []),
+    ...(audit.rows ? [`purged ${audit.rows} audit event(s) in ${audit.workspaces} workspace(s)`] : []),
+  ];
+  if (lines.length) return lines.join("; ");
 }
 
 async function purgeAll({ now, recordAudit, onCallsPurged, deletes }: { now: Date; recordAudit: RecordAudit; onCallsPurged?: OnCallsPurged; deletes: OwnedDeletes }): Promise<RetentionRun[]> {

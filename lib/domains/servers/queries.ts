@@ -120,3 +120,8 @@ export type PurgeCalls = (where: { workspaceId: string; serverId: string }) => P
 export type ServerRow = NonNullable<Awaited<ReturnType<typeof findServer>>>;
 /** `actingUserId`: whose OAuth credential a per-member server uses for this work (lib/domains/sessions keys live connections by it). */
 export type ServerSecretRow = NonNullable<Awaited<ReturnType<typeof findServerWithSecrets>>> & { actingUserId?: string | null };
+
+/** Every workspace's active servers' ids and names (lib/core/metrics joins call figures, labelled by id, to names). */
+export function listServerNames() {
+  return prisma.server.findMany({ where: { archivedAt: null }, select: { id: true, name: true, workspaceId: true } });
+}

@@ -73,3 +73,16 @@ export async function createUserWithPassword(input: { name: string; email: strin
   await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
   return user;
 }
+
+/**
+ * The user with this email, or a new one without a password (provisioned by SCIM: they sign in
+ * with the workspace's identity provider). Whether it was created.
+ */
+export async function findOrCreateUser(input: { name: string; email: string }): Promise<{ id: string; name: string; email: string; created: boolean }> {
+  const ctx = await auth.$context;
+  const email = input.email.toLowerCase();
+  const found = await ctx.internalAdapter.findUserByEmail(email);
+  if (found) return { id: found.user.id, name: found.user.name, email: found.user.email, created: false };
+  const user = await ctx.internalAdapter.createUser({ name: input.name, email, emailVerified: true }, { method: "scim" });
+  return { id: user.id, name: user.name, email: user.email, created: true };
+}

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAuthClient } from "better-auth/react";
 import { api, getWorkspaceId, isApiError, setWorkspaceId } from "@/lib/core/api-client";
-import { deniedReason, effectiveRole, gateOf, roleAtLeast, type Action, type Role, type TokenScopeName } from "@/lib/core/access";
+import { auditorMayAct, deniedReason, effectiveRole, gateOf, isAction, roleAtLeast, type Action, type Role, type TokenScopeName } from "@/lib/core/access";
 import { authKeys, type ApiTokenInfo, type Setup } from "@/lib/identity/auth";
 import type { MeDto, Theme } from "@/lib/team/workspaces";
 
@@ -114,6 +114,6 @@ export function useCan(gate: Role | Action): { allowed: boolean; reason: string 
   const me = useMe();
   const role = me.data?.role;
   const { min, verb } = gateOf(gate);
-  const allowed = role !== undefined && roleAtLeast(role, min);
+  const allowed = role !== undefined && (role === "auditor" && isAction(gate) ? auditorMayAct(gate) : roleAtLeast(role, min));
   return { allowed, reason: allowed || role === undefined ? "" : deniedReason(effectiveRole(role, undefined), min, verb) };
 }

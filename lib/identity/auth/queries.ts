@@ -46,3 +46,11 @@ export function findGatewayClientName({ clientId }: { clientId: string }) {
 export function findUserName({ id }: { id: string }) {
   return prisma.user.findUnique({ where: { id }, select: { name: true } });
 }
+
+export async function sessionExists({ id }: { id: string }): Promise<boolean> {
+  return (await prisma.session.count({ where: { id } })) > 0;
+}
+
+export function deleteSessions({ userId }: { userId: string }) {
+  return prisma.session.deleteMany({ where: { userId } });
+}

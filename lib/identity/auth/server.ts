@@ -11,7 +11,7 @@ import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from ".
 import { cacheEpoch, existingPiece, forgetCache, piece } from "@/lib/core/runtime";
 import { signedInWithSso, ssoSessionStands } from "@/lib/identity/sso/server";
 
-export { auth, createUserWithPassword } from "./better-auth";
+export { auth, createUserWithPassword, findOrCreateUser } from "./better-auth";
 export { GATEWAY_CONSENT_PAGE, GATEWAY_LOGIN_PAGE } from "./gateway-oauth";
 export { findGatewayTarget } from "./queries";
 
@@ -54,6 +54,7 @@ export async function authenticate(request: RequestHead): Promise<Principal> {
   const header = request.headers.get("authorization");
   if (header?.toLowerCase().startsWith("bearer ")) {
     const principal = await fromToken(header.slice(7).trim(), request);
+    if (principal.tokenScim) throw new SwitchboardError("unauthorized", "A SCIM token opens only /scim/v2; send an API token");
     if (!principal.tokenScope) throw new SwitchboardError("forbidden", "This API token only opens the MCP gateway (/mcp); create one with the full or read scope for the API");
     return principal;
   }
@@ -63,6 +64,8 @@ export async function authenticate(request: RequestHead): Promise<Principal> {
   // EventSource cannot send headers, so event streams name the workspace in the query.
   const wanted = request.headers.get(WORKSPACE_HEADER) ?? new URL(request.url).searchParams.get("workspace");
   const member = await q.findMembership({ userId: session.user.id, workspaceId: wanted });
+  // A session ended while the browser's cookie cache still holds it (deprovisioned by SCIM): 401, not 403.
+  if (!member && !(await q.sessionExists({ id: session.session.id }))) throw new SwitchboardError("unauthorized", "Your session has ended: sign in again");
   if (!member) throw new SwitchboardError("forbidden", wanted ? "You are not a member of this workspace" : "You are not a member of any workspace");
   // A password session that outlived "require SSO" (the browser's session cache keeps one up to a minute) ends here.
   if (member.workspace.ssoRequired && member.role !== "owner" && !(await signedInWithSso(session.user.id))) {
@@ -71,6 +74,11 @@ export async function authenticate(request: RequestHead): Promise<Principal> {
   touchMember(member.id);
   const role = asRole(member.role);
   return { userId: session.user.id, userName: session.user.name, workspaceId: member.workspaceId, role, memberRole: role, via: "session", client: clientInfo(request) };
+}
+
+/** Ends every browser session of the person (deprovisioned): the next request with one answers 401. */
+export async function endUserSessions({ userId }: { userId: string }): Promise<number> {
+  return (await q.deleteSessions({ userId })).count;
 }
 
 /** The user of the request's session cookie (never a bearer token), or null: for routes bound to the person in the browser. */
@@ -156,6 +164,7 @@ async function verifyToken(tokenHash: string): Promise<Principal> {
     tokenId: row.id,
     ...(scopes.api ? { tokenScope: scopes.api } : {}),
     tokenGateway: scopes.gateway,
+    ...(scopes.scim ? { tokenScim: true } : {}),
     client: { ip: null, userAgent: null },
   };
 }

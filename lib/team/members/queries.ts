@@ -166,3 +166,21 @@ export function touchMember({ id }: { id: string }) {
 export function installMemberWrites(): void {
   piece("memberWrites", () => ({ join: joinWorkspace, touch: touchMember }));
 }
+
+/** Joins a person to the workspace with a role, or sets the role of a membership that is not an owner's (SCIM). */
+export function provisionMembership({ workspaceId, userId, role }: { workspaceId: string; userId: string; role: string }): Promise<{ before: string | null; after: string }> {
+  return prisma.$transaction(async (tx) => {
+    const member = await tx.member.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+    if (!member) {
+      await tx.member.create({ data: { workspaceId, userId, role } });
+      return { before: null, after: role };
+    }
+    if (member.role === "owner" || member.role === role) return { before: member.role, after: member.role };
+    await tx.member.update({ where: { id: member.id }, data: { role } });
+    return { before: member.role, after: role };
+  });
+}
+
+export function countMemberships({ userId }: { userId: string }) {
+  return prisma.member.count({ where: { userId } });
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { roleAtLeast, type Role } from "@/lib/core/access";
 import { audit } from "@/lib/core/audit/server";
 import type { Principal } from "@/lib/core/access";
-import { clearTokenCache } from "@/lib/identity/auth/server";
+import { clearTokenCache, endUserSessions } from "@/lib/identity/auth/server";
 import { notFound, SwitchboardError } from "@/lib/core/errors";
 import type { MemberDto } from "./index";
 import * as q from "./queries";
@@ -92,4 +92,35 @@ export async function transferOwnership(principal: Principal, userId: string): P
   await audit(principal, { action: "member.ownership_transferred", target: { type: "user", id: userId, name: target.user.email }, details: { from: principal.userId, previousRole: target.role } });
   const [owner, previousOwner] = await Promise.all([requireMember(principal, userId), requireMember(principal, principal.userId)]);
   return { owner: toDto(owner), previousOwner: toDto(previousOwner) };
+}
+
+/**
+ * SCIM (lib/team/scim): joins the person with `role`, or gives a membership that role; an owner is
+ * never changed. `keepRole`: an existing membership keeps its role (a user linked, not regrouped).
+ */
+export async function provisionMember(principal: Principal, input: { userId: string; email: string; role: Role; keepRole?: boolean }): Promise<Role> {
+  const existing = input.keepRole ? await q.findMember({ workspaceId: principal.workspaceId, userId: input.userId }) : null;
+  if (existing) return existing.role as Role;
+  const { before, after } = await q.provisionMembership({ workspaceId: principal.workspaceId, userId: input.userId, role: input.role });
+  if (before === after) return after as Role;
+  await clearTokenCache();
+  const target = { type: "user", id: input.userId, name: input.email };
+  await audit(principal, before === null ? { action: "member.provisioned", target, details: { role: after, via: "scim" } } : { action: "member.role_changed", target, details: { from: before, to: after, via: "scim" } });
+  return after as Role;
+}
+
+/**
+ * SCIM deactivation: the membership goes and the person's API tokens here are revoked, at once; so
+ * do their browser sessions when this was their last workspace. An owner stays (false).
+ */
+export async function deprovisionMember(principal: Principal, input: { userId: string; email: string }): Promise<boolean> {
+  const target = await q.findMember({ workspaceId: principal.workspaceId, userId: input.userId });
+  if (!target) return true;
+  if (target.role === "owner") return false;
+  const { outcome, tokensRevoked } = await q.removeMember({ workspaceId: principal.workspaceId, userId: input.userId });
+  if (outcome !== "done") return outcome === "not_found";
+  const sessionsEnded = (await q.countMemberships({ userId: input.userId })) === 0 ? await endUserSessions({ userId: input.userId }) : 0;
+  await clearTokenCache();
+  await audit(principal, { action: "member.deprovisioned", target: { type: "user", id: input.userId, name: input.email }, details: { role: target.role, tokensRevoked, sessionsEnded, via: "scim" } });
+  return true;
 }

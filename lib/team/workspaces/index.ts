@@ -23,6 +23,9 @@ export interface MeDto {
 export interface WorkspaceSettingsDto extends WorkspaceDto {
   /** Calls older than this many days are purged; null keeps them forever. */
   retentionDays: number | null;
+  /** Audit rows older than this many days are purged (null: kept forever); suspended while `legalHold` is on. */
+  auditRetentionDays: number | null;
+  legalHold: boolean;
   publicSharesEnabled: boolean;
   /** The effective list of field names masked in shared and exported data. */
   redactionKeys: string[];

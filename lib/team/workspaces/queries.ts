@@ -38,7 +38,7 @@ function slugify(name: string): string {
 }
 
 export function listTokens({ workspaceId, userId }: { workspaceId: string; userId: string }) {
-  return prisma.apiToken.findMany({ where: { workspaceId, userId }, orderBy: { createdAt: "desc" } });
+  return prisma.apiToken.findMany({ where: { workspaceId, userId, scope: { not: "scim" } }, orderBy: { createdAt: "desc" } });
 }
 
 export function createToken(data: { workspaceId: string; userId: string; name: string; prefix: string; tokenHash: string; scope?: string }) {
@@ -48,7 +48,7 @@ export function createToken(data: { workspaceId: string; userId: string; name: s
 /** Revokes one of the user's active tokens; returns its name, or null when there was none to revoke. */
 export async function revokeToken({ workspaceId, userId, id }: { workspaceId: string; userId: string; id: string }) {
   const { count } = await prisma.apiToken.updateMany({
-    where: { id, workspaceId, userId, revokedAt: null },
+    where: { id, workspaceId, userId, revokedAt: null, scope: { not: "scim" } },
     data: { revokedAt: new Date() },
   });
   if (!count) return null;
@@ -58,7 +58,7 @@ export async function revokeToken({ workspaceId, userId, id }: { workspaceId: st
 export function findWorkspaceSettings({ id }: { id: string }) {
   return prisma.workspace.findUnique({
     where: { id },
-    select: { id: true, name: true, slug: true, retentionDays: true, publicSharesEnabled: true, redactionKeys: true, allowedNetworks: true, createdAt: true },
+    select: { id: true, name: true, slug: true, retentionDays: true, auditRetentionDays: true, legalHold: true, publicSharesEnabled: true, redactionKeys: true, allowedNetworks: true, createdAt: true },
   });
 }
 
@@ -77,7 +77,7 @@ export function updateWorkspace({
   data,
 }: {
   id: string;
-  data: { name?: string; retentionDays?: number | null; publicSharesEnabled?: boolean; redactionKeys?: string | null; allowedNetworks?: string | null };
+  data: { name?: string; retentionDays?: number | null; auditRetentionDays?: number | null; legalHold?: boolean; publicSharesEnabled?: boolean; redactionKeys?: string | null; allowedNetworks?: string | null };
 }) {
   return prisma.workspace.update({ where: { id }, data });
 }

@@ -14,6 +14,9 @@ export type UpdateMe = z.infer<typeof UpdateMeSchema>;
 export const UpdateWorkspaceSchema = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   retentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+  /** Audit rows older than this many days are purged (null: kept forever), unless `legalHold` (owner only) is on. */
+  auditRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+  legalHold: z.boolean().optional(),
   publicSharesEnabled: z.boolean().optional(),
   redactionKeys: z.array(z.string().trim().min(1).max(100)).max(200).nullable().optional(),
   /** CIDRs, addresses, host names or `*.domain` the console may reach although its network policy refuses them. */

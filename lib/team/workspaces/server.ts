@@ -76,6 +76,10 @@ export async function listTokens(principal: Principal): Promise<ApiTokenInfo[]> 
 
 /** A read-only token makes none: the gate refuses its writes (lib/core/access `gateRefusal`). */
 export async function createToken(principal: Principal, input: CreateToken) {
+  // An auditor's token reads, like the auditor: no API writes, no gateway.
+  if (principal.memberRole === "auditor" && (input.scopes.length !== 1 || input.scopes[0] !== "read")) {
+    throw new SwitchboardError("forbidden", 'An auditor\'s API tokens are read-only: create one with scope "read"', { requiredScope: "read" });
+  }
   const scope = formatTokenScopes(input.scopes);
   const issued = await issueToken({ workspaceId: principal.workspaceId, userId: principal.userId, name: input.name, scope });
   await audit(principal, { action: "token.created", target: { type: "token", id: issued.token.id, name: issued.token.name }, details: { scope, prefix: issued.token.prefix } });

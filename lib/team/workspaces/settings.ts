@@ -23,6 +23,8 @@ function effective(row: SettingsRow) {
   return {
     name: row.name,
     retentionDays: row.retentionDays,
+    auditRetentionDays: row.auditRetentionDays,
+    legalHold: row.legalHold,
     publicSharesEnabled: row.publicSharesEnabled,
     redactionKeys: redactionKeys(row.redactionKeys),
     allowedNetworks: row.allowedNetworks ? (JSON.parse(row.allowedNetworks) as string[]) : [],
@@ -65,6 +67,12 @@ export async function updateWorkspaceSettings(principal: Principal, input: Updat
   const data: Parameters<typeof q.updateWorkspace>[0]["data"] = {};
   if (input.name !== undefined) data.name = input.name;
   if (input.retentionDays !== undefined) data.retentionDays = input.retentionDays;
+  if (input.auditRetentionDays !== undefined) data.auditRetentionDays = input.auditRetentionDays;
+  if (input.legalHold !== undefined && input.legalHold !== before.legalHold) {
+    // A hold is what keeps evidence from the purge: only an owner sets or lifts it.
+    if (principal.role !== "owner") throw new SwitchboardError("forbidden", "Only an owner can set or lift the legal hold", { requiredRole: "owner" });
+    data.legalHold = input.legalHold;
+  }
   if (input.publicSharesEnabled !== undefined) data.publicSharesEnabled = input.publicSharesEnabled;
   if (input.redactionKeys !== undefined) data.redactionKeys = input.redactionKeys === null ? null : JSON.stringify(uniqueKeys(input.redactionKeys));
   if (input.allowedNetworks !== undefined) data.allowedNetworks = input.allowedNetworks.length ? JSON.stringify([...new Set(input.allowedNetworks)]) : null;

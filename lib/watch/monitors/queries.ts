@@ -159,3 +159,8 @@ export function closeIncident<T>({ id, at, within }: { id: string; at: Date; wit
 export function finishedRuns({ monitorId, since }: { monitorId: string; since: Date }) {
   return prisma.collectionRun.findMany({ where: { monitorId, startedAt: { gte: since }, finishedAt: { not: null }, status: { not: "interrupted" } }, select: { status: true, startedAt: true, finishedAt: true }, orderBy: { startedAt: "asc" } });
 }
+
+/** Open incidents of every workspace by kind (lib/core/metrics, at scrape time). */
+export function countOpenIncidents() {
+  return prisma.incident.groupBy({ by: ["kind"], where: { endedAt: null }, _count: { _all: true } });
+}

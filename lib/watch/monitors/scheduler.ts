@@ -3,6 +3,7 @@ import { roleAtLeast, type Principal, type Role } from "@/lib/core/access";
 import { reapExpiredRuns, startClaimedRun } from "@/lib/domains/collections/server";
 import { isDatabaseOutage, isUniqueViolation, retryOnOutage } from "@/lib/core/db/client";
 import { publish } from "@/lib/core/events/server";
+import { monitorRunFinished } from "@/lib/core/metrics";
 import { heartbeatMs, instanceId } from "@/lib/core/instances";
 import { afterRun } from "./incidents";
 import type { MonitorSchedule } from "./index";
@@ -83,7 +84,10 @@ export function monitorWork({ log = console.log }: { log?: (line: string) => voi
       if (!started) return;
       announce();
       void started.finished
-        .then((done) => (stopped ? undefined : retryOnOutage({ attempt: () => afterRun({ workspaceId: monitor.workspaceId, monitorId: monitor.id, run: done }), deadlineMs: AFTER_RUN_RETRY_MS })))
+        .then((done) => {
+          monitorRunFinished(done.status);
+          return stopped ? undefined : retryOnOutage({ attempt: () => afterRun({ workspaceId: monitor.workspaceId, monitorId: monitor.id, run: done }), deadlineMs: AFTER_RUN_RETRY_MS });
+        })
         .catch((err: unknown) => log(`[monitors] after run of ${monitor.id}: ${String(err)}`));
     } catch (err) {
       // Another instance recorded this due time (the unique key): it is theirs.

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "load_test" ADD COLUMN "lag" TEXT;
+
