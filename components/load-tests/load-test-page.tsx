@@ -23,6 +23,8 @@ const FIGURES: { label: string; value: (t: LoadTestDto) => string }[] = [
   { label: "p50", value: (t) => ms(t.p50) },
   { label: "p95", value: (t) => ms(t.p95) },
   { label: "p99", value: (t) => ms(t.p99) },
+  // Part of every figure above: near a step's p95, the console (or its machine), not the server, was busy.
+  { label: "Console's own delay (p95)", value: (t) => (t.lag ? ms(t.lag.p95) : "–") },
 ];
 
 /** One load test, live while it runs: figures overall and per step, errors by kind, the chart; compare with another. */

@@ -27,6 +27,10 @@ const env = {
   SWITCHBOARD_HEARTBEAT_MS: "300",
   SWITCHBOARD_RETENTION_INTERVAL_MS: "500",
   SWITCHBOARD_MONITORS: "off",
+  // The network's policy with one loopback address let through: the receivers' (127.0.0.1); any
+  // other address is refused, and the refusal is shown on 127.0.0.2 (traffic stays on loopback).
+  SWITCHBOARD_NETWORK_POLICY: "public",
+  SWITCHBOARD_ALLOWED_NETWORKS: "127.0.0.1/32",
 };
 const linesOf = (bodies: { body: string }[]) => bodies.flatMap((r) => r.body.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line));
 
@@ -51,6 +55,7 @@ describe("audit streaming and integrity", () => {
     api = setup.api;
     ownerToken = setup.token;
     workspaceId = setup.workspace.id as string;
+    expect((await api("PATCH", "/api/v1/workspace", { allowedNetworks: ["127.0.0.1/32"] })).status).toBe(200);
     member = apiClient(a.url, await insertMember(a.db, { workspaceId, userId: "u-mem", name: "Mem", email: "mem@example.com", role: "member" }));
   });
   afterAll(async () => {
@@ -124,7 +129,7 @@ describe("audit streaming and integrity", () => {
   });
 
   it("refuses what it must: a blocked address is a recorded delivery error, bad bodies 400, others' sinks 404, members 403", async () => {
-    const blocked = (await api("POST", "/api/v1/audit/sinks", { kind: "webhook", url: "http://169.254.169.254/latest" })).body.sink.id as string;
+    const blocked = (await api("POST", "/api/v1/audit/sinks", { kind: "webhook", url: `http://127.0.0.2:${new URL(receiver.url).port}/refused` })).body.sink.id as string;
     await touch();
     await waitFor(async () => /Blocked by the outbound network policy/.test((await sink(blocked)).lastError ?? ""), 20_000);
     expect((await api("GET", "/api/v1/me")).status).toBe(200);
