@@ -1,23 +1,10 @@
 import { createHash } from "node:crypto";
+import type { AuditRow } from "./queries";
 
 // Loaded by lib/start's jobs too (verify, retention): nothing here may import "server-only".
 
-/** What a chained audit row's hash covers, in a fixed order. */
-export interface ChainedContent {
-  workspaceId: string;
-  seq: number;
-  actorType: string;
-  actorId: string | null;
-  actorName: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  targetName: string | null;
-  details: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: Date;
-}
+/** What a chained audit row's hash covers (in a fixed order: see below): the row, its place and its time. */
+export type ChainedContent = Omit<AuditRow, "workspaceId"> & { workspaceId: string; seq: number; createdAt: Date };
 
 /** The hash before a workspace's first row. */
 export const GENESIS = "";
