@@ -5,7 +5,7 @@ await packPackage({
   dir: import.meta.dirname,
   name: "agent",
   label: "agent",
-  alsoFrom: ["lib/relay/protocol.ts"],
+  alsoFrom: ["lib/relay/protocol.ts", "lib/core/telemetry/conventions.ts"],
   versionConstant: "AGENT_VERSION",
   external: ["bufferutil", "utf-8-validate"],
   // ws loads optional native helpers with require().

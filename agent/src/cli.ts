@@ -6,6 +6,7 @@ import { agentCommand } from "./command";
 import { AgentLink } from "./link";
 import { log, setLogLevel } from "./log";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_MESSAGE_BYTES, DEAD_AFTER_MS, HEARTBEAT_MS } from "../../lib/relay/protocol";
+import { AgentTracer } from "./tracing";
 
 declare const AGENT_VERSION: string;
 const VERSION = typeof AGENT_VERSION === "string" ? AGENT_VERSION : "0.0.0-dev";
@@ -121,7 +122,9 @@ async function start(configFile: string | undefined, grace: string | undefined, 
   for (const s of config.skipped) log.warn(`skipped "${s.name}": ${s.reason}`);
   if (config.servers.size === 0) log.warn(`no runnable servers in ${config.file}`);
   const heartbeatMs = Number(process.env.SWITCHBOARD_AGENT_HEARTBEAT_MS) || HEARTBEAT_MS;
+  const tracer = AgentTracer.fromEnv(process.env, VERSION);
   const link = new AgentLink({
+    tracer,
     credentials,
     servers: config.servers,
     version: VERSION,
@@ -136,6 +139,7 @@ async function start(configFile: string | undefined, grace: string | undefined, 
   process.once("SIGTERM", stop);
   link.start();
   const result = await link.done;
+  await tracer?.shutdown();
   return result.code;
 }
 

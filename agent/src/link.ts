@@ -15,6 +15,7 @@ import type { Credentials } from "./credentials";
 import { log } from "./log";
 import { Sessions } from "./sessions";
 import type { ShutdownTimings } from "./process";
+import type { AgentTracer } from "./tracing";
 
 export interface LinkOptions {
   credentials: Credentials;
@@ -28,6 +29,7 @@ export interface LinkOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   timings?: ShutdownTimings;
+  tracer?: AgentTracer | null;
 }
 
 const HIGH_WATER = 4 * 1024 * 1024;
@@ -61,7 +63,7 @@ export class AgentLink {
   private finish!: (result: { code: number; reason: string }) => void;
 
   constructor(private readonly opts: LinkOptions) {
-    this.sessions = new Sessions(opts.servers, { send: (f) => this.send(f), holdInput: (w) => this.hold(w) }, opts.maxMessageBytes, opts.timings);
+    this.sessions = new Sessions(opts.servers, { send: (f) => this.send(f), holdInput: (w) => this.hold(w) }, opts.maxMessageBytes, opts.timings, opts.tracer);
     this.done = new Promise((resolve) => (this.finish = resolve));
   }
 

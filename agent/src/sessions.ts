@@ -4,6 +4,7 @@ import { log } from "./log";
 import { oversizedId } from "./framing";
 import { checkRoots } from "./roots";
 import { ServerProcess, type ShutdownTimings } from "./process";
+import type { AgentTracer } from "./tracing";
 
 const STDERR_FRAME_CHARS = 60_000;
 
@@ -32,6 +33,8 @@ export class Sessions {
     /** The cap on one message from a server; the link lowers it to the console's. */
     public maxBytes: number,
     private readonly timings?: ShutdownTimings,
+    /** Continues traced requests' traces to the server (./tracing.ts); absent without an OTLP endpoint. */
+    private readonly tracer?: AgentTracer | null,
   ) {}
 
   ids(): string[] {
@@ -58,6 +61,7 @@ export class Sessions {
       message: (message) => {
         const m = message as { id?: string | number; method?: string };
         if (m.method === "roots/list" && m.id !== undefined) this.rootsAsked.get(session)?.add(m.id);
+        this.tracer?.received(session, message);
         this.sink.send({ type: "message", session, message: message as { jsonrpc: "2.0" } });
       },
       stderr: (chunk) => {
@@ -80,6 +84,7 @@ export class Sessions {
       exit: (info) => {
         this.live.delete(session);
         this.rootsAsked.delete(session);
+        this.tracer?.ended(session, "process_exited");
         if (info.error) log.error(`[${serverName}] ${info.error}`);
         else log.info(`[${serverName}] exited (code ${info.code}, signal ${info.signal})`);
         this.sink.send({ type: "exit", session, code: info.code, signal: info.signal, stderrTail: info.stderrTail, ...(info.error ? { error: info.error.slice(0, 2000) } : {}) });
@@ -99,7 +104,8 @@ export class Sessions {
       this.sink.send({ type: "error", session, code: "unknown_session", message: "No such session on this agent (it may have ended)" });
       return;
     }
-    if (!proc.send(this.checkedRoots(session, proc.config.roots ?? [], message))) this.sink.holdInput(proc.drained());
+    const checked = this.checkedRoots(session, proc.config.roots ?? [], message);
+    if (!proc.send(this.tracer ? this.tracer.sending(session, proc.config.name, proc.pid, checked) : checked)) this.sink.holdInput(proc.drained());
   }
 
   /** The console's answer to a `roots/list` of the server, without the roots this machine refuses. */

@@ -22,7 +22,16 @@ export function CallMeta({ call }: { call: CallDto }) {
     ["Duration", formatDuration(call.durationMs)],
     ["Sizes", `${formatBytes(call.requestSize)} sent · ${formatBytes(call.resultSize)} received`],
     ["Request id", <code key="r">{call.requestId}</code>],
-    ["Trace id", <code key="t">{call.traceId}</code>],
+    [
+      "Trace id",
+      call.traceUrl ? (
+        <a key="t" href={call.traceUrl} target="_blank" rel="noopener noreferrer" className="text-accent hover:underline" data-testid="call-trace-link">
+          <code>{call.traceId}</code>
+        </a>
+      ) : (
+        <code key="t">{call.traceId}</code>
+      ),
+    ],
     ["Session", call.sessionId ? <code key="se">{call.sessionId}</code> : "—"],
   ];
   if (call.origin !== "user") rows.push(["Origin", call.origin]);

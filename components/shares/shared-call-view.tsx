@@ -28,6 +28,7 @@ function asCallDto(call: SharedCall): CallDto {
     isError: call.isError,
     requestId: "",
     traceId: "",
+    traceUrl: null,
     rerunOfId: null,
     origin: call.origin,
     sentInvalid: false,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { NextConfig } from "next";
 import { matchRoute, routeKeyOf } from "@/lib/core/routes";
+import { serveTraced, tracing } from "@/lib/core/telemetry";
 import { startTiming } from "@/lib/core/timing";
 import type { RouteHandler } from "./route";
 import { BufferedRequest, Reply, writeReply, type ApiRequest } from "./reply";
@@ -38,7 +39,8 @@ export function apiPipeline({ headers, modules = ROUTE_MODULES }: { headers: [st
     if (!PREFIXES.some((prefix) => url.startsWith(prefix)) || !METHODS.has(req.method ?? "")) return false;
     const found = matchRoute(url.split("?")[0]!);
     if (!found) return false;
-    void serve(req, res, moduleOf(found.route.pattern), routeKeyOf(req.method!, found.route), found.params, headers, t0).catch((err) => {
+    const run = () => serve(req, res, moduleOf(found.route.pattern), routeKeyOf(req.method!, found.route), found.params, headers, t0);
+    void (tracing() ? serveTraced(req, res, found.route.pattern, run) : run()).catch((err) => {
       console.error("[api] request failed", err);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(res.headersSent ? undefined : JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log" } }));

@@ -1,4 +1,5 @@
 import "server-only";
+import { hostContext } from "@/lib/core/telemetry";
 import type { Timing } from "@/lib/core/timing";
 import type { CallError } from "@/lib/domains/calls";
 import { beginHostCall, policyError, refuseHostCall } from "@/lib/domains/calls/server";
@@ -30,11 +31,15 @@ interface GatewayCallStart {
   virtualServer?: string | null;
   /** The rule holding the call for a person's approval. */
   policyRuleId?: string | null;
+  /** The host's request's `_meta` (its trace context, lib/core/telemetry `hostContext`). */
+  meta?: unknown;
 }
 
 /** One recorded gateway call: finished once, whichever way it ends. */
 export interface GatewayCall {
   readonly id: string;
+  /** Runs the request's way upstream in the call's span (the server's side joins the host's trace). */
+  traced<T>(fn: () => T): T;
   /** The arguments as history records them (secrets masked). */
   readonly params: string;
   progress(progress: Record<string, unknown>): void;
@@ -65,6 +70,7 @@ export async function beginGatewayCall(start: GatewayCallStart): Promise<Gateway
     credential: await start.credential,
     virtualServer: start.virtualServer ?? null,
     policyRuleId: start.policyRuleId ?? null,
+    trace: hostContext(start.meta),
   });
   let finished = false;
   const finish = (outcome: Parameters<typeof handle.finish>[0], timing?: Timing) => {
@@ -75,6 +81,7 @@ export async function beginGatewayCall(start: GatewayCallStart): Promise<Gateway
   return {
     id: handle.id,
     params: handle.params,
+    traced: handle.traced,
     progress: (progress) => {
       if (!finished) handle.progress(progress);
     },
@@ -100,6 +107,7 @@ export async function recordRefusal(start: GatewayCallStart, decision: PolicyDec
       credential: null,
       policyRuleId: decision.rule?.id ?? null,
       virtualServer: start.virtualServer ?? null,
+      trace: hostContext(start.meta),
     },
     policyError(decision),
   );

@@ -8,6 +8,7 @@ import { ProbeWatch } from "./probe-watch";
 import { ProgressRouter } from "./progress-router";
 import { RecordingTransport } from "./recording-transport";
 import { Session, type SessionHooks } from "./session";
+import { TracedTransport, tracedPeer } from "./traced-transport";
 import type { SessionTransportKind } from "./transports";
 import { fallsBackToSse, openUpstream } from "./upstream";
 import type { ConnectionConfig, TransportMode } from "./types";
@@ -89,7 +90,7 @@ async function attempt(
     timer = setTimeout(() => reject(connectTimeout(config.timeoutMs)), remaining);
   });
   const watch = plan.mayFallBack && kind === "relay" ? new ProbeWatch(session.transport) : null;
-  session.progressRouter = new ProgressRouter(decorate(watch ?? session.transport, config, hooks));
+  session.progressRouter = new ProgressRouter(decorate(watch ?? session.transport, config, hooks, kind));
   const { prior } = plan;
   const connecting = session.client.connect(session.progressRouter, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) });
   connecting.catch(() => {});
@@ -133,11 +134,13 @@ function fallbackFailed(primary: McpError, secondary: McpError): McpError {
 
 /**
  * What the SDK client talks through: the session's transport, recorded when someone listens to
- * traffic (header values are scrubbed from bodies), with the modern-era log level stamped on top.
- * `session.transport` stays the bare transport (its class decides HTTP DELETE and 404 handling).
+ * traffic (header values are scrubbed from bodies), traced around that (so the recording shows the
+ * trace context sent), with the modern-era log level stamped on top. `session.transport` stays
+ * the bare transport (its class decides HTTP DELETE and 404 handling).
  */
-function decorate(transport: Transport, config: ConnectionConfig, hooks: SessionHooks): Transport {
+function decorate(transport: Transport, config: ConnectionConfig, hooks: SessionHooks, kind: SessionTransportKind): Transport {
   const onTraffic = config.onTraffic;
   const recorded = onTraffic ? new RecordingTransport(transport, { sink: onTraffic, secrets: Object.values(config.headers), moreSecrets: config.trafficSecrets }) : transport;
-  return hooks.logLevel ? new LogLevelStamp(recorded, hooks.logLevel) : recorded;
+  const traced = new TracedTransport(recorded, tracedPeer(kind, config.url));
+  return hooks.logLevel ? new LogLevelStamp(traced, hooks.logLevel) : traced;
 }

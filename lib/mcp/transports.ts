@@ -6,6 +6,7 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { injectTraceHeaders, tracing } from "@/lib/core/telemetry/context";
 import { McpError } from "./errors";
 import type { HttpRecorder } from "./http";
 
@@ -26,9 +27,10 @@ export function parseEndpoint(url: string): URL {
 }
 
 /**
- * A transport for one session. Custom headers are added by its fetch, and only to requests for the
- * server's own origin: the SDK sends OAuth requests (discovery, token refresh) through the same
- * fetch, and a header saved for the server must never reach the authorization server. Headers the
+ * A transport for one session. Custom headers (and a traced call's `traceparent`) are added by its
+ * fetch, and only to requests for the server's own origin: the SDK sends OAuth requests (discovery,
+ * token refresh) through the same fetch, and a header saved for the server must never reach the
+ * authorization server. Headers the
  * SDK sets itself (session id, a bearer token) win, as they did with requestInit.
  */
 export function createHttpTransport(
@@ -38,10 +40,13 @@ export function createHttpTransport(
   recorder: HttpRecorder,
   authProvider?: OAuthClientProvider,
 ): Transport {
+  const own = Object.keys(headers).length > 0;
   const fetch: FetchLike = (input, init) => {
-    if (Object.keys(headers).length === 0 || new URL(String(input instanceof Request ? input.url : input)).origin !== url.origin) return recorder.fetch(input, init);
+    if ((!own && !tracing()) || new URL(String(input instanceof Request ? input.url : input)).origin !== url.origin) return recorder.fetch(input, init);
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
+    // A traced call's context (lib/mcp/traced-transport.ts) in the W3C headers too.
+    injectTraceHeaders(merged);
     return recorder.fetch(input, { ...init, headers: merged });
   };
   const auth = authProvider ? { authProvider } : {};

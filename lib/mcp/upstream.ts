@@ -4,6 +4,7 @@ import { createHttpRecorder, type HttpRecorder } from "./http";
 import { enterpriseProvider } from "./oauth-enterprise";
 import { machineProvider } from "./oauth-machine";
 import { ConsoleOAuthProvider } from "./oauth-provider";
+import { TracedTransport, tracedPeer } from "./traced-transport";
 import { createHttpTransport, parseEndpoint } from "./transports";
 import type { ConnectionConfig, TransportMode } from "./types";
 
@@ -32,11 +33,12 @@ export function fallsBackToSse(mode: TransportMode, err: unknown): boolean {
 }
 
 /**
- * A relayed session's upstream: the transport its mode starts with, and the legacy HTTP+SSE one to
+ * A relayed session's upstream (traced: lib/mcp/traced-transport.ts): the transport its mode starts with, and the legacy HTTP+SSE one to
  * switch to when its first request (initialize) fails by `fallsBackToSse`, else null.
  */
 export function openRelayedUpstream(config: UpstreamConfig, mode: TransportMode): { transport: Transport; fallback(err: unknown): Transport | null } {
-  const transport = openUpstream(config, mode === "sse" ? "sse" : "streamable-http").transport;
-  const fallback = (err: unknown) => (!config.createTransport && fallsBackToSse(mode, err) ? openUpstream(config, "sse").transport : null);
+  const open = (kind: "streamable-http" | "sse") => new TracedTransport(openUpstream(config, kind).transport, tracedPeer(config.createTransport ? "relay" : kind, config.url));
+  const transport = open(mode === "sse" ? "sse" : "streamable-http");
+  const fallback = (err: unknown) => (!config.createTransport && fallsBackToSse(mode, err) ? open("sse") : null);
   return { transport, fallback };
 }

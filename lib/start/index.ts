@@ -39,6 +39,7 @@ import { defineStateMetrics, metricsPipeline } from "./metrics";
 import { heartbeatMs } from "@/lib/core/instances";
 import { config, loadConfig } from "@/lib/core/config";
 import { startScheduler } from "@/lib/core/scheduler";
+import { startTracing, stopTracing } from "@/lib/core/telemetry";
 
 // After the grace period for requests in flight, the rest of a stop gets this long.
 const STOP_BOUND_MS = 15_000;
@@ -77,6 +78,14 @@ export async function start({ dev }: StartOptions): Promise<Console> {
   const { host: hostname, port } = loadConfig();
   secureDataFiles();
   const me = startRuntime({ instanceId: config().instanceId ?? undefined }).instanceId;
+  // Before anything serves: spans exported only when an OTLP endpoint is set (lib/core/telemetry).
+  startTracing({
+    export: (config().otlpEndpoint !== null || config().otlpTracesEndpoint !== null) && !config().otelSdkDisabled,
+    serviceName: config().otelServiceName,
+    instanceId: me,
+    payloads: config().tracePayloads,
+    origin: config().url?.replace(/\/+$/, "") ?? `http://${hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname}:${port}`,
+  });
   // lib/team/members' writes for lib/identity/auth and SSO, which sit below it.
   installMemberWrites();
   installCallStream();
@@ -194,6 +203,8 @@ export async function start({ dev }: StartOptions): Promise<Console> {
           // After the calls still running were marked interrupted: they are indexed too.
           if (!postgres && config().searchIndexMs > 0) await stopSearchIndexer();
           await cluster?.close();
+          // The spans of what just ended (interrupted calls among them) leave before the process does.
+          await stopTracing();
           return interrupted;
         })(),
         new Promise<number>((resolve) => setTimeout(() => (console.error(`Stopping took over ${STOP_BOUND_MS} ms; exiting anyway`), resolve(0)), STOP_BOUND_MS).unref()),

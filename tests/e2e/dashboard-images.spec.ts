@@ -1,8 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { ConsolePage } from "../pages/console-page";
 import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { insertCalls } from "../support/seed-calls";
 import { startEverything, type RunningServer } from "../support/servers";
+import { browserPage, expectAccessible } from "./support";
 
 // Issue 27, items 9 and 10: the dashboard counts a timeout as a failure, apart from errors, and
 // leaves it out of the durations; its axis labels stay on one line; a tiny image is shown at a
@@ -39,37 +40,12 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), everything?.stop()]);
 });
 
-async function signedIn(browser: Browser, theme: "light" | "dark", width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 1100 } });
-  await context.addInitScript(
-    ({ t, user }) => {
-      localStorage.setItem("theme", t);
-      localStorage.setItem(`theme:${user}`, t);
-    },
-    { t: theme, user: userId },
-  );
-  const page = await context.newPage();
-  await page.goto(`${sb.url}/sign-in`);
-  await page.getByLabel("Email").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: /sign in/i }).click();
-  await expect(page).toHaveURL(/\/servers/);
-  return page;
-}
-
-/** axe as tests/e2e/a11y.spec.ts runs it: nothing serious or critical. */
-async function axeClean(page: Page) {
-  await expect(page.getByRole("status").filter({ hasText: /Loading/ })).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`);
-  expect(serious).toEqual([]);
-}
-
 const figure = (page: Page, label: string) => page.getByRole("link", { name: new RegExp(`^${label}: `) });
 
 for (const theme of ["light", "dark"] as const) {
   test(`the dashboard counts a timeout as a failure apart from errors, with one-line axis labels (${theme})`, async ({ browser }) => {
-    const page = await signedIn(browser, theme);
+    const { page } = await browserPage(browser, { width: 1280, height: 1100, theme: { name: theme, user: userId } });
+    await new ConsolePage(page, sb.url).signIn(owner);
     await page.goto(`${sb.url}/dashboard?range=1h`);
     // 2 echoes, the timeout, the error, the image and the slow call: 2 of 6 failed.
     await expect(figure(page, "Calls")).toHaveAccessibleName("Calls: 6");
@@ -114,12 +90,13 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.getByTestId("history-row")).toHaveCount(1);
     await page.goBack();
     await expect(figure(page, "Timeouts")).toBeVisible();
-    await axeClean(page);
+    await expectAccessible(page, { loading: page.getByRole("status").filter({ hasText: /Loading/ }) });
     await page.context().close();
   });
 
   test(`a tiny image shows at a readable size and zooms in a dialog (${theme})`, async ({ browser }) => {
-    const page = await signedIn(browser, theme);
+    const { page } = await browserPage(browser, { width: 1280, height: 1100, theme: { name: theme, user: userId } });
+    await new ConsolePage(page, sb.url).signIn(owner);
     await page.goto(`${sb.url}/calls/${imageCallId}`);
     const zoom = page.getByRole("button", { name: /^Zoom image \(\d+ × \d+ px\)$/ });
     await expect(zoom).toBeVisible();
@@ -138,7 +115,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(dialog).toBeVisible();
     const large = (await dialog.getByRole("img").boundingBox())!;
     expect(large.width).toBeGreaterThan(shown.width * 2);
-    await axeClean(page);
+    await expectAccessible(page, { loading: page.getByRole("status").filter({ hasText: /Loading/ }) });
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
     // A click opens it too, and a click outside it (on the backdrop) closes it.
@@ -146,7 +123,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(dialog).toBeVisible();
     await page.mouse.click(5, 5);
     await expect(dialog).toBeHidden();
-    await axeClean(page);
+    await expectAccessible(page, { loading: page.getByRole("status").filter({ hasText: /Loading/ }) });
     await page.context().close();
   });
 }

@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { signedIn } from "./support";
 
 // Everyday use, third pass: alerts reach people inside the console (a count in the navigation, a
 // live notice for those who may act), one status word per server, a refused action's reason by tap
@@ -56,14 +57,6 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), everything?.stop(), doomed?.stop()]);
 });
 
-async function signedIn(browser: Browser, width: number, height: number, cookie?: string, opts: { hasTouch?: boolean } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, ...opts });
-  const jar = cookie ?? (await sessionCookie(sb.url, owner.email, owner.password));
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(jar.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
 /** Opens `path` and waits until the tab's live event stream answered, so nothing published afterwards is missed. */
 async function openLive(page: Page, path: string) {
   const stream = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/events");
@@ -81,9 +74,9 @@ async function describedBy(control: Locator): Promise<Locator> {
 const widthOf = (locator: Locator) => locator.evaluate((el) => el.getBoundingClientRect().width);
 
 test("a failing monitor brings a live notice and an unread count to those who may act on it, at 1366 and 390; opening Alerts marks them read", async ({ browser }) => {
-  const own = await signedIn(browser, 1366, 900);
-  const mem = await signedIn(browser, 390, 844, cookies.member);
-  const view = await signedIn(browser, 1366, 900, cookies.viewer);
+  const own = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
+  const mem = await signedIn(browser, sb.url, cookies.member, { width: 390, height: 844 });
+  const view = await signedIn(browser, sb.url, cookies.viewer, { width: 1366, height: 900 });
   await Promise.all([openLive(own.page, "/servers"), openLive(mem.page, "/servers"), openLive(view.page, "/monitors")]);
 
   const monitor = (await owner.api("POST", "/api/v1/monitors", { collectionId, name: "Morning monitor", schedule: { everySeconds: 5 } })).body.monitor;
@@ -141,7 +134,7 @@ test("a server that stopped answering has one status word everywhere, with its r
     [1366, 900],
     [390, 844],
   ] as const) {
-    const { context, page } = await signedIn(browser, width, height);
+    const { context, page } = await signedIn(browser, sb.url, owner, { width, height });
     await page.goto(`${sb.url}/servers/${deadId}`);
     const header = page.getByTestId("server-header");
     const word = header.getByTestId("server-status");
@@ -163,7 +156,7 @@ test("a server that stopped answering has one status word everywhere, with its r
 });
 
 test("a refused action says why when tapped on a phone, and from the keyboard", async ({ browser }) => {
-  const phone = await signedIn(browser, 390, 844, cookies.viewer, { hasTouch: true });
+  const phone = await signedIn(browser, sb.url, cookies.viewer, { width: 390, height: 844, hasTouch: true });
   await phone.page.goto(`${sb.url}/servers/${serverId}`);
   const reconnect = phone.page.getByRole("button", { name: "Reconnect", exact: true });
   await expect(reconnect).toHaveAccessibleDescription(/^Viewers can't connect servers/);
@@ -177,7 +170,7 @@ test("a refused action says why when tapped on a phone, and from the keyboard", 
   expect(shown.x + shown.width).toBeLessThanOrEqual(390);
   await phone.context.close();
 
-  const desk = await signedIn(browser, 1366, 900, cookies.viewer);
+  const desk = await signedIn(browser, sb.url, cookies.viewer, { width: 1366, height: 900 });
   await desk.page.goto(`${sb.url}/servers/${serverId}`);
   const edit = desk.page.getByRole("button", { name: "Edit", exact: true });
   const why = await describedBy(edit);
@@ -199,7 +192,7 @@ test("turning on 'require SSO' names the members it would lock out before saving
     [1366, 900],
     [390, 844],
   ] as const) {
-    const { context, page } = await signedIn(browser, width, height);
+    const { context, page } = await signedIn(browser, sb.url, owner, { width, height });
     await page.goto(`${sb.url}/settings/workspace`);
     const form = page.getByRole("form", { name: "Single sign-on rules" });
     await form.getByRole("checkbox", { name: /Require single sign-on/ }).check();

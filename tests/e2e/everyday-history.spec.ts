@@ -1,6 +1,7 @@
-import { expect, test, type Browser } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { expect, test } from "@playwright/test";
+import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { signedIn } from "./support";
 
 const SHOTS = "docs/screenshots";
 
@@ -23,14 +24,6 @@ async function startRun(variables: Record<string, unknown>): Promise<{ id: strin
   let run = { id, status: "running" };
   await waitFor(async () => (run = (await owner.api("GET", `/api/v1/runs/${id}`)).body.run).status !== "running", 20_000);
   return run;
-}
-
-async function signedIn(browser: Browser, width = 1366) {
-  const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 860 } });
-  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
 }
 
 test.beforeAll(async () => {
@@ -57,7 +50,7 @@ test.afterAll(async () => {
 });
 
 test("History shows people's work; the monitors' calls are one click away, in the URL", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner);
   await page.goto(`${sb.url}/history`);
   const rows = page.getByTestId("history-row");
   // The call made by hand and the two runs' steps; none of the monitor's.
@@ -83,7 +76,7 @@ test("History shows people's work; the monitors' calls are one click away, in th
   await context.close();
 
   // At 390 px the views stay reachable and the page does not scroll sideways.
-  const phone = await signedIn(browser, 390);
+  const phone = await signedIn(browser, sb.url, owner, { width: 390 });
   await phone.page.goto(`${sb.url}/history`);
   const link = phone.page.getByRole("navigation", { name: "Whose calls" }).getByRole("link", { name: "Monitors" });
   await expect(link).toBeInViewport();
@@ -94,7 +87,7 @@ test("History shows people's work; the monitors' calls are one click away, in th
 });
 
 test("a collection's recent runs and Compare list people's runs; Compare puts the earlier run as A", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner);
   await page.goto(`${sb.url}/collections/${collectionId}`);
   const runs = page.getByRole("list", { name: "Runs" }).getByRole("listitem");
   await expect(runs).toHaveCount(2);
@@ -124,7 +117,7 @@ test("a collection's recent runs and Compare list people's runs; Compare puts th
 });
 
 test("the collection page remembers the environment and stop-on-failure, so the next run has them", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner);
   await page.goto(`${sb.url}/collections/${collectionId}`);
   const panel = page.getByRole("region", { name: "Run" });
   await panel.getByLabel("Environment").selectOption("staging");
@@ -150,7 +143,7 @@ test("a monitor keeps its last settled state while a run is in progress; hours w
   });
   expect(slow.status, JSON.stringify(slow.body)).toBe(200);
   await waitFor(async () => (await owner.api("GET", `/api/v1/monitors/${monitorId}`)).body.monitor.lastRun?.status === "running", 20_000);
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner);
   await page.goto(`${sb.url}/monitors`);
   const row = page.getByTestId("monitor-row").filter({ hasText: "Smoke every 5 s" });
   await expect(row.getByTestId("run-status")).toHaveText("running", { timeout: 15_000 });
@@ -169,7 +162,7 @@ test("a monitor keeps its last settled state while a run is in progress; hours w
   await expect(legend.getByRole("listitem")).toHaveText(["up", "failing", "slow", "no data"]);
   await context.close();
 
-  const phone = await signedIn(browser, 390);
+  const phone = await signedIn(browser, sb.url, owner, { width: 390 });
   await phone.page.goto(`${sb.url}/monitors/${monitorId}`);
   const phoneLegend = phone.page.getByTestId("uptime-legend");
   await expect(phoneLegend).toBeVisible();

@@ -1,5 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { expect, test, type Page } from "@playwright/test";
+import { setupOwner, startConsole, waitFor, type ConsoleHandle } from "../support/console";
+import { signedIn } from "./support";
 
 // Issue 40, items 4 and 5: the palette finds the workspace's work by name, traffic reads newest
 // first, assertions are picked from a recorded result, labels show their variables filled in,
@@ -34,14 +35,6 @@ test.afterAll(async () => {
   await sb?.stop();
 });
 
-async function signedIn(browser: Browser, width = 1366) {
-  const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 900 } });
-  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
 async function openPalette(page: Page) {
   const palette = page.getByRole("dialog", { name: "Command palette" });
   // The shortcut works once the page is interactive: press until the palette opens.
@@ -53,7 +46,7 @@ async function openPalette(page: Page) {
 }
 
 test("palette: names first, descriptions by whole words, and collections, monitors, environments and runs found", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/servers`);
   const palette = await openPalette(page);
   const search = palette.getByRole("combobox");
@@ -87,7 +80,7 @@ test("palette: names first, descriptions by whole words, and collections, monito
 });
 
 test("step labels show their variables filled in, on the collection and on the run", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/collections/${collectionId}`);
   // The last run's environment (lyon) over the collection's own value (Paris).
   await expect(page.getByTestId("step-label")).toHaveText("Sum for Lyon");
@@ -104,7 +97,7 @@ test("step labels show their variables filled in, on the collection and on the r
 });
 
 test("traffic: newest first, older a page at a time, a jump to the oldest, new messages arrive at the top", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/servers/${demoId}`);
   await page.getByRole("tablist", { name: "Server views" }).getByRole("tab", { name: "Traffic" }).click();
   const rows = page.getByTestId("traffic-messages").getByTestId("traffic-row");
@@ -138,7 +131,7 @@ test("traffic: newest first, older a page at a time, a jump to the oldest, new m
 
 for (const width of [1366, 390]) {
   test(`assertions: a value clicked in the last recorded result fills its pointer and value, no error before typing (${width} px)`, async ({ browser }) => {
-    const { context, page } = await signedIn(browser, width);
+    const { context, page } = await signedIn(browser, sb.url, owner, { width, height: width < 768 ? 844 : 900 });
     await page.goto(`${sb.url}/collections/${collectionId}`);
     await page.getByRole("button", { name: "Edit step 1" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit step 1" });
@@ -174,7 +167,7 @@ for (const width of [1366, 390]) {
 }
 
 test("importing a collection whose name exists offers a new name, prefilled", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   const file = JSON.stringify((await owner.api("GET", `/api/v1/collections/${collectionId}/export`)).body);
   await page.goto(`${sb.url}/collections`);
   await page.getByLabel("Collection file to import").setInputFiles({ name: "weather.collection.json", mimeType: "application/json", buffer: Buffer.from(file) });

@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { signedIn } from "./support";
 
 // Theme, phone-width layout, the command palette and keyboard hints, as a daily user meets them.
 test.describe.configure({ mode: "serial" });
@@ -28,21 +29,6 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), everything?.stop()]);
 });
 
-async function signedIn(browser: Browser, opts: { width?: number; cookie?: string; apple?: boolean } = {}) {
-  const width = opts.width ?? 1280;
-  const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 860 } });
-  if (opts.apple) {
-    await context.addInitScript(() => {
-      Object.defineProperty(navigator, "platform", { get: () => "MacIntel" });
-      Object.defineProperty(navigator, "userAgentData", { get: () => ({ platform: "macOS" }) });
-    });
-  }
-  const cookie = opts.cookie ?? (await sessionCookie(sb.url, owner.email, owner.password));
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
 const palette = (page: Page) => page.getByRole("dialog", { name: "Command palette" });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
@@ -52,7 +38,7 @@ function savedTheme(page: Page) {
 }
 
 test("theme: system by default, a choice overrides it, is remembered per person, and is applied before any script of the app runs", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1280 });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(`${sb.url}/servers`);
   const themes = page.getByRole("group", { name: "Theme" });
@@ -105,7 +91,7 @@ test("theme: system by default, a choice overrides it, is remembered per person,
 test("theme: a choice saved in another browser is applied from the first paint of a page load here", async ({ browser }) => {
   // A fresh browser: nothing in its localStorage; the saved choice comes with the page (proxy.ts's sb-theme cookie).
   await owner.api("PATCH", "/api/v1/me", { theme: "dark" });
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1280 });
   try {
     await page.emulateMedia({ colorScheme: "light" });
     await page.route(`${sb.url}/servers`, async (route) => {
@@ -123,7 +109,7 @@ test("theme: a choice saved in another browser is applied from the first paint o
 });
 
 test("at 390 px the navigation is a drawer, tables are lists, dialogs fit, and the tool form and its result work", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, { width: 390 });
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390 });
   await page.goto(`${sb.url}/servers`);
   const menu = page.getByRole("button", { name: "Menu" });
   const main = page.getByRole("navigation", { name: "Main" });
@@ -177,7 +163,7 @@ test("at 390 px the navigation is a drawer, tables are lists, dialogs fit, and t
 });
 
 test("keyboard: skip link first, focus visible, header and theme reachable, the palette opens with Ctrl+K and jumps anywhere by fuzzy match", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1280 });
   await page.goto(`${sb.url}/servers`);
   await expect(page.getByRole("heading", { name: "Servers", level: 1 })).toBeVisible();
   await page.keyboard.press("Tab");
@@ -249,7 +235,7 @@ test("keyboard: skip link first, focus visible, header and theme reachable, the 
 });
 
 test("palette actions: add server, pair agent, run again, theme", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1280 });
   await page.goto(`${sb.url}/calls/${callId}`);
   await expect(page.getByRole("heading", { name: /get-sum/, level: 1 })).toBeVisible();
   const input = palette(page).getByRole("combobox");
@@ -281,7 +267,7 @@ test("palette actions: add server, pair agent, run again, theme", async ({ brows
 });
 
 test("a viewer's palette offers no action the role cannot take", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, { cookie: viewerCookie });
+  const { context, page } = await signedIn(browser, sb.url, viewerCookie, { width: 1280 });
   await page.goto(`${sb.url}/calls/${callId}`);
   await expect(page.getByRole("heading", { name: /get-sum/, level: 1 })).toBeVisible();
   await page.getByRole("button", { name: "Search…" }).click();
@@ -295,7 +281,7 @@ test("a viewer's palette offers no action the role cannot take", async ({ browse
 });
 
 test("on macOS the hints say ⌘ and ⌘K opens the palette", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, { apple: true });
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1280, mac: true });
   await page.goto(`${sb.url}/servers/${serverId}`);
   const search = page.getByRole("button", { name: "Search…" });
   await expect(search.getByTestId("kbd")).toHaveText("⌘K");

@@ -1,5 +1,6 @@
-import { expect, test, type Browser } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { expect, test } from "@playwright/test";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { signedIn } from "./support";
 
 // Issue 27: what a new teammate trips over in the first hour, each checked in a real browser.
 test.describe.configure({ mode: "serial" });
@@ -21,16 +22,8 @@ test.afterAll(async () => {
   await sb?.stop();
 });
 
-async function signedIn(browser: Browser, width = 1366) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
 test("palette: a tool named like the search comes first, loose matches and old calls below it", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/servers`);
   const palette = page.getByRole("dialog", { name: "Command palette" });
   // The shortcut works once the page is interactive: press until the palette opens.
@@ -53,7 +46,7 @@ test("palette: a tool named like the search comes first, loose matches and old c
 });
 
 test("Reconnect on a connected server says so, and what became of the old session", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/servers/${demoId}`);
   await expect(page.getByRole("button", { name: "Connect", exact: true })).toHaveCount(0);
   const reconnect = page.getByRole("button", { name: "Reconnect", exact: true });
@@ -81,7 +74,7 @@ test("a shared call of the demo server says where that server truly runs, on the
   await expect(facts).not.toContainText("Server URL");
   await stranger.close();
 
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/calls/${call.id}`);
   await page.getByRole("button", { name: "Share", exact: true }).click();
   await expect(page.getByRole("dialog")).toContainText("inside Switchboard: its built-in demo server");
@@ -93,7 +86,7 @@ test("a call's page says where its time went: console, network and server, the c
   expect((await owner.api("POST", `/api/v1/servers/${demoId}/ping`)).body.ping.health).toBe("healthy");
   const call = (await owner.api("POST", `/api/v1/servers/${demoId}/tools/call`, { name: "add", arguments: { a: 2, b: 3 } })).body.call;
   expect(call.timing.networkSource).toBe("ping");
-  const { context, page } = await signedIn(browser, 390);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390, height: 900 });
   await page.goto(`${sb.url}/calls/${call.id}`);
   const time = page.getByTestId("call-timing");
   await expect(time.getByRole("img")).toHaveAttribute("aria-label", /^Console [\d.]+ ms, Network [\d.]+ ms, Server [\d.]+ ms, of [\d.]+ ms in all$/);
@@ -115,7 +108,7 @@ test("a call's page says where its time went: console, network and server, the c
 test("history: the origin filter says what it shows, the search hint fits, re-runs link to their originals", async ({ browser }) => {
   const original = (await owner.api("GET", `/api/v1/calls?serverId=${demoId}&name=add`)).body.items.at(-1);
   const rerun = (await owner.api("POST", `/api/v1/calls/${original.id}/rerun`)).body.call;
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { height: 900 });
   await page.goto(`${sb.url}/history`);
   const origin = page.getByLabel("Origin");
   await expect(origin.locator("option:checked")).toHaveText("People's work");
@@ -138,7 +131,7 @@ test("history: the origin filter says what it shows, the search hint fits, re-ru
 
 test("compare at phone width keeps the A and B labels on every block", async ({ browser }) => {
   const [newer, older] = (await owner.api("GET", `/api/v1/calls?serverId=${demoId}&name=add`)).body.items;
-  const { context, page } = await signedIn(browser, 390);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390, height: 900 });
   await page.goto(`${sb.url}/history/compare?a=${newer.id}&b=${older.id}`);
   for (const side of ["A", "B"]) {
     await expect(page.getByRole("region", { name: `Call ${side}` })).toBeVisible();

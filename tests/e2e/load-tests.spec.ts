@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { expect, test } from "@playwright/test";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { expectAccessible, signedIn } from "./support";
 
 // Load tests in the browser: start one, watch its figures change live, see it complete with its chart; compare two.
 test.describe.configure({ mode: "serial" });
@@ -20,22 +20,8 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), everything?.stop()]);
 });
 
-async function signedIn(browser: Browser, width: number, height: number): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const jar = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(jar.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { page: await context.newPage(), close: () => context.close() };
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`);
-  expect(serious).toEqual([]);
-}
-
 test("a load test started in the browser shows its figures live, then completes with its chart", async ({ browser }) => {
-  const { page, close } = await signedIn(browser, 1366, 900);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
   await page.goto(`${sb.url}/load-tests`);
   await expect(page.getByRole("link", { name: "Load tests" })).toHaveAttribute("aria-current", "page");
   await page.getByRole("button", { name: "New load test" }).click();
@@ -68,7 +54,7 @@ test("compare with another test side by side; the pages work at 390 px", async (
   const started = await owner.api("POST", "/api/v1/load-tests", { call: { serverId, tool: "echo", arguments: { message: "hi" } }, users: 2, count: 100 });
   expect(started.status).toBe(202);
   await expect.poll(async () => (await owner.api("GET", `/api/v1/load-tests/${started.body.loadTest.id}`)).body.status).toBe("completed");
-  const { page, close } = await signedIn(browser, 390, 844);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 390, height: 844 });
   await page.goto(`${sb.url}/load-tests/${started.body.loadTest.id}`);
   await expect(page.getByTestId("load-test-status")).toHaveText("completed");
   await expect(page.getByTestId("figure-calls")).toHaveText("100");

@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { expect, test } from "@playwright/test";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { expectAccessible, signedIn } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -11,22 +11,6 @@ let everything: RunningServer;
 let owner: Awaited<ReturnType<typeof setupOwner>>;
 let serverId = "";
 let mockId = "";
-
-async function signedIn(browser: Browser, width = 1366) {
-  const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 860 }, acceptDownloads: true });
-  const cookie = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
-/** axe finds nothing serious or critical (as tests/e2e/a11y.spec.ts holds every other page). */
-async function accessible(page: Page, name: string) {
-  await expect(page.locator(".animate-pulse")).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`);
-  expect.soft(serious, name).toEqual([]);
-}
 
 test.beforeAll(async () => {
   [sb, everything] = await Promise.all([startConsole(), startEverything("streamableHttp")]);
@@ -42,13 +26,13 @@ test.afterAll(async () => {
 });
 
 test("a mock made from History's filters is listed with its endpoint, and exports the file the CLI serves", async ({ browser }) => {
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { acceptDownloads: true });
   await page.goto(`${sb.url}/history?serverId=${serverId}`);
   await expect(page.getByTestId("history-row")).toHaveCount(2);
   await page.getByRole("button", { name: "Make a mock…" }).click();
   const dialog = page.getByRole("dialog", { name: "Make a mock server" });
   await expect(dialog).toContainText("the calls the filters show");
-  await accessible(page, "make-a-mock dialog");
+  await expectAccessible(page, { name: "make-a-mock dialog", soft: true, loading: page.locator(".animate-pulse") });
   await dialog.getByLabel("Name").fill("echo mock");
   await dialog.getByRole("button", { name: "Make the mock" }).click();
   await expect(dialog.getByText(/1 to 100 of A-Z/)).toBeVisible();
@@ -66,7 +50,7 @@ test("a mock made from History's filters is listed with its endpoint, and export
   await expect(page.getByLabel("How to use the mock")).toContainText("mock serve mock.json --port 3999");
   await expect(page.getByLabel("When a call was not recorded")).toHaveValue("closest");
   await expect(page.getByRole("table", { name: "Recordings" }).getByRole("row")).toHaveCount(3);
-  await accessible(page, "mock page");
+  await expectAccessible(page, { name: "mock page", soft: true, loading: page.locator(".animate-pulse") });
 
   await page.getByRole("link", { name: "Mocks", exact: true }).first().click();
   const row = page.getByTestId("mock-row");
@@ -75,7 +59,7 @@ test("a mock made from History's filters is listed with its endpoint, and export
   await expect(row).toContainText("everything");
   await expect(row.getByText(/^\/mcp\/[^/]+\/mock\/echo-mock$/)).toBeVisible();
   await expect(row).toContainText("closest");
-  await accessible(page, "mocks page");
+  await expectAccessible(page, { name: "mocks page", soft: true, loading: page.locator(".animate-pulse") });
 
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Export echo-mock" }).click()]);
   expect(download.suggestedFilename()).toBe("echo-mock.mock.json");
@@ -91,15 +75,15 @@ test("a mock made from History's filters is listed with its endpoint, and export
 });
 
 test("on a phone: the list fits 390 px, the matching is edited and the mock deleted after a confirmation", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, 390);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390, acceptDownloads: true });
   await page.goto(`${sb.url}/mocks`);
   await expect(page.getByTestId("mock-row")).toContainText("echo-mock");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await accessible(page, "mocks page at 390 px");
+  await expectAccessible(page, { name: "mocks page at 390 px", soft: true, loading: page.locator(".animate-pulse") });
 
   await page.getByRole("link", { name: "echo-mock", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "echo-mock" })).toBeVisible();
-  await accessible(page, "mock page at 390 px");
+  await expectAccessible(page, { name: "mock page at 390 px", soft: true, loading: page.locator(".animate-pulse") });
   await page.getByLabel("When a call was not recorded").selectOption("exact");
   await page.getByLabel("Arguments to ignore").fill("message");
   await page.getByRole("button", { name: "Save matching" }).click();
@@ -123,7 +107,7 @@ test("a collection's run makes a mock of its calls, from the run page", async ({
   const steps = [{ serverId, method: "tools/call", name: "echo", arguments: { message: "from a run" } }];
   const collection = (await owner.api("POST", "/api/v1/collections", { name: "Echo smoke", steps })).body.collection.id;
   const runId = (await owner.api("POST", `/api/v1/collections/${collection}/runs`, {})).body.run.id;
-  const { context, page } = await signedIn(browser);
+  const { context, page } = await signedIn(browser, sb.url, owner, { acceptDownloads: true });
   await page.goto(`${sb.url}/runs/${runId}`);
   await expect(page.getByTestId("run-header-status")).toHaveText(/passed/);
   await page.getByRole("button", { name: "Make a mock" }).click();

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { ConsolePage } from "../pages/console-page";
+import { signedIn } from "./support";
 
 // The Policies page (docs/governance.md): an admin writes an argument rule, the tester names the
 // deciding rule, the default and a rollback change the answers; a viewer reads it all, read-only.
@@ -133,9 +134,7 @@ async function viewerPage(browser: Browser) {
   const invitation = (await owner.api("POST", "/api/v1/invitations", { email: "vera@example.com", role: "viewer" })).body.invitation;
   const token = new URL(invitation.url).pathname.split("/").pop();
   expect((await apiClient(sb.url)("POST", "/api/v1/invitations/accept", { token, name: "Vera Viewer", password: "viewer password 123" })).status).toBeLessThan(300);
-  const cookie = await sessionCookie(sb.url, "vera@example.com", "viewer password 123");
-  const context = await browser.newContext();
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return context.newPage();
+  // 1440×900: the config's viewport, which browser.newContext() gave this page before.
+  const { page } = await signedIn(browser, sb.url, { email: "vera@example.com", password: "viewer password 123" }, { width: 1440, height: 900 });
+  return page;
 }

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { expect, test, type Page } from "@playwright/test";
+import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startFixture, type RunningServer } from "../support/servers";
+import { expectAccessible, signedIn } from "./support";
 
 // The Quality tab: a snapshot's lint findings, its token cost per definition and the total's history.
 test.describe.configure({ mode: "serial" });
@@ -57,28 +57,13 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), fixture?.stop()]);
 });
 
-async function signedIn(browser: Browser, width: number, height: number): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const jar = await sessionCookie(sb.url, owner.email, owner.password);
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(jar.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { page: await context.newPage(), close: () => context.close() };
-}
-
-/** axe finds nothing serious or critical on the tab (the tags of tests/e2e/a11y.spec.ts). */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`);
-  expect(serious).toEqual([]);
-}
-
 async function openQuality(page: Page, id = serverId) {
   await page.goto(`${sb.url}/servers/${id}?tab=quality`);
   await expect(page.getByRole("tab", { name: "Quality" })).toHaveAttribute("aria-selected", "true");
 }
 
 test("at 1366 the tab shows the total, the seeded error first, the tools by cost, then the history of a change", async ({ browser }) => {
-  const { page, close } = await signedIn(browser, 1366, 900);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
   const before = await lint();
   expect(before.findings.map((f) => `${f.severity} ${f.rule} ${f.item}`)).toEqual(
     expect.arrayContaining(["error schema-dialect tool:convert", "warning description-missing tool:ping", "info read-only-hint tool:get_forecast"]),
@@ -146,7 +131,7 @@ test("at 1366 the tab shows the total, the seeded error first, the tools by cost
 });
 
 test("at 390 nothing scrolls sideways and the findings read in full", async ({ browser }) => {
-  const { page, close } = await signedIn(browser, 390, 844);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 390, height: 844 });
   await openQuality(page);
   const first = page.getByRole("region", { name: "Findings" }).getByRole("list", { name: / found$/ }).getByRole("listitem").first();
   await expect(first).toContainText("schema-dialect");
@@ -170,7 +155,7 @@ test("at 390 nothing scrolls sideways and the findings read in full", async ({ b
 
 test("a server with no snapshot says to connect it, and Connect lints it", async ({ browser }) => {
   const id = (await owner.api("POST", "/api/v1/servers", { name: "weather-fresh", url: fixture.url })).body.server.id as string;
-  const { page, close } = await signedIn(browser, 1366, 900);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
   await openQuality(page, id);
   await expect(page.getByText("No snapshot yet")).toBeVisible();
   await expect(page.getByText(/^Connect it to lint its definitions/)).toBeVisible();
@@ -183,7 +168,7 @@ test("a server with no snapshot says to connect it, and Connect lints it", async
 
 test("a collection step's lint assertion is offered in its editor, and a run past the budget fails naming the errors (390 px)", async ({ browser }) => {
   const id = (await owner.api("POST", "/api/v1/collections", { name: "Lint gate", steps: [{ serverId, method: "tools/list" }] })).body.collection.id as string;
-  const { page, close } = await signedIn(browser, 390, 844);
+  const { page, close } = await signedIn(browser, sb.url, owner, { width: 390, height: 844 });
   await page.goto(`${sb.url}/collections/${id}`);
   await page.getByRole("button", { name: "Edit step 1" }).click();
   const dialog = page.getByRole("dialog", { name: "Edit step 1" });

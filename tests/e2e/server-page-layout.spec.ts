@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
+import { signedIn } from "./support";
 
 // Issue 27, items 2 and 4: the server page's header is compact and the result lands where the eye
 // is; a viewer sees why each control is off, and is not offered what the role can never do.
@@ -32,14 +33,6 @@ test.afterAll(async () => {
   await Promise.all([sb?.stop(), everything?.stop()]);
 });
 
-async function signedIn(browser: Browser, width: number, height: number, cookie?: string) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const jar = cookie ?? (await sessionCookie(sb.url, owner.email, owner.password));
-  const host = new URL(sb.url).hostname;
-  await context.addCookies(jar.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
-  return { context, page: await context.newPage() };
-}
-
 /** Opens echo on the server page and runs it with `message` (`runAtBottom`: from Run at the screen's bottom edge); answers the result. */
 async function runEcho(page: Page, message: string, opts: { runAtBottom?: boolean } = {}): Promise<Locator> {
   await page.goto(`${sb.url}/servers/${serverId}`);
@@ -60,7 +53,7 @@ async function runEcho(page: Page, message: string, opts: { runAtBottom?: boolea
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 test("at 1366×900 the header is one compact band and the result lands beside the form, in view, without scrolling", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, 1366, 900);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
   const result = await runEcho(page, "beside the form");
 
   // Everything above the tabs (name, status, endpoint, actions, health, session details, roots) fits ~160 px.
@@ -89,7 +82,7 @@ test("at 1366×900 the header is one compact band and the result lands beside th
 });
 
 test("at 390×844 the result is scrolled into view after Run, and focus goes with it", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, 390, 844);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390, height: 844 });
   const result = await runEcho(page, "from a phone", { runAtBottom: true });
   await expect(result).toBeInViewport();
   await expect(page.getByTestId("result-pane")).toBeFocused();
@@ -99,7 +92,7 @@ test("at 390×844 the result is scrolled into view after Run, and focus goes wit
 });
 
 test("at 390×844 no tab of the server page scrolls sideways", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, 390, 844);
+  const { context, page } = await signedIn(browser, sb.url, owner, { width: 390, height: 844 });
   await page.goto(`${sb.url}/servers/${serverId}`);
   const views = page.getByRole("tablist", { name: "Server views" }).getByRole("tab");
   await expect(views.first()).toBeVisible();
@@ -131,7 +124,7 @@ test("compare page screenshots at 1366 and 390", async ({ browser }) => {
     [1366, 900],
     [390, 844],
   ] as const) {
-    const { context, page } = await signedIn(browser, width, height);
+    const { context, page } = await signedIn(browser, sb.url, owner, { width, height });
     await page.goto(`${sb.url}/history/compare?a=${calls[0]}&b=${calls[1]}`);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(page.locator(".animate-pulse")).toHaveCount(0);
@@ -142,7 +135,7 @@ test("compare page screenshots at 1366 and 390", async ({ browser }) => {
 });
 
 test("a viewer sees why each control is off, and is not offered New server nor the Invite form", async ({ browser }) => {
-  const { context, page } = await signedIn(browser, 1366, 900, viewerCookie);
+  const { context, page } = await signedIn(browser, sb.url, viewerCookie, { width: 1366, height: 900 });
   await page.goto(`${sb.url}/servers/${serverId}`);
   const reasons: [Locator, RegExp][] = [
     [page.getByRole("button", { name: "Reconnect", exact: true }), /^Viewers can't connect servers — members, admins and the owner can; ask an admin/],
@@ -188,7 +181,7 @@ test("a viewer sees why each control is off, and is not offered New server nor t
   await context.close();
 
   // The owner is offered both.
-  const own = await signedIn(browser, 1366, 900);
+  const own = await signedIn(browser, sb.url, owner, { width: 1366, height: 900 });
   await own.page.goto(`${sb.url}/settings/members`);
   await expect(own.page.getByRole("heading", { name: "Invite someone" })).toBeVisible();
   await own.page.goto(`${sb.url}/servers`);

@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiClient, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { startEverything, type RunningServer } from "../support/servers";
 import { ConsolePage } from "../pages/console-page";
 import { LivePage } from "../pages/live-page";
+import { expectAccessible, signedIn } from "./support";
 
 // Issue 27, item 11: the traffic panel sends a recorded request again (as it was, or edited)
 // through the call API, so it is recorded as a call; a pinned message stays on top.
@@ -98,8 +98,7 @@ test("Replay and Edit and send are recorded as calls; invalid JSON sends nothing
   await expect(response.getByTestId("replay-unavailable")).toHaveAttribute("title", "Cannot be sent again: a response is not a request: only requests the console sent can be sent again");
   await expect(response.getByRole("button", { name: "Replay" })).toHaveCount(0);
 
-  const axe = await new AxeBuilder({ page }).include('section[aria-label="Traffic"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await expectAccessible(page, { include: 'section[aria-label="Traffic"]' });
 });
 
 test("a pinned message stays on top across a reload", async ({ page }) => {
@@ -124,8 +123,7 @@ test("a pinned message stays on top across a reload", async ({ page }) => {
   const firstRow = await page.getByTestId("traffic-row").first().boundingBox();
   expect(box!.y).toBeLessThan(firstRow!.y);
 
-  const axe = await new AxeBuilder({ page }).include('section[aria-label="Traffic"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await expectAccessible(page, { include: 'section[aria-label="Traffic"]' });
 
   await pinned.getByRole("button").first().click();
   await pinned.getByRole("button", { name: "Unpin" }).click();
@@ -137,11 +135,8 @@ test("a viewer may pin but not replay", async ({ browser }) => {
   const invited = await owner.api("POST", "/api/v1/invitations", { email: "vic@example.com", role: "viewer" });
   const accepted = await apiClient(sb.url)("POST", "/api/v1/invitations/accept", { token: invited.body.invitation.url.split("/invite/")[1], name: "Vic", password: "password-vic-123" });
   expect(accepted.status).toBe(200);
-  const cookie = await sessionCookie(sb.url, "vic@example.com", "password-vic-123");
-  const context = await browser.newContext();
-  const url = new URL(sb.url);
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), domain: url.hostname, path: "/" })));
-  const page = await context.newPage();
+  // 1440×900: the config's viewport, which browser.newContext() gave this page before.
+  const { context, page } = await signedIn(browser, sb.url, { email: "vic@example.com", password: "password-vic-123" }, { width: 1440, height: 900 });
   const request = await openRequest(page);
   await expect(request.getByRole("button", { name: "Replay" })).toHaveAttribute("aria-disabled", "true");
   await expect(request.getByRole("button", { name: "Edit and send…" })).toHaveAttribute("aria-disabled", "true");

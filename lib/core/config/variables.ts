@@ -29,6 +29,13 @@ const databaseUrl: Read<string> = (t) => {
   return t.trim();
 };
 
+/** A link to a trace in the operator's tracing tool, with `{traceId}` where the id goes. */
+const traceLinkTemplate: Read<string> = (t) => {
+  if (!t.includes("{traceId}")) throw new Error("must contain {traceId} where the trace id goes");
+  url(HTTP)(t.replaceAll("{traceId}", "0"));
+  return t.trim();
+};
+
 /** Every variable the console reads, by the field of `config()` that holds it. */
 export const VARIABLES = {
   // Listening and the network
@@ -47,6 +54,13 @@ export const VARIABLES = {
   // GET /metrics (docs/operations.md, "Metrics"): neither set, the endpoint does not exist.
   metricsToken: v("SWITCHBOARD_METRICS_TOKEN", text, null, "– (no token)"),
   metricsLoopback: v("SWITCHBOARD_METRICS_LOOPBACK", flag, false, "`0`"),
+  // Traces (docs/operations.md, "Traces"): the OpenTelemetry variables; the exporter reads the rest of OTEL_EXPORTER_OTLP_* itself.
+  otlpEndpoint: v("OTEL_EXPORTER_OTLP_ENDPOINT", url(HTTP), null, "– (no traces)"),
+  otlpTracesEndpoint: v("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", url(HTTP), null, "–"),
+  otelServiceName: v("OTEL_SERVICE_NAME", trimmed, "switchboard"),
+  otelSdkDisabled: v("OTEL_SDK_DISABLED", (t) => t.trim().toLowerCase() === "true", false, "`false`"),
+  tracePayloads: v("SWITCHBOARD_TRACE_PAYLOADS", flag, false, "`0`"),
+  traceLink: v("SWITCHBOARD_TRACE_LINK", traceLinkTemplate, null, "–"),
   sourceMaps: v("SWITCHBOARD_SOURCE_MAPS", oneOf(["own", "all"] as const), "own"),
   // The database and secrets
   databaseUrl: v("DATABASE_URL", databaseUrl, null, "`file:./data/switchboard.db`"),

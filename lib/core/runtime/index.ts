@@ -98,6 +98,8 @@ interface Pieces {
   outboundAgents: unknown;
   /** lib/core/net: whether the bad-entry warning about SWITCHBOARD_ALLOWED_NETWORKS was logged. */
   allowedNetworksWarned: unknown;
+  /** lib/core/telemetry: whether spans are exported, the permalink origin, the SDK's shutdown. */
+  telemetry: unknown;
   /** lib/domains/calls: each workspace's stored-call count, briefly cached (the history quota). */
   callQuotaCounts: unknown;
   /** lib/team/workspaces: the signed-in person's theme for page loads, by session cookie, briefly cached (cleared on a theme write). */

@@ -1,9 +1,13 @@
 import type { CallCredential, CallDto, CallError, CallMethod, CallOrigin, CallProgress, CallStatus, CallSummary, CallTiming, TaskStatus } from "./index";
+import { config } from "@/lib/core/config";
 import type { Progress } from "@/lib/mcp/server";
 import type { CallCompletion, PendingCall } from "./journal";
 import type { CallRow, CallSummaryRow } from "./queries";
 
 type Common = Omit<CallRow, "params" | "result" | "timing">;
+
+/** Where the call's trace is shown (SWITCHBOARD_TRACE_LINK, `{traceId}` replaced), if that is set. */
+const traceLink = (traceId: string) => config().traceLink?.replaceAll("{traceId}", traceId) ?? null;
 
 /** A call's review for its DTO; a call just made has none. */
 type Review = Pick<CallDto, "tags" | "starred" | "noteCount">;
@@ -25,6 +29,7 @@ function common(row: Common, review: Review): Omit<CallDto, "params" | "result" 
     isError: row.isError,
     requestId: row.requestId,
     traceId: row.traceId,
+    traceUrl: traceLink(row.traceId),
     rerunOfId: row.rerunOfId,
     origin: row.origin as CallOrigin,
     client: row.client,

@@ -8,6 +8,8 @@ import { recordFailedCall, recordPending, recordProgress } from "./journal";
 import { callSecrets, recordedText } from "./redacted";
 import { callCompletion, pendingCall } from "./row";
 import { takeCallRoom } from "./quota";
+import type { Context, Link } from "@opentelemetry/api";
+import { startCallSpan, type CallSpan } from "@/lib/core/telemetry";
 import type { Timing } from "@/lib/core/timing";
 import { recordedTiming, type UpstreamSplit } from "./timing";
 
@@ -27,12 +29,16 @@ interface RelayedCall {
   virtualServer?: string | null;
   /** The rule that refused the call, or holds it for approval (lib/domains/policies). */
   policyRuleId?: string | null;
+  /** The trace the host's request continues (lib/core/telemetry `hostContext`): its `_meta`'s, or the HTTP request's. */
+  trace?: { parent: Context; links: Link[] };
 }
 
 export type HostCallOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
 
 interface RelayedCallHandle {
   id: string;
+  /** Runs `fn` (the request's way upstream) in the call's span, so the server's side joins its trace. */
+  traced<T>(fn: () => T): T;
   /** The arguments as history records them (secrets masked): what an approver is shown. */
   params: string;
   progress(progress: Record<string, unknown>): void;
@@ -48,16 +54,22 @@ export async function beginHostCall(call: RelayedCall): Promise<RelayedCallHandl
   await takeCallRoom(call.server.workspaceId);
   const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
   const secrets = await callSecrets(where);
-  const { server, params, ...asked } = call;
+  const { server, params, trace, ...asked } = call;
+  const span = spanOf(call);
   const startedAt = new Date();
-  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt });
-  await recordPending(pending);
+  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt, traceId: span.traceId });
+  await recordPending(pending).catch((err: unknown) => {
+    span.fail(err);
+    throw err;
+  });
+  span.identify(pending);
   const { id } = pending;
   const t0 = performance.now();
   let progressWrite: Promise<unknown> = Promise.resolve();
   return {
     id,
     params: pending.params,
+    traced: span.run,
     progress(progress) {
       progressWrite = progressWrite.then(() => recordProgress(id, recordedText(JSON.stringify(progress), secrets))).catch(() => undefined);
     },
@@ -67,7 +79,9 @@ export async function beginHostCall(call: RelayedCall): Promise<RelayedCallHandl
       const durationMs = performance.now() - t0;
       const outcome = "result" in ended ? { status: ended.result.isError === true ? ("error" as const) : ("ok" as const), result: ended.result } : ended;
       const secretsNow = await callSecrets(where).catch(() => secrets);
-      await completeDurably(id, callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs, timing: recorded }));
+      const completion = callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs, timing: recorded });
+      span.end(completion);
+      await completeDurably(id, completion);
     },
   };
 }
@@ -76,9 +90,17 @@ export async function beginHostCall(call: RelayedCall): Promise<RelayedCallHandl
 export async function refuseHostCall(call: RelayedCall, error: CallError): Promise<string> {
   const where = { workspaceId: call.server.workspaceId, serverId: call.server.id, row: call.server };
   const secrets = await callSecrets(where);
-  const { server, params, ...asked } = call;
+  const { server, params, trace, ...asked } = call;
+  const span = spanOf(call);
   const startedAt = new Date();
-  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt });
-  await recordFailedCall({ ...pending, ...callCompletion({ outcome: { status: "denied", error }, secrets, startedAt, durationMs: 0 }) });
+  const pending = pendingCall({ ...asked, workspaceId: server.workspaceId, serverId: server.id, sessionId: null, params, secrets, requestId: crypto.randomUUID(), sentInvalid: false, startedAt, traceId: span.traceId });
+  const completion = callCompletion({ outcome: { status: "denied", error }, secrets, startedAt, durationMs: 0 });
+  span.identify(pending);
+  span.end(completion);
+  await recordFailedCall({ ...pending, ...completion });
   return pending.id;
+}
+
+function spanOf(call: RelayedCall): CallSpan {
+  return startCallSpan({ method: call.method, name: call.name, origin: call.origin, client: call.client, parent: call.trace?.parent, links: call.trace?.links });
 }

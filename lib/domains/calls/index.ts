@@ -85,6 +85,8 @@ export interface CallDto {
   isError: boolean;
   requestId: string;
   traceId: string;
+  /** The trace in the operator's tracing tool (SWITCHBOARD_TRACE_LINK), else null. */
+  traceUrl: string | null;
   rerunOfId: string | null;
   /** "user" (UI or API), "app" (an MCP App in a result), "card" (a UI card action), "subscription" (a re-read after an update), "gateway" (another MCP host through /mcp), "collection" (a step of a run people started) or "monitor" (a step of a monitor's run). */
   origin: CallOrigin;

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import type { credentialUsed } from "@/lib/domains/server-oauth/server";
 import type { SecretValues } from "@/lib/core/redaction";
 import { instanceId } from "@/lib/core/instances";
+import { activeTraceId } from "@/lib/core/telemetry";
 import type { CallError, CallMethod, CallOrigin, CallStatus } from "./index";
 import type { CallCompletion, PendingCall } from "./journal";
 import { recordedRequest, recordedText } from "./redacted";
@@ -36,6 +37,8 @@ export interface CallRequestRow {
   policyRuleId?: string | null;
   /** Calls through a virtual server: its name. */
   virtualServer?: string | null;
+  /** The call's trace (lib/core/telemetry); else the active span's, else a fresh id. */
+  traceId?: string;
 }
 
 /** The one builder of a call's pending row: what the journal writes before the request leaves. */
@@ -51,7 +54,7 @@ export function pendingCall(call: CallRequestRow): PendingCall {
     method: call.method,
     ...recordedRequest({ name: call.name, params: call.params, secrets: call.secrets, own: call.own }),
     requestId: call.requestId,
-    traceId: crypto.randomBytes(16).toString("hex"),
+    traceId: call.traceId ?? activeTraceId() ?? crypto.randomBytes(16).toString("hex"),
     rerunOfId: call.rerunOfId ?? null,
     origin: call.origin,
     parentCallId: call.parentCallId ?? null,

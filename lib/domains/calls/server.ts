@@ -38,6 +38,7 @@ export { purgeServerCalls } from "./queries";
 export { takeCallRoom } from "./quota";
 import { validateArguments } from "@/lib/core/json-schema";
 import { piece } from "@/lib/core/runtime";
+import { startCallSpan, type CallSpan } from "@/lib/core/telemetry";
 
 interface CallRequest {
   serverId: string;
@@ -68,6 +69,14 @@ const running = () => piece("runningCalls", () => new Map<string, AbortControlle
  * the request leaves and completed after. MCP-level failures are data on the call, not throws.
  */
 export async function runCall(principal: Principal, req: CallRequest): Promise<CallDto> {
+  const span = startCallSpan({ method: req.method, name: req.name, origin: req.origin ?? "user" });
+  return span.run(() => sendCall(principal, req, span)).catch((err: unknown) => {
+    span.fail(err);
+    throw err;
+  });
+}
+
+async function sendCall(principal: Principal, req: CallRequest, span: CallSpan): Promise<CallDto> {
   // Each stage runs to where the next begins, so the stages add up to the call's time.
   const timing = req.timing ?? new Timing();
   let at = performance.now();
@@ -109,6 +118,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     parentCallId: req.parentCallId,
     client: null,
     policyRuleId: ruleOf(decision),
+    traceId: span.traceId,
   };
   if (decision.effect === "deny") await refuseCall(asked, decision);
 
@@ -128,6 +138,8 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
     const call = pendingCall({ ...asked, sessionId: null, credential: null, sentInvalid: false, startedAt: now });
     const completion = callCompletion({ outcome: { status, error }, secrets, startedAt: now, durationMs: 0, timing: recordedTiming(timing) });
     await recordFailedCall({ ...call, ...completion });
+    span.identify(call);
+    span.end(completion);
     timing.since("journal", at);
     return toCallDto(completedRow(call, completion, { name: server.name, lastProgress: null }));
   }
@@ -152,6 +164,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   at = timing.since("session", at);
   const pending = pendingCall({ ...asked, sessionId: live.sessionId, credential, sentInvalid, startedAt });
   await recordPending(pending);
+  span.identify(pending);
   at = timing.since("journal", at);
   const key = `${principal.workspaceId}:${requestId}`;
   const controller = new AbortController();
@@ -181,6 +194,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
         const call = { id: pending.id, workspaceId: principal.workspaceId, serverId: server.id, requestId };
         await recordState(call, started.task);
         followTask(pending.id, started.task.pollIntervalMs);
+        span.end({ status: "task", isError: false, error: null, result: null });
         return getCall(principal, pending.id);
       }
       outcome = { status: started.result.isError === true ? "error" : "ok", result: started.result };
@@ -203,6 +217,7 @@ export async function runCall(principal: Principal, req: CallRequest): Promise<C
   at = timing.since("session", at);
   const completion = callCompletion({ outcome, secrets: secretsNow, startedAt, durationMs, timing: recordedTiming(timing, { pingMs: lastPingMs(live.sessionId) }) });
   await completeDurably(pending.id, completion);
+  span.end(completion);
   at = timing.since("journal", at);
   const dto = toCallDto(completedRow(pending, completion, { name: server.name, lastProgress }));
   timing.since("render", at);

@@ -251,7 +251,8 @@ export class BridgeScope {
     const pooled = this.watch(member);
     const credential = (pooled.credential ??= credentialOf(member.server));
     const { hold } = member;
-    const call = await beginGatewayCall({ server: member.server, principal: who, method, name, params, client, credential, virtualServer: this.target.virtual?.name ?? null, policyRuleId: hold?.rule?.id ?? null }).catch((err: unknown) => {
+    const started = { server: member.server, principal: who, method, name, params, client, credential, meta: ctx.mcpReq._meta };
+    const call = await beginGatewayCall({ ...started, virtualServer: this.target.virtual?.name ?? null, policyRuleId: hold?.rule?.id ?? null }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
@@ -263,7 +264,7 @@ export class BridgeScope {
     // A host that can answer the server's requests: the call gets a capable connection of its own.
     if (this.caps) {
       const checkout = (holder: ServerRequestHandler) => this.adopt(checkoutUpstream(member.server, who.limitKey, holder), member);
-      return startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps, checkout }, ctx, mint);
+      return call.traced(() => startInputCall({ principalKey: who.limitKey, method, name, params, server: member.server, call, caps: this.caps!, checkout }, ctx, mint));
     }
     const onProgress =
       progressToken === undefined
@@ -273,7 +274,7 @@ export class BridgeScope {
             void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...progress } }).catch(() => undefined);
           };
     try {
-      const result = await connection.request(method, params, { signal: ctx.mcpReq.signal, ...(onProgress ? { onProgress } : {}) });
+      const result = await call.traced(() => connection.request(method, params, { signal: ctx.mcpReq.signal, ...(onProgress ? { onProgress } : {}) }));
       call.answered(result);
       return result;
     } catch (err) {

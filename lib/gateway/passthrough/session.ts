@@ -190,7 +190,7 @@ export class PassthroughSession {
     if (progressToken !== undefined) this.progress.set(progressToken, request.id);
     if (hold && call && !(await this.approved(request, flight, call, hold, progressToken))) return;
     try {
-      await this.send(request);
+      await (call ? call.traced(() => this.send(request)) : this.send(request));
     } catch (err) {
       const flight = this.inFlight.get(request.id);
       if (flight) this.forget(request.id, flight);
