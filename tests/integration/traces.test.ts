@@ -52,7 +52,7 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     const otel = { ...OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
-    s = await scene({ ...otel, OTEL_SERVICE_NAME: "switchboard-under-test" }, otel);
+    s = await scene({ ...otel, OTEL_SERVICE_NAME: "switchboard-under-test", SWITCHBOARD_TRACE_LINK: "http://127.0.0.1:16686/trace/{traceId}" }, otel);
     host = new Client({ name: "traced-host", version: "1.0" });
     await host.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
   });
@@ -103,6 +103,7 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
     expect(gateway.attributes["switchboard.call.url"]).toBe(`${s.sb.url}/calls/${call.id}`);
     expect(upstream.attributes["switchboard.call.url"]).toBe(gateway.attributes["switchboard.call.url"]);
     expect(call.traceId).toBe(traced.traceId);
+    expect(call.traceUrl).toBe(`http://127.0.0.1:16686/trace/${traced.traceId}`);
 
     // The stdio server read the agent's span as the parent of its work.
     const sent = s.written().find((m) => m.method === "tools/call" && m.params?.arguments?.message === marker)!;
@@ -164,10 +165,37 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
     // A tool that does not exist: the server's JSON-RPC error is the span's error.type and status.
     const failing = hostTraceparent();
     await s.api("POST", `/api/v1/servers/${s.id}/tools/call`, { name: "no-such-tool", arguments: {}, skipValidation: true }, { traceparent: failing.traceparent });
+    // Trace context that does not parse, or is huge, is no context: the call is served and gets a trace of its own.
+    for (const hostile of ["00-not-a-trace-01", `00-${"f".repeat(32)}-${"0".repeat(16)}-01`, "x".repeat(7000)]) {
+      const served = await s.api("POST", `/api/v1/servers/${s.id}/tools/call`, { name: "echo", arguments: { message: "hostile" } }, { traceparent: hostile, tracestate: hostile });
+      expect(served.status).toBe(200);
+      expect(served.body.call.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(served.body.call.traceId).not.toBe("f".repeat(32));
+    }
+    const hostileHost = await host.callTool({ name: "echo", arguments: { message: "hostile meta" }, _meta: { traceparent: "y".repeat(50_000), tracestate: 7 } as never });
+    expect(hostileHost.content).toEqual([{ type: "text", text: "Echo: hostile meta" }]);
     const failed = await traceOf(failing.traceId, (all) => all.some((x) => x.kind === INTERNAL && x.attributes["error.type"] !== undefined));
     const failedCall = failed.find((x) => x.kind === INTERNAL)!;
     expect(failedCall.status.code).toBe(2);
     expect(["-32602", "-32601", "tool_error"]).toContain(String(failedCall.attributes["error.type"]));
+  });
+
+  it("traces a collection run as one trace: the run, each step, the step's call and its way to the server", async () => {
+    const steps = [1, 2].map((n) => ({ id: `s${n}`, serverId: s.id, method: "tools/call", name: "echo", arguments: { message: `step ${n}` } }));
+    const collection = (await s.api("POST", "/api/v1/collections", { name: "traced", steps })).body.collection;
+    const runId = (await s.api("POST", `/api/v1/collections/${collection.id}/runs`, {})).body.run.id;
+    let run: ReceivedSpan | undefined;
+    await waitFor(() => (run = receiver.spans().find((x) => x.attributes["switchboard.run.id"] === runId && x.name === "collection run traced")) !== undefined, 15_000);
+    expect(run!.attributes["switchboard.status"]).toBe("passed");
+    const spans = await traceOf(run!.traceId, (all) => all.filter((x) => x.service === "switchboard-agent").length === 2);
+    const stepSpans = spans.filter((x) => x.parentSpanId === run!.spanId);
+    expect(stepSpans.map((x) => x.name).sort()).toEqual(["step 1 tools/call", "step 2 tools/call"]);
+    for (const step of stepSpans) {
+      const call = spans.find((x) => x.parentSpanId === step.spanId)!;
+      expect(call.attributes).toMatchObject({ "switchboard.call.origin": "collection", "gen_ai.tool.name": "echo" });
+      const upstream = spans.find((x) => x.parentSpanId === call.spanId)!;
+      expect(spans.find((x) => x.service === "switchboard-agent" && x.parentSpanId === upstream.spanId)).toBeDefined();
+    }
   });
 });
 

@@ -4,3 +4,4 @@ export { serveTraced } from "./http";
 export { startTracing, stopTracing } from "./setup";
 export { startCallSpan, permalink, type CallSpan, type CallSpanStart } from "./calls";
 export { activeTraceId, callOfContext, mcpAttributes, mcpOutcome, mcpSpanName, headerContext, hostContext, injectTraceHeaders, tracer, tracing, withTraceMeta } from "./context";
+export { startWorkSpan, type WorkSpan } from "./work";

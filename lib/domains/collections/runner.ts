@@ -20,6 +20,7 @@ import { toJUnit } from "./junit";
 import { databaseInterruption, durably, holdLease, interruptRun, runLeaseMs } from "./lease";
 import * as q from "./queries";
 import { interpolate, resolveServerId, type VariableScope } from "./variables";
+import { startWorkSpan } from "@/lib/core/telemetry";
 
 export interface StartRunInput {
   principal: Principal;
@@ -94,8 +95,13 @@ export async function startClaimedRun({ principal, collectionId, environment, va
   // The environment's secrets are masked in the steps' recorded calls, as a server's stored headers are.
   const secrets = secretValues(Object.values(env?.secrets ?? {}).map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
   const lease = holdLease({ runId: row.id });
-  const finished = execute({ principal, run: row, steps: collection.steps, scope, stopOnFailure, calls: { secrets, origin: stepCallOrigin(origin) }, lease })
+  // One trace per run: the run's span, a span per step, the step's call under it.
+  const span = startWorkSpan(`${monitorId ? "monitor" : "collection"} run ${collection.name}`, { "switchboard.run.id": row.id, "switchboard.collection.id": collection.id, ...(monitorId ? { "switchboard.monitor.id": monitorId } : {}) });
+  const finished = span
+    .run(() => execute({ principal, run: row, steps: collection.steps, scope, stopOnFailure, calls: { secrets, origin: stepCallOrigin(origin) }, lease }))
+    .then((done) => (span.end(done.status, done.status !== "passed"), done))
     .catch(async (err: unknown) => {
+      span.end("interrupted", true);
       // Its writes failed past their retries (or a bug): interrupted, or reaped by its lease if even that fails.
       console.error(`[collections] run ${row.id} failed`, err);
       await interruptRun({ runId: row.id, reason: databaseInterruption(err) ?? (err instanceof Error ? err.message : String(err)) }).catch(() => undefined);
@@ -134,7 +140,9 @@ async function execute({ principal, run, steps, scope, stopOnFailure, calls, lea
   const stored = () => durably(() => getRun(principal, runId));
   for (const [index, step] of steps.entries()) {
     if (lease.lost() || !(await durably(() => q.updateRunStep({ runId, index, data: { status: "running" } })))) return stored();
-    const outcome = await runStep(principal, step, scope, calls);
+    const stepSpan = startWorkSpan(`step ${index + 1} ${step.method}`, { "switchboard.run.id": runId, "switchboard.step.index": index, "mcp.method.name": step.method });
+    const outcome = await stepSpan.run(() => runStep(principal, step, scope, calls));
+    stepSpan.end(outcome.status, outcome.status !== "passed");
     if (outcome.interrupted) {
       await interruptRun({ runId, reason: outcome.error! });
       announce(principal.workspaceId, { ...run, status: "interrupted" }, null);
