@@ -28,7 +28,7 @@ export class AgentTracer {
   static fromEnv(env: NodeJS.ProcessEnv, version: string): AgentTracer | null {
     if (!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || env.OTEL_SDK_DISABLED?.toLowerCase() === "true") return null;
     const resource = defaultResource().merge(resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME || "switchboard-agent", "service.version": version }));
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+    const provider = new NodeTracerProvider({ resource, spanLimits: { attributeValueLengthLimit: Number(env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT) || 4096 }, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
     provider.register({ propagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }) });
     return new AgentTracer(provider);
   }
@@ -45,7 +45,8 @@ export class AgentTracer {
       {
         kind: SpanKind.CLIENT,
         attributes: {
-          ...mcpAttributes({ method: m.method, name, uri: typeof m.params?.uri === "string" ? m.params.uri : null, id: m.id }),
+          // No resource URI: it may hold a secret, and the console's span above has it masked.
+          ...mcpAttributes({ method: m.method, name, id: m.id }),
           "network.transport": "pipe",
           "switchboard.agent.server": server,
           ...(pid !== null ? { "process.pid": pid } : {}),

@@ -52,7 +52,8 @@ export class TracedTransport extends TransportDecorator {
     const span = tracer().startSpan(mcpSpanName(m.method, name), {
       kind: SpanKind.CLIENT,
       attributes: {
-        ...mcpAttributes({ method: m.method, name, uri: typeof params.uri === "string" ? params.uri : null, id: m.id, sessionId: this.sessionId }),
+        // The URI as the call recorded it (secret values masked), never the one sent.
+        ...mcpAttributes({ method: m.method, name, uri: call?.uri, id: m.id, sessionId: this.sessionId }),
         ...this.network,
         ...(call?.url ? { "switchboard.call.id": call.id, "switchboard.call.url": call.url } : {}),
       },

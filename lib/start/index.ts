@@ -84,6 +84,7 @@ export async function start({ dev }: StartOptions): Promise<Console> {
     serviceName: config().otelServiceName,
     instanceId: me,
     payloads: config().tracePayloads,
+    attributeLimit: config().otelAttributeLimit,
     origin: config().url?.replace(/\/+$/, "") ?? `http://${hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname}:${port}`,
   });
   // lib/team/members' writes for lib/identity/auth and SSO, which sit below it.

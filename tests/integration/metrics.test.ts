@@ -140,4 +140,24 @@ describe("GET /metrics: Prometheus text of a known workload", () => {
     }
     expect((await fetch(`${sb.url}/metrics`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, origin: sb.url } })).status).toBe(405);
   });
+
+  it("counts monitor runs by status and shows the open incident a failing monitor opened", async () => {
+    const failing = { serverId: everythingId, method: "tools/call", name: "echo", arguments: { message: "m" }, assert: [{ kind: "json", path: "/content/0/text", equals: "not this" }] };
+    const collectionId = (await api("POST", "/api/v1/collections", { name: "metrics-monitor", steps: [failing] })).body.collection.id;
+    const id = (await api("POST", "/api/v1/monitors", { collectionId, schedule: { everySeconds: 5 } })).body.monitor.id as string;
+    const failedRuns = async () => (await api("GET", `/api/v1/monitors/${id}/runs`)).body.items.filter((r: any) => r.status === "failed").length as number;
+    await waitFor(async () => (await failedRuns()) >= 1, 40_000);
+    expect((await api("PATCH", `/api/v1/monitors/${id}`, { enabled: false })).status).toBe(200);
+    // A run that had started before the pause still finishes: the figures agree once nothing runs.
+    let families = await scrape();
+    await waitFor(async () => {
+      families = await scrape();
+      const counted = samples(families, "switchboard_monitor_runs_total").find((s) => s.labels?.status === "failed");
+      return Number(counted?.value ?? 0) === (await failedRuns());
+    }, 20_000);
+    expect(samples(families, "switchboard_monitor_runs_total").filter((s) => s.labels?.status !== "failed" && Number(s.value) > 0)).toEqual([]);
+    expect(samples(families, "switchboard_incidents_open").map((s) => [s.labels?.kind, s.labels?.scope, s.value])).toEqual([["failing", "cluster", "1"]]);
+    // The hostile test above filled the label sets: new ones are counted under "other", and still counted.
+    expect(sum(calls(families).filter((s) => s.labels?.origin === "monitor" || s.labels?.origin === "other"))).toBe(await failedRuns());
+  }, 90_000);
 });

@@ -43,7 +43,7 @@ describe("lib/core/telemetry with the SDK registered", () => {
 
   it("puts a call's id and permalink on its span, never its arguments or result unless SWITCHBOARD_TRACE_PAYLOADS says so", () => {
     const span = startCallSpan({ method: "tools/call", name: "echo", origin: "user" });
-    span.identify({ id: "call-1", params: '{"message":"secret-argument"}' });
+    span.identify({ id: "call-1", method: "tools/call", name: "echo", params: '{"message":"secret-argument"}' });
     span.end({ status: "ok", isError: false, error: null, result: '{"content":"secret-result"}' });
     const [done] = exporter.getFinishedSpans();
     expect(done!.name).toBe("tools/call echo");
@@ -52,11 +52,24 @@ describe("lib/core/telemetry with the SDK registered", () => {
 
     telemetry().payloads = true;
     const opted = startCallSpan({ method: "tools/call", name: "echo", origin: "user" });
-    opted.identify({ id: "call-2", params: `{"message":"${"x".repeat(20_000)}"}` });
+    opted.identify({ id: "call-2", method: "tools/call", name: "echo", params: `{"message":"${"x".repeat(20_000)}"}` });
     opted.end({ status: "ok", isError: false, error: null, result: '{"content":"the result"}' });
     const payload = exporter.getFinishedSpans()[1]!.attributes;
     expect(String(payload["gen_ai.tool.call.arguments"])).toHaveLength(8 * 1024);
     expect(payload["gen_ai.tool.call.result"]).toBe('{"content":"the result"}');
+  });
+
+  it("names a resource by its URI as history recorded it (secret values masked), never as sent", async () => {
+    const wire = new Wire();
+    const traced = new TracedTransport(wire, {});
+    const span = startCallSpan({ method: "resources/read", name: "db://admin:hunter2@host/table", origin: "user" });
+    span.identify({ id: "call-r", method: "resources/read", name: "db://admin:••••••@host/table", params: "{}" });
+    await span.run(() => traced.send({ jsonrpc: "2.0", id: 5, method: "resources/read", params: { uri: "db://admin:hunter2@host/table" } }));
+    wire.onmessage!({ jsonrpc: "2.0", id: 5, result: { contents: [] } });
+    span.end({ status: "ok", isError: false, error: null, result: null });
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.attributes["mcp.resource.uri"])).toEqual(["db://admin:••••••@host/table", "db://admin:••••••@host/table"]);
+    expect(JSON.stringify(spans.map((s) => [s.name, s.attributes]))).not.toContain("hunter2");
   });
 
   it("marks errors as the conventions say: the JSON-RPC code, tool_error, or the kind of failure; ends once", () => {
@@ -106,7 +119,7 @@ describe("lib/core/telemetry with the SDK registered", () => {
     expect(wire.sent[0]).toBe(ping);
 
     const call = startCallSpan({ method: "tools/call", name: "echo", origin: "user" });
-    call.identify({ id: "call-9", params: "{}" });
+    call.identify({ id: "call-9", method: "tools/call", name: "echo", params: "{}" });
     await call.run(() => traced.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } }));
     const sent = wire.sent[1] as unknown as { params: { _meta: { traceparent: string } } };
     wire.onmessage!({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Unknown tool: echo" } });

@@ -59,6 +59,7 @@ export const VARIABLES = {
   otlpTracesEndpoint: v("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", url(HTTP), null, "–"),
   otelServiceName: v("OTEL_SERVICE_NAME", trimmed, "switchboard"),
   otelSdkDisabled: v("OTEL_SDK_DISABLED", (t) => t.trim().toLowerCase() === "true", false, "`false`"),
+  otelAttributeLimit: v("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", wholeNumber({ min: 1 }), 4096),
   tracePayloads: v("SWITCHBOARD_TRACE_PAYLOADS", flag, false, "`0`"),
   traceLink: v("SWITCHBOARD_TRACE_LINK", traceLinkTemplate, null, "–"),
   sourceMaps: v("SWITCHBOARD_SOURCE_MAPS", oneOf(["own", "all"] as const), "own"),

@@ -24,8 +24,8 @@ export interface CallSpan {
   readonly traceId: string;
   readonly context: Context;
   run<T>(fn: () => T): T;
-  /** The call's row exists: its id and permalink (and, with SWITCHBOARD_TRACE_PAYLOADS, its masked arguments). */
-  identify(call: { id: string; params: string }): void;
+  /** The call's row exists: its id and permalink, a resource's URI as recorded (and, with SWITCHBOARD_TRACE_PAYLOADS, its masked arguments). */
+  identify(call: { id: string; method: string; name: string; params: string }): void;
   /** How it ended, from its completion row (`error` as recorded: JSON of lib/domains/calls' CallError). Once; later ends are ignored. */
   end(completion: { status: string; isError: boolean; error: string | null; result: string | null }): void;
   /** It ended by a throw before or instead of a completion (a refusal, bad arguments). */
@@ -35,10 +35,11 @@ export interface CallSpan {
 export function startCallSpan(start: CallSpanStart): CallSpan {
   const parent = start.parent ?? context.active();
   const host = start.origin === "gateway" || start.origin === "mock";
-  const attributes: Attributes = { ...mcpAttributes({ method: start.method, name: start.name, uri: start.method === "resources/read" ? start.name : null, sessionId: start.sessionId }), "switchboard.call.origin": start.origin };
+  // A resource's URI waits for the call's row: the recorded one has the server's secret values masked.
+  const attributes: Attributes = { ...mcpAttributes({ method: start.method, name: start.name, sessionId: start.sessionId }), "switchboard.call.origin": start.origin };
   if (start.client) attributes["switchboard.client"] = start.client;
   const span = tracer().startSpan(mcpSpanName(start.method, start.name), { kind: host ? SpanKind.SERVER : SpanKind.INTERNAL, attributes, links: start.links }, parent);
-  const ref: CallRef = { id: "", url: "" };
+  const ref: CallRef = { id: "", url: "", uri: null };
   const ctx = trace.setSpan(parent, span).setValue(CALL, ref);
   const spanContext = span.spanContext();
   let ended = false;
@@ -47,8 +48,8 @@ export function startCallSpan(start: CallSpanStart): CallSpan {
     context: ctx,
     run: (fn) => context.with(ctx, fn),
     identify(row) {
-      Object.assign(ref, { id: row.id, url: permalink(row.id) });
-      span.setAttributes({ "switchboard.call.id": ref.id, "switchboard.call.url": ref.url });
+      Object.assign(ref, { id: row.id, url: permalink(row.id), uri: row.method === "resources/read" ? row.name : null });
+      span.setAttributes({ "switchboard.call.id": ref.id, "switchboard.call.url": ref.url, ...(ref.uri ? { "mcp.resource.uri": ref.uri } : {}) });
       if (telemetry().payloads) span.setAttribute("gen_ai.tool.call.arguments", row.params.slice(0, PAYLOAD_CHARS));
     },
     end(completion) {

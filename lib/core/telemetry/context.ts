@@ -13,7 +13,7 @@ const record: TextMapGetter<Record<string, unknown>> = {
 
 // The call a context belongs to: the upstream side's spans carry its permalink too (lib/mcp's TracedTransport).
 export const CALL = createContextKey("switchboard.call");
-export type CallRef = { id: string; url: string };
+export type CallRef = { id: string; url: string; uri: string | null };
 
 export function callOfContext(ctx: Context): CallRef | undefined {
   const call = ctx.getValue(CALL) as CallRef | undefined;

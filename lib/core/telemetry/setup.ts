@@ -13,6 +13,7 @@ interface TracingOptions {
   instanceId: string;
   payloads: boolean;
   origin: string;
+  attributeLimit: number;
 }
 
 /**
@@ -29,7 +30,8 @@ export function startTracing(options: TracingOptions): void {
   const resource = defaultResource().merge(
     resourceFromAttributes({ "service.name": options.serviceName, "service.instance.id": options.instanceId }),
   );
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  // A name a host or server chose (a tool's, a client's) is cut like any attribute, unless OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT says otherwise.
+  const provider = new NodeTracerProvider({ resource, spanLimits: { attributeValueLengthLimit: options.attributeLimit }, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   provider.register({ propagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }) });
   state.shutdown = async () => {
     await provider.shutdown().catch(() => undefined);
