@@ -1,5 +1,5 @@
 import type { ServerDto, ServerStatus } from "@/lib/domains/servers";
-import { signInMessage, type OAuthStatus } from "@/lib/domains/server-oauth";
+import type { OAuthStatus } from "@/lib/domains/server-oauth";
 import { cn } from "@/components/ui/cn";
 
 /**
@@ -41,7 +41,7 @@ export function serverState(server: StateInput, oauth?: Pick<OAuthStatus, "signe
   const needsSignIn = server.authMode === "oauth-per-member" || server.authMode === "oauth-shared";
   const session = server.session ?? null;
   // Without the caller's OAuth status (lists), a last connect refused for want of a sign-in says the same.
-  const refusedForSignIn = server.status === "error" && !!server.name && session?.error === signInMessage(server.name, server.authMode ?? "");
+  const refusedForSignIn = server.status === "error" && session?.errorKind === "sign_in_required";
   if (needsSignIn && (oauth ? !oauth.signedIn : refusedForSignIn)) {
     return view("signed-out", server.authMode === "oauth-shared" ? "Nobody has signed the workspace in to this server yet" : "You have not signed in to this server yet");
   }

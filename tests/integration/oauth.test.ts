@@ -79,6 +79,9 @@ describe("OAuth to a remote MCP server, against a real authorization server", ()
     expect(res.body.error.details).toEqual({ oauth: "sign_in_required", serverId, authorizeUrl: `/api/v1/servers/${serverId}/oauth/authorize` });
     const status = await owner.api("GET", `/api/v1/servers/${serverId}/oauth`);
     expect(status.body).toMatchObject({ mode: "oauth-per-member", signedIn: false });
+    // The session's failure is kept with its kind: a list says "signed out" from it, not from the text.
+    const listed = (await owner.api("GET", "/api/v1/servers")).body.items.find((s: { id: string }) => s.id === serverId);
+    expect(listed).toMatchObject({ status: "error", session: { status: "failed", errorKind: "sign_in_required" } });
   });
 
   it("signs in through the authorization server (DCR, PKCE, resource) and then lists tools and calls one", async () => {

@@ -19,7 +19,7 @@ describe("who may act on an alert (the unread count and the live notice)", () =>
 });
 
 describe("a server's one status", () => {
-  const session = (s: Partial<SessionInfo>) => ({ health: null, healthError: null, error: null, ...s }) as SessionInfo;
+  const session = (s: Partial<SessionInfo>) => ({ health: null, healthError: null, error: null, errorKind: null, ...s }) as SessionInfo;
   it("derives one word from the session, its last ping and the sign-in", () => {
     expect(serverState({ status: "connected", session: session({ health: "healthy" }) })).toMatchObject({ state: "connected", label: "connected", problem: false });
     const dead = serverState({ status: "connected", session: session({ health: "unhealthy", healthError: "Connection refused by 127.0.0.1:9" }) });
@@ -34,10 +34,13 @@ describe("a server's one status", () => {
     expect(serverState({ status: "connected", authMode: "oauth-per-member", session: session({ health: "healthy" }) }, { signedIn: false })).toMatchObject({ state: "signed-out", label: "signed out" });
     expect(serverState({ status: "connected", authMode: "oauth-per-member" }, { signedIn: true }).state).toBe("connected");
     expect(serverState({ status: "connected", authMode: "oauth-machine" }, { signedIn: false }).state).toBe("connected");
-    // A list has no OAuth status at hand: a last connect refused for want of a sign-in reads the same.
-    const refused = { status: "error" as const, name: "guarded", authMode: "oauth-per-member" as const, session: session({ error: '"guarded" needs your own sign-in: sign in to guarded first' }) };
+    // A list has no OAuth status at hand: a last connect refused for want of a sign-in reads the same,
+    // by the kind the session recorded, whatever its text (the server renamed since, say).
+    const refused = { status: "error" as const, name: "renamed since", authMode: "oauth-per-member" as const, session: session({ error: '"guarded" needs your own sign-in: sign in to guarded first', errorKind: "sign_in_required" }) };
     expect(serverState(refused).state).toBe("signed-out");
-    expect(serverState({ ...refused, authMode: "oauth-shared" as const }).state).toBe("unreachable");
-    expect(serverState({ ...refused, session: session({ error: "Connection refused" }) }).state).toBe("unreachable");
+    expect(serverState({ ...refused, authMode: "oauth-shared" as const }).state).toBe("signed-out");
+    expect(serverState({ ...refused, authMode: "none" as const }).state).toBe("unreachable");
+    expect(serverState({ ...refused, session: session({ error: '"guarded" needs more access: sign in again to consent', errorKind: "step_up_required" }) }).state).toBe("unreachable");
+    expect(serverState({ ...refused, session: session({ error: '"guarded" needs your own sign-in: sign in to guarded first' }) }).state).toBe("unreachable");
   });
 });

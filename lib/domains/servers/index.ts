@@ -32,6 +32,8 @@ export interface SessionInfo {
   capabilities: Record<string, unknown> | null;
   instructions: string | null;
   error: string | null;
+  /** Why it failed, where a list must tell without the text: "sign_in_required", "step_up_required", else null. */
+  errorKind: "sign_in_required" | "step_up_required" | null;
   createdAt: string;
   closedAt: string | null;
   /** From the last ping (manual or periodic): null before the first. */

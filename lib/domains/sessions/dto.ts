@@ -14,6 +14,7 @@ export function toSessionInfo(row: SessionRow): SessionInfo {
     capabilities: parse(row.capabilities) as SessionInfo["capabilities"],
     instructions: row.instructions,
     error: row.error,
+    errorKind: (row.errorKind as SessionInfo["errorKind"]) ?? null,
     createdAt: row.createdAt.toISOString(),
     closedAt: row.closedAt?.toISOString() ?? null,
     health: (row.health as SessionInfo["health"]) ?? null,

@@ -24,10 +24,10 @@ export function markConnected(input: {
   });
 }
 
-export function markEnded({ id, status, error }: { id: string; status: "closed" | "failed"; error?: string }) {
+export function markEnded({ id, status, error, errorKind }: { id: string; status: "closed" | "failed"; error?: string; errorKind?: string | null }) {
   return prisma.mcpSession.updateMany({
     where: { id, status: { in: ["connecting", "connected"] } },
-    data: { status, error: error ?? null, closedAt: new Date() },
+    data: { status, error: error ?? null, errorKind: errorKind ?? null, closedAt: new Date() },
   });
 }
 

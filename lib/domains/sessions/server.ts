@@ -8,7 +8,7 @@ import type { SessionInfo } from "@/lib/domains/servers";
 import type { ServerSecretRow } from "@/lib/domains/servers/server";
 import { recordLog } from "@/lib/domains/logs/server";
 import { outboundFetch } from "@/lib/core/net/server";
-import { isPerMemberMode } from "@/lib/domains/server-oauth";
+import { isPerMemberMode, isSignInRequired } from "@/lib/domains/server-oauth";
 import { connectionEnterprise, connectionMachine, connectionOAuth, knownSecretValues, serverSecretValues, sessionSecrets } from "@/lib/domains/server-oauth/server";
 import { sessionHeldSecrets } from "@/lib/core/redaction/server";
 import { trafficSink } from "@/lib/domains/traffic/server";
@@ -182,7 +182,8 @@ function open(server: ServerSecretRow): LiveEntry {
     } catch (err) {
       if (live().get(key) === entry) live().delete(key);
       const failure = upstreamFailure(server, err);
-      await q.markEnded({ id: row.id, status: "failed", error: failure.message });
+      const oauth = failure instanceof SwitchboardError && isSignInRequired(failure.details) ? failure.details.oauth : null;
+      await q.markEnded({ id: row.id, status: "failed", error: failure.message, errorKind: oauth });
       publish(server.workspaceId, { type: "server", serverId: server.id, status: "error" });
       throw failure;
     }
