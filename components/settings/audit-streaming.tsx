@@ -57,7 +57,7 @@ function SinksSection() {
       {sinks.error && <ErrorAlert error={sinks.error} title="Could not load the sinks" />}
       {editing !== null && <SinkForm sink={editing === "new" ? null : editing} onDone={() => setEditing(null)} />}
       {sinks.data && sinks.data.length === 0 && editing === null && <p className="text-sm text-muted">No sink: nothing leaves the console.</p>}
-      <ul className="flex flex-col divide-y">
+      <ul aria-label="Audit sinks" className="flex flex-col divide-y">
         {sinks.data?.map((sink) => <SinkRow key={sink.id} sink={sink} onEdit={() => setEditing(sink)} />)}
       </ul>
     </section>
@@ -204,12 +204,13 @@ function VerifySection() {
 function RetentionSection() {
   const settings = useWorkspaceSettings();
   const w = settings.data;
+  // The save lives above the form: a saved change remounts the form (its key), and "Saved." must outlive that.
+  const update = useUpdateWorkspaceSettings();
   if (!w) return <section className="rounded-lg border p-4" aria-busy="true" />;
-  return <RetentionForm key={`${w.auditRetentionDays}-${w.legalHold}`} days={w.auditRetentionDays} hold={w.legalHold} />;
+  return <RetentionForm key={`${w.auditRetentionDays}-${w.legalHold}`} days={w.auditRetentionDays} hold={w.legalHold} update={update} />;
 }
 
-function RetentionForm({ days, hold }: { days: number | null; hold: boolean }) {
-  const update = useUpdateWorkspaceSettings();
+function RetentionForm({ days, hold, update }: { days: number | null; hold: boolean; update: ReturnType<typeof useUpdateWorkspaceSettings> }) {
   const owner = useCan("owner");
   const [text, setText] = useState(days?.toString() ?? "");
   const [legalHold, setLegalHold] = useState(hold);

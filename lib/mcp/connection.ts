@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { RequestOptions as SdkRequestOptions, Tool } from "@modelcontextprotocol/client";
-import { openSession } from "./connect";
+import type { Tool } from "@modelcontextprotocol/client";
 import { CallsInFlight } from "./calls-in-flight";
 import { McpError } from "./errors";
 import { ResourceSubscriptions } from "./resource-subscriptions";
-import { explainError, failureContext } from "./explain";
 import { PROGRESS_ROUTE_KEY } from "./progress-router";
 import type { Session, SessionHooks } from "./session";
+import { SessionKeeper } from "./session-keeper";
 import * as tasks from "./tasks";
-import { isSessionGone } from "./transports";
 import type {
   CallMethod,
   CompletionRequest,
@@ -19,15 +17,12 @@ import type {
   ListKind,
   LogLevel,
   McpConnection,
-  Progress,
   RequestOptions,
   TaskInfo,
   TaskOutcome,
   TaskStart,
   ToolDefinition,
 } from "./types";
-
-type SdkCall<T> = (session: Session, options: SdkRequestOptions) => Promise<T>;
 
 /** Opens an MCP connection (connect, era negotiation, transport fallback). Throws an explained McpError. */
 export async function openConnection(config: ConnectionConfig): Promise<McpConnection> {
@@ -36,21 +31,16 @@ export async function openConnection(config: ConnectionConfig): Promise<McpConne
   return connection;
 }
 
-class Connection implements McpConnection {
-  private session: Session | null = null;
-  private lastInfo: ConnectionInfo | null = null;
+class Connection extends SessionKeeper implements McpConnection {
   private lastDiscover: Record<string, unknown> | null = null;
-  private reopening: Promise<Session> | null = null;
   private toolsCache: Promise<ToolDefinition[]> | null = null;
-  /** Replaced sessions whose last requests are still settling; ended for good by close(). */
-  private readonly retired = new Set<Session>();
-  private closed = false;
-  private readonly hooks: SessionHooks;
+  protected readonly hooks: SessionHooks;
   private readonly subscriptions = new ResourceSubscriptions();
   private logLevel: LogLevel | null = null;
   private readonly calls = new CallsInFlight();
 
-  constructor(private readonly config: ConnectionConfig) {
+  constructor(config: ConnectionConfig) {
+    super(config);
     this.hooks = {
       onListChanged: (kind) => this.listChanged(kind),
       onResourceUpdated: (uri) => this.notify(() => this.config.onResourceUpdated?.(uri)),
@@ -61,10 +51,6 @@ class Connection implements McpConnection {
       logLevel: () => this.logLevel,
       callScope: () => this.calls.scope(),
     };
-  }
-
-  async start(): Promise<void> {
-    this.adopt(await openSession(this.config, this.hooks));
   }
 
   get info(): ConnectionInfo {
@@ -217,104 +203,7 @@ class Connection implements McpConnection {
     return rest as Tool;
   }
 
-  /**
-   * Runs one SDK call with timeout and cancellation. If the server forgot the session, opens a
-   * fresh one (shared by every request that failed the same way) and retries once.
-   */
-  private async run<T>(call: SdkCall<T>, opts: RequestOptions = {}): Promise<T> {
-    const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
-    const started = Date.now();
-    const session = await this.current();
-    try {
-      return await this.attempt(session, call, opts, timeoutMs);
-    } catch (err) {
-      if (this.closed || opts.signal?.aborted || !isSessionGone(err, session.transport)) {
-        throw this.explain(err, session, timeoutMs);
-      }
-    }
-    const fresh = await this.reopen(session);
-    const remaining = timeoutMs - (Date.now() - started);
-    if (remaining <= 0) throw new McpError("timeout", `Request timed out after ${timeoutMs} ms`);
-    try {
-      return await this.attempt(fresh, call, opts, remaining);
-    } catch (err) {
-      throw this.explain(err, fresh, timeoutMs);
-    }
-  }
-
-  private async attempt<T>(session: Session, call: SdkCall<T>, opts: RequestOptions, timeoutMs: number): Promise<T> {
-    // One signal for the request: the caller's cancel is forwarded to it (AbortSignal.any would
-    // make a second, dearer one per call).
-    const poison = new AbortController();
-    const outer = opts.signal;
-    const forward = () => poison.abort(outer!.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener("abort", forward, { once: true });
-    const signal = poison.signal;
-    const fail = (err: McpError) => poison.abort(err);
-    session.track(fail);
-    const { progressKey } = opts as { progressKey?: string };
-    const unroute = progressKey && opts.onProgress ? session.progressRouter?.route(progressKey, opts.onProgress) : undefined;
-    try {
-      return await call(session, { timeout: timeoutMs, signal, ...progressOptions(opts, timeoutMs, unroute !== undefined) });
-    } catch (err) {
-      if (opts.signal?.aborted) throw cancelled(opts.signal.reason, err);
-      if (poison.signal.aborted) throw poison.signal.reason;
-      throw err;
-    } finally {
-      outer?.removeEventListener("abort", forward);
-      session.untrack(fail);
-      unroute?.();
-    }
-  }
-
-  private explain(err: unknown, session: Session, timeoutMs: number): McpError {
-    return explainError(err, { url: this.config.url, timeoutMs, http: session.recorder?.lastFailure, ...failureContext(this.config) });
-  }
-
-  /** The live session; opens one if an earlier re-initialise failed. */
-  private async current(): Promise<Session> {
-    if (this.closed) throw closedError();
-    if (this.reopening) return this.reopening;
-    if (this.session?.isBroken) return this.reopen(this.session);
-    return this.session ?? this.reopen(null);
-  }
-
-  private reopen(stale: Session | null): Promise<Session> {
-    if (this.reopening) return this.reopening;
-    if (this.session !== stale && this.session) return Promise.resolve(this.session);
-    const era = stale?.info.era ?? this.lastInfo?.era;
-    const reopening = (async () => {
-      this.session = null;
-      for (const old of this.retired) if (old.isEnded) this.retired.delete(old);
-      if (stale) {
-        stale.retire();
-        this.retired.add(stale);
-      }
-      const fresh = await openSession(this.config, this.hooks, {
-        mode: stale && (stale.kind === "streamable-http" || stale.kind === "sse") ? stale.kind : undefined,
-        prior: era === "legacy" ? { kind: "legacy" } : undefined,
-      });
-      if (this.closed) {
-        await fresh.end({ leave: true });
-        throw closedError();
-      }
-      this.adopt(fresh);
-      await this.restoreSubscriptions(fresh);
-      // A fresh legacy session starts at the server's default level.
-      const level = this.logLevel;
-      if (level && fresh.info.era === "legacy") await fresh.client.setLoggingLevel(level, { timeout: this.config.timeoutMs }).catch(() => undefined);
-      return fresh;
-    })();
-    this.reopening = reopening;
-    reopening.then(
-      () => (this.reopening = null),
-      () => (this.reopening = null),
-    );
-    return reopening;
-  }
-
-  private adopt(session: Session): void {
+  protected adopt(session: Session): void {
     this.session = session;
     this.lastInfo = session.info;
     this.lastDiscover = session.discoverResult;
@@ -332,6 +221,13 @@ class Connection implements McpConnection {
     } catch {
       // A failing listener must not break the SDK's notification dispatch.
     }
+  }
+
+  protected async renew(fresh: Session): Promise<void> {
+    await this.restoreSubscriptions(fresh);
+    // A fresh legacy session starts at the server's default level.
+    const level = this.logLevel;
+    if (level && fresh.info.era === "legacy") await fresh.client.setLoggingLevel(level, { timeout: this.config.timeoutMs }).catch(() => undefined);
   }
 
   /** A fresh session knows nothing of the old one's subscriptions: renew them, report the refused. */
@@ -354,22 +250,4 @@ class Connection implements McpConnection {
     void this.subscriptions.clear();
     this.config.onClose?.(reason);
   }
-}
-
-/** Progress restarts the timeout, up to a hard maximum (10 × the timeout unless the caller set one). */
-/** With a routed request the router delivers progress; the SDK's handler only resets the timeout. */
-function progressOptions({ onProgress, maxTotalTimeoutMs }: RequestOptions, timeoutMs: number, routed: boolean): SdkRequestOptions {
-  if (!onProgress) return {};
-  const onprogress = routed ? () => undefined : ({ progress, total, message }: Progress) => onProgress({ progress, total, message });
-  return { onprogress, resetTimeoutOnProgress: true, maxTotalTimeout: Math.max(timeoutMs, maxTotalTimeoutMs ?? timeoutMs * 10) };
-}
-
-function cancelled(reason: unknown, cause: unknown): McpError {
-  const said = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
-  const detail = said && !/operation was aborted/i.test(said) ? ` (${said})` : "";
-  return new McpError("cancelled", `Request cancelled${detail}`, { cause });
-}
-
-function closedError(): McpError {
-  return new McpError("closed", "The connection is closed");
 }

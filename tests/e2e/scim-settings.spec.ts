@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { joinByInvitation, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
 import { expectAccessible, signedIn } from "./support";
 
 // Settings → Members, SCIM provisioning: an owner makes a token in the browser, an identity provider
@@ -92,14 +92,7 @@ test("an owner creates a SCIM token, maps a group to a role and revokes the toke
 });
 
 test("an admin does not see SCIM provisioning", async ({ browser }) => {
-  const invited = await owner.api("POST", "/api/v1/invitations", { email: "ada.admin@example.com", role: "admin" });
-  expect(invited.status, JSON.stringify(invited.body)).toBe(201);
-  const accepted = await fetch(`${sb.url}/api/v1/invitations/accept`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: sb.url },
-    body: JSON.stringify({ token: String(invited.body.invitation.url).split("/invite/")[1], name: "Adele", password: "adele-password" }),
-  });
-  expect(accepted.status).toBe(200);
+  await joinByInvitation(sb.url, owner.api, { email: "ada.admin@example.com", role: "admin", name: "Adele", password: "adele-password" });
   const { page, close } = await signedIn(browser, sb.url, { email: "ada.admin@example.com", password: "adele-password" }, { width: 1440, height: 900 });
   await page.goto(`${sb.url}/settings/members`);
   await expect(page.getByTestId(`member-${PROVISIONED}`)).toBeVisible();

@@ -1,115 +1,28 @@
-import { auth, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { auth } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, sessionCookie, setupOwner, startConsole, type ConsoleHandle } from "../support/console";
+import { apiClient, startConsole, type ConsoleHandle } from "../support/console";
 import { gatewayHost } from "../support/gateway-hosts";
-import { answerConsent, navigate } from "../support/oauth-browser";
+import { navigate } from "../support/oauth-browser";
+import { connectHost, consentView as consentViewAt, setUpGatewayOAuth, type GatewayOAuthWorld } from "./gateway-oauth-support";
 
-type Grant = { userId: string; clientId: string; scopes: string[]; resource: string };
-type Verify = (token: string, resource: string) => Promise<Grant | null>;
-type Forget = (name: "gatewayTokenCache") => void;
-type RevokeGrants = (grant: { userId: string; clientId: string }) => Promise<void>;
-
-// Never contacted: the test reads the code off the consent answer's redirect URL.
-const REDIRECT = "http://127.0.0.1:9/callback";
-
-/** An MCP host's side of the flow, kept in memory: what the official SDK's auth() registers, saves and redirects to. */
-class Host implements OAuthClientProvider {
-  info?: StoredOAuthClientInformation;
-  saved?: StoredOAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return { client_name: "Test <Host>", client_uri: "https://host.example/about", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-describe("the console as OAuth authorization server of its gateway endpoints", () => {
+describe("the console as OAuth authorization server of its gateway endpoints: discovery and tokens", () => {
   let sb: ConsoleHandle;
-  let verify: Verify;
-  let forget: Forget;
-  let revokeGrants: RevokeGrants;
-  let ada: { cookie: string; userId: string };
-  let bob: { cookie: string };
-  let endpoint: string; // /mcp/<default>/<server>, Ada is owner, Bob a viewer
-  let sibling: string; // another server of the same workspace
-  let aggregated: string; // /mcp/<default>
-  let foreign: string; // a server of a workspace Bob is not in
+  let verify: GatewayOAuthWorld["verify"];
+  let forget: GatewayOAuthWorld["forget"];
+  let revokeGrants: GatewayOAuthWorld["revokeGrants"];
+  let ada: GatewayOAuthWorld["ada"];
+  let endpoint: string;
+  let sibling: string;
+  let aggregated: string;
+  let foreign: string;
 
   const get = navigate;
-  const consent = (consentUrl: string, cookie: string, accept: boolean) => answerConsent(sb.url, consentUrl, cookie, accept);
-
-  /** DCR + authorization request (SDK), then the browser: authorize → consent page → Allow; then the SDK exchanges the code. */
-  async function connect(resource: string, who = ada) {
-    const host = new Host();
-    expect(await auth(host, { serverUrl: resource })).toBe("REDIRECT");
-    const toConsent = await get(host.authorizationUrl!.href, who.cookie);
-    expect(toConsent.status, await toConsent.text()).toBe(302);
-    const consentUrl = toConsent.headers.get("location")!;
-    expect(new URL(consentUrl, sb.url).pathname, consentUrl).toBe("/oauth/consent");
-    const answer = await consent(consentUrl, who.cookie, true);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const back = new URL(answer.body.url!);
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    expect(await auth(host, { serverUrl: resource, authorizationCode: back.searchParams.get("code")!, iss: back.searchParams.get("iss") ?? undefined })).toBe("AUTHORIZED");
-    return { host, consentUrl };
-  }
+  const connect = (resource: string) => connectHost(sb.url, resource, ada.cookie);
+  const consentView = (consentUrl: string, cookie: string) => consentViewAt(sb.url, consentUrl, cookie);
 
   beforeAll(async () => {
     sb = await startConsole();
-    const setup = await setupOwner(sb.url);
-    const cookie = await sessionCookie(sb.url, setup.email, setup.password);
-    const me = await apiClient(sb.url)("GET", "/api/v1/me", undefined, { cookie });
-    ada = { cookie, userId: me.body.user.id };
-    const slug = me.body.workspace.slug as string;
-    for (const name of ["files α/β", "memory"]) expect((await setup.api("POST", "/api/v1/servers", { name, url: "http://127.0.0.1:2/mcp" })).status).toBe(201);
-    endpoint = `${sb.url}/mcp/${encodeURIComponent(slug)}/${encodeURIComponent("files α/β")}`;
-    sibling = `${sb.url}/mcp/${encodeURIComponent(slug)}/memory`;
-    aggregated = `${sb.url}/mcp/${encodeURIComponent(slug)}`;
-
-    const other = await setup.api("POST", "/api/v1/workspaces", { name: "Other team" });
-    expect(other.status).toBe(201);
-    const inOther = await apiClient(sb.url)("POST", "/api/v1/servers", { name: "memory", url: "http://127.0.0.1:2/mcp" }, { cookie, origin: sb.url, "x-workspace-id": other.body.workspace.id });
-    expect(inOther.status, JSON.stringify(inOther.body)).toBe(201);
-    foreign = `${sb.url}/mcp/${encodeURIComponent(other.body.workspace.slug)}/memory`;
-
-    const invited = await setup.api("POST", "/api/v1/invitations", { email: "bob@example.com", role: "viewer" });
-    const accepted = await fetch(`${sb.url}/api/v1/invitations/accept`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: invited.body.invitation.url.split("/invite/")[1], name: "Bob", password: "password-bob-123" }),
-    });
-    expect(accepted.status).toBe(200);
-    bob = { cookie: await sessionCookie(sb.url, "bob@example.com", "password-bob-123") };
-
-    // The gateway's verifier, in this process, on the console's own database (what the console runs per gateway call).
-    process.env.DATABASE_URL = sb.databaseUrl;
-    process.env.SWITCHBOARD_SECRET = "test-secret-for-switchboard";
-    ({ verifyGatewayAccessToken: verify, revokeGatewayGrants: revokeGrants } = await import("@/lib/identity/gateway-auth/server"));
-    ({ forgetCache: forget } = await import("@/lib/core/runtime"));
+    ({ verify, forget, revokeGrants, ada, endpoint, sibling, aggregated, foreign } = await setUpGatewayOAuth(sb));
   });
 
   afterAll(async () => {
@@ -240,90 +153,4 @@ describe("the console as OAuth authorization server of its gateway endpoints", (
     const again = await get(host.authorizationUrl!.href, ada.cookie);
     expect(new URL(again.headers.get("location")!, sb.url).pathname).toBe("/oauth/consent");
   });
-
-  it("sends a signed-out person to the sign-in page and back to the same authorization", async () => {
-    const host = new Host();
-    expect(await auth(host, { serverUrl: endpoint })).toBe("REDIRECT");
-    const toLogin = await get(host.authorizationUrl!.href);
-    expect(toLogin.status).toBe(302);
-    const login = new URL(toLogin.headers.get("location")!, sb.url);
-    expect(login.pathname).toBe("/oauth/sign-in");
-    const toSignIn = await get(login.href);
-    expect(toSignIn.status).toBe(303);
-    const signIn = new URL(toSignIn.headers.get("location")!, sb.url);
-    expect(signIn.pathname).toBe("/sign-in");
-    const next = signIn.searchParams.get("next")!;
-    expect(next.startsWith("/api/auth/oauth2/authorize?")).toBe(true);
-    // After signing in, the browser goes to `next`: the same request, now answered with the consent page.
-    const resumed = await get(`${sb.url}${next}`, ada.cookie);
-    expect(resumed.status).toBe(302);
-    expect(new URL(resumed.headers.get("location")!, sb.url).pathname).toBe("/oauth/consent");
-  });
-
-  it("returns access_denied to the application when the person denies", async () => {
-    const host = new Host();
-    await auth(host, { serverUrl: sibling });
-    const toConsent = await get(host.authorizationUrl!.href, ada.cookie);
-    const answer = await consent(toConsent.headers.get("location")!, ada.cookie, false);
-    expect(answer.status).toBe(200);
-    const back = new URL(answer.body.url!);
-    expect(back.searchParams.get("error")).toBe("access_denied");
-    expect(back.searchParams.get("code")).toBeNull();
-  });
-
-  it("refuses a person who is not a member of the endpoint's workspace, and lets a viewer consent", async () => {
-    const host = new Host();
-    await auth(host, { serverUrl: foreign });
-    const toConsent = await get(host.authorizationUrl!.href, bob.cookie);
-    const consentUrl = toConsent.headers.get("location")!;
-    const page = await get(new URL(consentUrl, sb.url).href, bob.cookie);
-    expect(page.status).toBe(200);
-    expect(await consentView(consentUrl, bob.cookie)).toMatchObject({ state: "ready", endpoints: [{ role: null, workspace: { name: "Other team" } }] });
-    const answer = await consent(consentUrl, bob.cookie, true);
-    expect(answer.status).toBe(403);
-    expect(answer.body.error).toBe("access_denied");
-
-    const viewerUrl = await connectPage(endpoint, bob.cookie);
-    expect(await consentView(viewerUrl, bob.cookie)).toMatchObject({ state: "ready", endpoints: [{ role: "viewer" }], user: { name: "Bob" } });
-    expect(await consentView(viewerUrl, "")).toEqual({ state: "signed_out" });
-    const { host: viewerHost } = await connect(endpoint, bob as typeof ada);
-    expect((await verify(viewerHost.saved!.access_token, endpoint))?.scopes).toContain("gateway");
-  });
-
-  it("requires PKCE and a gateway resource of this console", async () => {
-    const host = new Host();
-    await auth(host, { serverUrl: endpoint });
-    const withoutPkce = new URL(host.authorizationUrl!);
-    withoutPkce.searchParams.delete("code_challenge");
-    withoutPkce.searchParams.delete("code_challenge_method");
-    const refused = await get(withoutPkce.href, ada.cookie);
-    expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
-
-    const unknown = new URL(host.authorizationUrl!);
-    unknown.searchParams.set("resource", `${sb.url}/mcp/nobody/nothing`);
-    expect(new URL((await get(unknown.href, ada.cookie)).headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
-
-    const elsewhere = new URL(host.authorizationUrl!);
-    elsewhere.searchParams.set("resource", `http://127.0.0.2:1${new URL(endpoint).pathname}`);
-    expect(new URL((await get(elsewhere.href, ada.cookie)).headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
-
-    const none = new URL(host.authorizationUrl!);
-    none.searchParams.delete("resource");
-    const missing = await get(none.href, ada.cookie);
-    expect(missing.status).toBe(400);
-  });
-
-  /** What the consent page at `consentUrl` shows the browser holding `cookie` (the page reads it from the API). */
-  async function consentView(consentUrl: string, cookie: string): Promise<unknown> {
-    const res = await fetch(`${sb.url}/api/v1/oauth/consent${new URL(consentUrl, sb.url).search}`, { headers: cookie ? { cookie } : {} });
-    expect(res.status).toBe(200);
-    return res.json();
-  }
-
-  /** The consent page URL for a fresh authorization of `resource` by the browser holding `cookie`. */
-  async function connectPage(resource: string, cookie: string): Promise<string> {
-    const host = new Host();
-    await auth(host, { serverUrl: resource });
-    return (await get(host.authorizationUrl!.href, cookie)).headers.get("location")!;
-  }
 });

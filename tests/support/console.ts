@@ -177,6 +177,18 @@ export function apiClient(base: string, token?: string) {
 
 const OWNER = { name: "Ada Owner", email: "ada@example.com", password: "correct horse battery" };
 
+/** Invites a person with `role` and accepts as they would (a new account): they can sign in with `email` and `password`. */
+export async function joinByInvitation(base: string, api: ReturnType<typeof apiClient>, person: { email: string; role: string; name: string; password: string }): Promise<void> {
+  const invited = await api("POST", "/api/v1/invitations", { email: person.email, role: person.role });
+  if (invited.status !== 201) throw new Error(`invitation failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await fetch(`${base}/api/v1/invitations/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ token: String(invited.body.invitation.url).split("/invite/")[1], name: person.name, password: person.password }),
+  });
+  if (accepted.status !== 200) throw new Error(`accepting the invitation failed: ${accepted.status} ${await accepted.text()}`);
+}
+
 /** Runs first-run set-up and returns an API client with the owner's token, and the owner's sign-in. */
 export async function setupOwner(base: string) {
   const api = apiClient(base);

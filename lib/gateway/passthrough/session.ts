@@ -1,5 +1,5 @@
 import "server-only";
-import type { JSONRPCErrorResponse, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResultResponse, Transport } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { ProtocolError, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Reply } from "@/lib/api/reply";
 import type { Timing } from "@/lib/core/timing";
@@ -9,17 +9,9 @@ import type { Waiting } from "../hold";
 import { recordedMethod, type Admission, type RpcError } from "../policy";
 import type { GatewayCall } from "../recorder";
 import { DirectAnswer, type OneRequest } from "./direct";
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, setProtocolVersion, type Id } from "./messages";
 
-type Id = string | number;
 type Request = OneRequest;
-
-// What kind of message it is, by its shape: both transports parsed every message already, and the
-// SDK's guards parse it again against its schema (a whole result, on every call).
-type Message = JSONRPCMessage & Record<string, unknown>;
-const isJSONRPCRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
-const isJSONRPCNotification = (m: JSONRPCMessage): m is JSONRPCNotification => "method" in m && !("id" in m);
-const isJSONRPCResultResponse = (m: JSONRPCMessage): m is JSONRPCResultResponse => "result" in m && !("method" in m) && typeof (m as Message).result === "object";
-const isJSONRPCErrorResponse = (m: JSONRPCMessage): m is JSONRPCErrorResponse => "error" in m && !("method" in m) && typeof (m as Message).error === "object";
 
 /** What a relay asks of the gateway around each message (lib/gateway/passthrough/endpoint.ts). */
 export interface PassthroughHooks {
@@ -247,7 +239,7 @@ export class PassthroughSession {
         // Only lists wait for the rules: any other answer passes in the order it came.
         const shaped = this.hooks.shape(flight.method, message.result as Record<string, unknown>);
         const result = shaped instanceof Promise ? await shaped : shaped;
-        if (flight.method === "initialize") this.setProtocolVersion(result);
+        if (flight.method === "initialize") setProtocolVersion(this.upstream, result);
         // The host is not kept waiting for the completion write (it retries until the database takes it).
         await this.toHost({ ...message, result } as JSONRPCMessage);
         return flight.call?.answered(result, flight.timing);
@@ -280,12 +272,6 @@ export class PassthroughSession {
   private forget(id: Id, flight: InFlight) {
     this.inFlight.delete(id);
     if (flight.progressToken !== undefined) this.progress.delete(flight.progressToken);
-  }
-
-  private setProtocolVersion(result: Record<string, unknown>) {
-    const version = result.protocolVersion;
-    const upstream = this.upstream as Transport & { setProtocolVersion?: (v: string) => void };
-    if (typeof version === "string") upstream.setProtocolVersion?.(version);
   }
 
   private async toServer(message: JSONRPCMessage): Promise<void> {
