@@ -33,6 +33,8 @@ interface GatewayCallStart {
   policyRuleId?: string | null;
   /** The host's request's `_meta` (its trace context, lib/core/telemetry `hostContext`). */
   meta?: unknown;
+  /** The host's MCP session with the gateway, when it has one (the span's `mcp.session.id`). */
+  sessionId?: string | null;
 }
 
 /** One recorded gateway call: finished once, whichever way it ends. */
@@ -70,7 +72,7 @@ export async function beginGatewayCall(start: GatewayCallStart): Promise<Gateway
     credential: await start.credential,
     virtualServer: start.virtualServer ?? null,
     policyRuleId: start.policyRuleId ?? null,
-    trace: hostContext(start.meta),
+    trace: { ...hostContext(start.meta), sessionId: start.sessionId ?? null },
   });
   let finished = false;
   const finish = (outcome: Parameters<typeof handle.finish>[0], timing?: Timing) => {
@@ -107,7 +109,7 @@ export async function recordRefusal(start: GatewayCallStart, decision: PolicyDec
       credential: null,
       policyRuleId: decision.rule?.id ?? null,
       virtualServer: start.virtualServer ?? null,
-      trace: hostContext(start.meta),
+      trace: { ...hostContext(start.meta), sessionId: start.sessionId ?? null },
     },
     policyError(decision),
   );

@@ -48,13 +48,15 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
   let receiver: OtlpReceiver;
   let s: Scene;
   let host: Client;
+  let hostTransport: StreamableHTTPClientTransport;
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     const otel = { ...OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
     s = await scene({ ...otel, OTEL_SERVICE_NAME: "switchboard-under-test", SWITCHBOARD_TRACE_LINK: "http://127.0.0.1:16686/trace/{traceId}" }, otel);
     host = new Client({ name: "traced-host", version: "1.0" });
-    await host.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    hostTransport = new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } });
+    await host.connect(hostTransport);
   });
   afterAll(async () => {
     await host?.close().catch(() => undefined);
@@ -86,6 +88,7 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
     const gateway = spans.find((x) => x.service === "switchboard-under-test" && x.kind === SERVER)!;
     expect(gateway).toMatchObject({ name: "tools/call echo", parentSpanId: traced.spanId });
     expect(gateway.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo", "gen_ai.operation.name": "execute_tool", "switchboard.call.origin": "gateway", "switchboard.client": "traced-host 1.0" });
+    expect(gateway.attributes["mcp.session.id"]).toBe(hostTransport.sessionId);
     // The HTTP request the message came in is linked (its own trace: the host sent no traceparent header).
     expect(gateway.links.length).toBe(1);
 

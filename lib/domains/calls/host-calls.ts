@@ -30,7 +30,7 @@ interface RelayedCall {
   /** The rule that refused the call, or holds it for approval (lib/domains/policies). */
   policyRuleId?: string | null;
   /** The trace the host's request continues (lib/core/telemetry `hostContext`): its `_meta`'s, or the HTTP request's. */
-  trace?: { parent: Context; links: Link[] };
+  trace?: { parent: Context; links: Link[]; sessionId?: string | null };
 }
 
 export type HostCallOutcome = { result: Record<string, unknown> } | { status: Exclude<CallStatus, "pending" | "ok">; error: CallError };
@@ -102,5 +102,5 @@ export async function refuseHostCall(call: RelayedCall, error: CallError): Promi
 }
 
 function spanOf(call: RelayedCall): CallSpan {
-  return startCallSpan({ method: call.method, name: call.name, origin: call.origin, client: call.client, parent: call.trace?.parent, links: call.trace?.links });
+  return startCallSpan({ method: call.method, name: call.name, origin: call.origin, client: call.client, parent: call.trace?.parent, links: call.trace?.links, sessionId: call.trace?.sessionId });
 }

@@ -251,7 +251,7 @@ export class BridgeScope {
     const pooled = this.watch(member);
     const credential = (pooled.credential ??= credentialOf(member.server));
     const { hold } = member;
-    const started = { server: member.server, principal: who, method, name, params, client, credential, meta: ctx.mcpReq._meta };
+    const started = { server: member.server, principal: who, method, name, params, client, credential, meta: ctx.mcpReq._meta, sessionId: ctx.sessionId ?? null };
     const call = await beginGatewayCall({ ...started, virtualServer: this.target.virtual?.name ?? null, policyRuleId: hold?.rule?.id ?? null }).catch((err: unknown) => {
       throw new ProtocolError(-32603, err instanceof Error ? err.message : String(err));
     });

@@ -200,7 +200,7 @@ function hooksFor(id: string, server: ServerSecretRow, session: RelaySession, fa
   const started = (request: OneRequest) => {
     const { _meta: _ignored, ...params } = request.params ?? {};
     const name = String(request.method === "resources/read" ? params.uri : params.name);
-    return { server, principal: session.principal, method: request.method as CallMethod, name, params, meta: request.params?._meta };
+    return { server, principal: session.principal, method: request.method as CallMethod, name, params, meta: request.params?._meta, sessionId: id };
   };
   return {
     async admit(request, relay) {
