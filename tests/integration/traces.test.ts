@@ -200,6 +200,24 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set, for the console
       expect(spans.find((x) => x.service === "switchboard-agent" && x.parentSpanId === upstream.spanId)).toBeDefined();
     }
   });
+
+  it("keeps calls off the export's path: a collector that refuses or never answers slows no call, and spans flow again when it is back", async () => {
+    for (const mode of ["hold", "down"] as const) {
+      receiver.set(mode);
+      const before = mode === "hold" ? receiver.held() : 0;
+      for (let i = 0; i < 3; i++) {
+        const res = await s.api("POST", `/api/v1/servers/${s.id}/tools/call`, { name: "echo", arguments: { message: `${mode} ${i}` } });
+        expect(res.body.call.status).toBe("ok");
+      }
+      // The exports were tried meanwhile (held open, or refused), and the calls answered regardless.
+      if (mode === "hold") await waitFor(() => receiver.held() > before, 15_000);
+    }
+    receiver.set("up");
+    receiver.dropHeld();
+    const back = hostTraceparent();
+    await s.api("POST", `/api/v1/servers/${s.id}/tools/call`, { name: "echo", arguments: { message: "back" } }, { traceparent: back.traceparent });
+    await traceOf(back.traceId, (all) => all.some((x) => x.kind === INTERNAL));
+  });
 });
 
 describe("without OTEL_EXPORTER_OTLP_ENDPOINT", () => {

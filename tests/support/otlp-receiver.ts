@@ -54,6 +54,10 @@ export async function startOtlpReceiver() {
     /** Everything the receiver was sent, as text (to prove what never appears in it). */
     raw: () => sink.received.map((r) => r.body).join("\n"),
     requests: () => sink.received.length,
+    /** `down` answers 503, `hold` never answers (a collector gone silent), `up` accepts. */
+    set: sink.set,
+    held: sink.held,
+    dropHeld: sink.dropHeld,
     close: sink.close,
   };
 }
