@@ -28,7 +28,7 @@ export function tracedPeer(kind: string, url: string): TracedPeer {
  * CLIENT span (the MCP conventions' client span) whose context rides in `params._meta` and, by the
  * HTTP transport's fetch, in the `traceparent` header; it ends with the answer. Requests outside a
  * traced call (pings, lists the console makes on its own) and every request while nothing is
- * exported pass untouched.
+ * exported pass untouched; one in a call the sampler left out carries its context, unsampled.
  */
 export class TracedTransport extends TransportDecorator {
   private readonly open = new Map<string, Span>();
@@ -45,7 +45,10 @@ export class TracedTransport extends TransportDecorator {
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as { id?: string | number; method?: unknown; params?: Record<string, unknown> };
-    if (!tracing() || typeof m.method !== "string" || m.id === undefined || !trace.getSpan(context.active())?.isRecording()) return super.send(message, options);
+    const active = trace.getSpan(context.active());
+    if (!tracing() || typeof m.method !== "string" || m.id === undefined || !active) return super.send(message, options);
+    // A call the sampler left out records nothing here, but its context (not sampled) still goes on.
+    if (!active.isRecording()) return super.send({ ...message, params: withTraceMeta(m.params) } as JSONRPCMessage, options);
     const params = m.params ?? {};
     const name = typeof params.name === "string" ? params.name : null;
     const call = callOfContext(context.active());

@@ -59,6 +59,16 @@ describe("lib/core/telemetry with the SDK registered", () => {
     expect(payload["gen_ai.tool.call.result"]).toBe('{"content":"the result"}');
   });
 
+  it("passes a sampled-out call's context on, unsampled, without a span of its own", async () => {
+    const wire = new Wire();
+    const traced = new TracedTransport(wire, {});
+    const unsampled = trace.wrapSpanContext({ traceId: TRACE, spanId: "00f067aa0ba902b7", traceFlags: 0 });
+    await context.with(trace.setSpan(ROOT_CONTEXT, unsampled), () => traced.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } }));
+    expect((wire.sent[0] as unknown as { params: { _meta: { traceparent: string } } }).params._meta.traceparent).toBe(`00-${TRACE}-00f067aa0ba902b7-00`);
+    wire.onmessage!({ jsonrpc: "2.0", id: 1, result: { content: [] } });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
   it("names a resource by its URI as history recorded it (secret values masked), never as sent", async () => {
     const wire = new Wire();
     const traced = new TracedTransport(wire, {});
