@@ -14,10 +14,16 @@ export function useNotes(callId: string) {
   });
 }
 
-function notesChanged(queryClient: QueryClient, callId: string, notes: NoteDto[]) {
-  queryClient.setQueryData(reviewKeys.notes(callId), notes);
+async function notesChanged(queryClient: QueryClient, callId: string, change: (notes: NoteDto[]) => NoteDto[]) {
+  const key = reviewKeys.notes(callId);
+  // A read of the list still in flight began before this write: its answer would drop the change.
+  await queryClient.cancelQueries({ queryKey: key });
+  const notes = change(currentNotes(queryClient, callId));
+  queryClient.setQueryData(key, notes);
   patchCall(queryClient, callId, { noteCount: notes.length });
   refreshHistory(queryClient);
+  // The cancelled read may have been the first: the list is read again, after the write.
+  void queryClient.invalidateQueries({ queryKey: key });
 }
 
 function currentNotes(queryClient: QueryClient, callId: string): NoteDto[] {
@@ -28,7 +34,7 @@ export function useAddNote(callId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: string) => api<{ note: NoteDto }>(`${callPath(callId)}/notes`, { method: "POST", body: { body } }).then((r) => r.note),
-    onSuccess: (note) => notesChanged(queryClient, callId, [...currentNotes(queryClient, callId), note]),
+    onSuccess: (note) => notesChanged(queryClient, callId, (notes) => [...notes, note]),
   });
 }
 
@@ -37,7 +43,7 @@ export function useEditNote(callId: string) {
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: string }) =>
       api<{ note: NoteDto }>(`/notes/${encodeURIComponent(id)}`, { method: "PATCH", body: { body } }).then((r) => r.note),
-    onSuccess: (note) => queryClient.setQueryData(reviewKeys.notes(callId), currentNotes(queryClient, callId).map((n) => (n.id === note.id ? note : n))),
+    onSuccess: (note) => notesChanged(queryClient, callId, (notes) => notes.map((n) => (n.id === note.id ? note : n))),
   });
 }
 
@@ -45,7 +51,7 @@ export function useDeleteNote(callId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<void>(`/notes/${encodeURIComponent(id)}`, { method: "DELETE" }),
-    onSuccess: (_, id) => notesChanged(queryClient, callId, currentNotes(queryClient, callId).filter((n) => n.id !== id)),
+    onSuccess: (_, id) => notesChanged(queryClient, callId, (notes) => notes.filter((n) => n.id !== id)),
   });
 }
 
